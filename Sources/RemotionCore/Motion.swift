@@ -1,0 +1,43 @@
+/// Device attitude in radians, as CoreMotion reports it: roll and pitch in [-π, π],
+/// yaw in (-π, π].
+public struct Attitude: Hashable, Sendable {
+    public var roll: Double
+    public var pitch: Double
+    public var yaw: Double
+    public init(roll: Double, pitch: Double, yaw: Double) {
+        self.roll = roll; self.pitch = pitch; self.yaw = yaw
+    }
+    public static let zero = Attitude(roll: 0, pitch: 0, yaw: 0)
+    public var isFinite: Bool { roll.isFinite && pitch.isFinite && yaw.isFinite }
+}
+
+/// A three-axis reading (gyro rates in rad/s about x/y/z, or acceleration in g).
+public struct Vector3: Hashable, Sendable {
+    public var x: Float
+    public var y: Float
+    public var z: Float
+    public init(x: Float, y: Float, z: Float) { self.x = x; self.y = y; self.z = z }
+    public static let zero = Vector3(x: 0, y: 0, z: 0)
+    public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+}
+
+/// One sensor sample as the controller streams it.
+public struct MotionSample: Hashable, Sendable {
+    /// When the sensor produced the sample, microseconds on the controller's clock.
+    public var timestampMicros: UInt64
+    public var attitude: Attitude?
+    /// Angular rates in rad/s: x = pitch axis, y = roll axis, z = yaw axis (device frame).
+    public var gyro: Vector3?
+    public var acceleration: Vector3?
+    /// The full state of all sixteen buttons when the sample was taken.
+    public var buttons: ButtonSet
+
+    public init(timestampMicros: UInt64, attitude: Attitude? = nil, gyro: Vector3? = nil,
+                acceleration: Vector3? = nil, buttons: ButtonSet = .none) {
+        self.timestampMicros = timestampMicros
+        self.attitude = attitude
+        self.gyro = gyro
+        self.acceleration = acceleration
+        self.buttons = buttons
+    }
+}
