@@ -18,9 +18,11 @@ let package = Package(
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
+        .target(name: "RemotionSession", dependencies: ["RemotionCore", "RemotionWire"]),
 
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
+        .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
     ],
     swiftLanguageModes: [.v6]
 )
