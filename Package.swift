@@ -13,12 +13,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
     ],
     targets: [
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
         .target(name: "RemotionSession", dependencies: ["RemotionCore", "RemotionWire"]),
+        .target(name: "RemotionSources", dependencies: [
+            "RemotionCore", .product(name: "RealModule", package: "swift-numerics"),
+        ]),
+
+        // MARK: adapters
+        .target(name: "RemotionTransport", dependencies: [
+            "RemotionCore", "RemotionWire", "RemotionSession", "RemotionSources",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
 
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),

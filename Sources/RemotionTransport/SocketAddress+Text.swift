@@ -1,0 +1,46 @@
+import NIOCore
+
+/// Parses "HOST:PORT", "[V6]:PORT" or "V6%scope" forms into a socket address.
+public enum AddressParser {
+    public struct ParseError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Splits "host:port" / "[v6]:port" into its parts without resolving names.
+    public static func split(_ text: String) throws(ParseError) -> (host: String, port: Int) {
+        var host: Substring
+        var portText: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else {
+                throw ParseError(description: "'\(text)': missing ']' after the IPv6 address; use [ADDR]:PORT")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard rest.hasPrefix(":") else {
+                throw ParseError(description: "'\(text)': missing port; use [ADDR]:PORT")
+            }
+            portText = rest.dropFirst()
+        } else {
+            guard let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon else {
+                throw ParseError(description: "'\(text)': expected HOST:PORT (IPv6 as [ADDR]:PORT)")
+            }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty else { throw ParseError(description: "'\(text)': the host part is empty") }
+        guard let port = Int(portText), (1...65535).contains(port) else {
+            throw ParseError(description: "'\(text)': port must be a number from 1 to 65535")
+        }
+        return (String(host), port)
+    }
+
+    /// A numeric address and port (no DNS).
+    public static func parse(_ text: String) throws(ParseError) -> SocketAddress {
+        let (host, port) = try split(text)
+        do {
+            return try SocketAddress(ipAddress: host, port: port)
+        } catch {
+            throw ParseError(description: "'\(text)': '\(host)' is not an IPv4 or IPv6 address")
+        }
+    }
+}
