@@ -1,0 +1,110 @@
+import Logging
+import NIOCore
+import RemotionCore
+import RemotionInput
+import RemotionMotion
+import RemotionSession
+import RemotionSources
+import RemotionTransport
+
+/// `remotion demo`: a host and a controller in one process over real UDP on loopback.
+/// The host injects into a virtual screen, so it needs no privileges and no display.
+public enum DemoRunner {
+    public struct Options: Sendable {
+        public var source: any MotionSource = SyntheticMotion(shape: .figureEight, noise: 0.002)
+        public var sourceName = "synthetic:figure-eight"
+        public var rate: Double = 120
+        public var duration: Double = 4
+        public var presses: [PressScript.Press] = [
+            .init(button: .a, at: 1.0, hold: 0.5), .init(button: .b, at: 2.0, hold: 0.3),
+            .init(button: .c, at: 2.5, hold: 0.2),
+        ]
+        public var screen = ScreenGeometry(width: 1920, height: 1080)
+        public var settings = MappingSettings()
+        public init() {}
+    }
+
+    public struct Result: Sendable {
+        public var hostAddress: String
+        public var client: ClientStats
+        public var connected: Bool
+        public var hostDatagramsReceived: Int
+        public var hostDrops: DropCounters
+        public var motionDelivered: Int
+        public var staleMotion: Int
+        public var edgesDelivered: Int
+        public var injectedButtons: [String]
+        public var path: [(x: Int, y: Int)]
+        public var latencyP50Micros: UInt64
+        public var latencyP99Micros: UInt64
+        public var heldAfterEnd: Int
+    }
+
+    public static func run(_ options: Options, logger: Logger) async throws -> Result {
+        let screen = options.screen
+        let settings = options.settings
+        let host = try await HostService<PlainFraming>.start(
+            host: "127.0.0.1", port: 0,
+            makeFraming: { PlainFraming() },
+            makeSink: {
+                HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: screen)),
+                             buttonMap: .seedDefault, settings: settings, logger: logger)
+            })
+        let plan = StreamPlan(source: options.source, rate: options.rate, duration: options.duration,
+                              presses: PressScript(presses: options.presses))
+        let client = try await ClientService<PlainClientFraming>.start(
+            host: host.localAddress, sessionID: SessionID(UInt32.random(in: 1...UInt32.max)), plan: plan,
+            makeFraming: { PlainClientFraming() })
+        var stats = ClientStats()
+        var connected = false
+        for await event in client.events {
+            switch event {
+            case .connected: connected = true
+            case .finished(let s): stats = s
+            case .timedOut, .disconnected: break
+            }
+        }
+        await client.close()
+        // The host closes the session when the client's disconnect arrives; give the
+        // loopback a moment, then read the host's view on its own loop.
+        try await Task.sleep(for: .milliseconds(100))
+        let view = try await host.onLoop { handler -> HostView in
+            let report = handler.report()
+            let pipeline = handler.sink as? HostPipeline
+            let finished = pipeline?.closed.map(\.1) ?? []
+            let screenBackend = pipeline?.injector.backend as? VirtualScreenBackend
+            let buttons = screenBackend?.events.compactMap { entry -> String? in
+                guard case let .button(b, down) = entry.event else { return nil }
+                return "\(b)\(down ? "↓" : "↑")"
+            } ?? []
+            return HostView(
+                received: report.datagramsReceived, drops: report.drops,
+                motion: finished.reduce(0) { $0 + $1.motionPackets },
+                stale: report.drops[.staleMotion],
+                edges: finished.reduce(0) { $0 + $1.buttonEdges },
+                buttons: buttons,
+                path: screenBackend?.path.map { (x: $0.x, y: $0.y) } ?? [],
+                p50: finished.first?.latencyP50Micros ?? 0, p99: finished.first?.latencyP99Micros ?? 0,
+                held: (pipeline?.injector.held.values.reduce(0) { $0 + $1.count }) ?? 0)
+        }
+        await host.shutdown()
+        return Result(hostAddress: "\(host.localAddress)", client: stats, connected: connected,
+                      hostDatagramsReceived: view.received, hostDrops: view.drops,
+                      motionDelivered: view.motion, staleMotion: view.stale, edgesDelivered: view.edges,
+                      injectedButtons: view.buttons, path: view.path,
+                      latencyP50Micros: view.p50, latencyP99Micros: view.p99, heldAfterEnd: view.held)
+    }
+
+    struct HostView: Sendable {
+        var received: Int
+        var drops: DropCounters
+        var motion: Int
+        var stale: Int
+        var edges: Int
+        var buttons: [String]
+        var path: [(x: Int, y: Int)]
+        var p50: UInt64
+        var p99: UInt64
+        var held: Int
+    }
+}

@@ -1,0 +1,107 @@
+import Logging
+import NIOCore
+import RemotionCore
+import RemotionInput
+import RemotionMotion
+import RemotionSession
+import RemotionTransport
+
+/// The host's work after the protocol engine: each session's motion through its own
+/// mapper into the injector, button edges through the button map, host commands, and
+/// release of everything a session held when it ends. Runs on the host's event loop.
+public final class HostPipeline: HostEventSink {
+    public let injector: Injector
+    public private(set) var buttonMap: ButtonMap
+    public private(set) var settings: MappingSettings
+    private var mappers: [SessionID: MotionMapper] = [:]
+    public private(set) var telemetry: [SessionID: SessionTelemetry] = [:]
+    /// Every session that ever connected, with its final numbers (for summaries).
+    public private(set) var closed: [(SessionID, SessionTelemetry, SessionCloseReason)] = []
+    public private(set) var paused = false
+    private var motionHeld = Set<SessionID>()
+    private let gateMotion: Bool
+    private let logger: Logger
+    public private(set) var injectionErrors = 0
+    /// Why this injector was chosen (shown at start-up).
+    public let injectorReason: String
+
+    public init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
+                injectorReason: String = "") {
+        self.injector = injector
+        self.injectorReason = injectorReason
+        self.buttonMap = buttonMap
+        self.settings = settings
+        self.logger = logger
+        gateMotion = buttonMap.actions.values.contains(.host(.holdToEnableMotion))
+    }
+
+    public func handle(_ action: RemotionSession.HostAction<SocketAddress>, now: Instant) {
+        switch action {
+        case let .sessionOpened(id, address):
+            mappers[id] = MotionMapper(settings: settings)
+            telemetry[id] = SessionTelemetry(address: "\(address)", opened: now)
+            logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(address)"])
+        case let .motion(id, sample, latency):
+            motion(id, sample, latencyMicros: latency, now: now)
+        case let .button(id, button, isDown):
+            self.button(id, button, isDown: isDown)
+        case let .sessionClosed(id, reason):
+            if let error = injector.endSession(id) { fail(error) }
+            mappers[id] = nil
+            motionHeld.remove(id)
+            if let t = telemetry.removeValue(forKey: id) { closed.append((id, t, reason)) }
+            logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
+        case .send:
+            break
+        }
+    }
+
+    public func shutdown() {
+        if let error = injector.releaseEverything() { fail(error) }
+        injector.close()
+    }
+
+    /// Applies new mapping settings to every session now and to new ones later.
+    public func update(settings: MappingSettings) {
+        self.settings = settings
+        for id in mappers.keys { mappers[id]?.settings = settings }
+    }
+
+    private func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64, now: Instant) {
+        guard var mapper = mappers[id] else { return }
+        telemetry[id]?.recordMotion(latencyMicros: latencyMicros, now: now)
+        telemetry[id]?.attitude = sample.attitude
+        guard !paused, !gateMotion || motionHeld.contains(id) else { return }
+        let output = mapper.update(sample, screen: injector.screen)
+        mappers[id] = mapper
+        if let p = output.moveTo { telemetry[id]?.pointer = p }
+        let events = output.events
+        guard !events.isEmpty else { return }
+        do { try injector.apply(events, session: id) } catch { fail(error) }
+    }
+
+    private func button(_ id: SessionID, _ button: Button, isDown: Bool) {
+        telemetry[id]?.buttonEdges += 1
+        telemetry[id]?.buttons.set(button, down: isDown)
+        let (events, command) = buttonMap.events(for: button, down: isDown)
+        if let command { perform(command, session: id, down: isDown) }
+        guard !events.isEmpty else { return }
+        do { try injector.apply(events, session: id) } catch { fail(error) }
+    }
+
+    private func perform(_ command: RemotionInput.HostAction, session id: SessionID, down: Bool) {
+        switch command {
+        case .recenter where down: mappers[id]?.recenter()
+        case .toggleMode where down: mappers[id]?.toggleMode()
+        case .pause where down: paused.toggle()
+        case .holdToEnableMotion:
+            if down { motionHeld.insert(id) } else { motionHeld.remove(id) }
+        default: break
+        }
+    }
+
+    private func fail(_ error: InjectionError) {
+        injectionErrors += 1
+        logger.error("injection failed; released every held input", metadata: ["error": "\(error)"])
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NIOCore
+import RemotionApp
+import RemotionCore
+import RemotionInput
+import RemotionMotion
+import RemotionSession
+import RemotionTransport
+import ServiceLifecycle
+
+extension InjectorFactory.Choice: ExpressibleByArgument {}
+
+struct HostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
+        abstract: "Accept controllers over UDP and inject their motion and buttons into this desktop.")
+
+    @Option(help: "Address to listen on (:: is IPv6 and IPv4 together where the OS allows).")
+    var bind = "::"
+
+    @Option(help: "UDP port to listen on (0 picks a free one).")
+    var port = 7474
+
+    @Option(help: "Injector: \(InjectorFactory.Choice.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var inject: InjectorFactory.Choice = .auto
+
+    @Option(help: "Config file (default: $XDG_CONFIG_HOME/remotion/config.toml when it exists).")
+    var config: String?
+
+    @Option(help: "Seconds of silence after which a controller is dropped and its inputs released.")
+    var timeout: Double = 2.5
+
+    @Option(help: "Most controllers served at once.")
+    var maxControllers = 16
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
+        guard (1...256).contains(maxControllers) else { throw ValidationError("--max-controllers must be from 1 to 256") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let loaded = try ConfigLoader.load(explicitPath: config, environment: environment)
+        var machine = HostStateMachine<SocketAddress>.Configuration()
+        machine.timeout = .secondsDouble(timeout)
+        machine.maximumSessions = maxControllers
+        let logger = Logger(label: "remotion.host")
+        let choice = inject
+        let buttonMap = loaded.buttons
+        let settings = loaded.settings
+        let host: HostService<PlainFraming>
+        do {
+            host = try await HostService<PlainFraming>.start(
+                host: bind, port: port, configuration: machine,
+                makeFraming: { PlainFraming() },
+                makeSink: {
+                    let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
+                    return HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
+                                        settings: settings, logger: logger, injectorReason: made.reason)
+                })
+        } catch let error as InjectionError {
+            throw UserError(error.description)
+        } catch {
+            throw UserError("cannot listen on \(bind) port \(port): \(error)")
+        }
+        let reason = try await host.onLoop { ($0.sink as? HostPipeline)?.injectorReason ?? "" }
+        printErr("remotion host: listening on \(host.localAddress) (UDP), injecting with \(reason)")
+        if let path = loaded.path { printErr("remotion host: config \(path)") }
+        let group = ServiceGroup(configuration: .init(services: [HostRunner(host: host)],
+                                                      gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
+        try await group.run()
+    }
+}
+
+/// Keeps the host running until SIGINT/SIGTERM, then stops it gracefully: every client
+/// is told, every held input released, the socket closed.
+struct HostRunner: Service {
+    let host: HostService<PlainFraming>
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await host.shutdown()
+        printErr("remotion host: stopped; every held input released")
+    }
+}
