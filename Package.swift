@@ -18,9 +18,11 @@ let package = Package(
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
+        .target(name: "RemotionMotion", dependencies: ["RemotionCore"]),
 
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
+        .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
     ],
     swiftLanguageModes: [.v6]
 )
