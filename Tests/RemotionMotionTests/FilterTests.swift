@@ -49,6 +49,21 @@ import RemotionCore
             yaw += 0.01
         }
     }
+
+    @Test func attitudeFilterKeepsTrackingThroughManyTurns() {
+        var f = AttitudeOneEuroFilter(minCutoff: 1, beta: 0.1, dCutoff: 1)
+        // 6000 steps of 0.1 rad: ~95 full turns, past the unwrapped-yaw rebase.
+        var lags: [Double] = []
+        for i in 0..<6000 {
+            let raw = MotionMath.wrap(Double(i) * 0.1)
+            let out = f.filter(attitude(yaw: raw), at: Double(i) / 120)
+            if i > 600 { lags.append(abs(MotionMath.wrap(raw - out.yaw))) }
+        }
+        // Steady rotation: a constant small lag, no glitch at the rebase.
+        let spread = lags.max()! - lags.min()!
+        #expect(lags.max()! < 0.5)
+        #expect(spread < 1e-6)
+    }
 }
 
 @Suite struct SeedLowPassFilterTests {
