@@ -87,13 +87,7 @@ public struct SeedPointerMapper: Sendable, Equatable {
         let screenY = MotionMath.clampInside(actualY, extent: screen.height)
         return PointerOutput(
             moveTo: (screenX, screenY),
-            moveBy: (Self.pixels(deltaX + turningAngle), Self.pixels(deltaY)))
-    }
-
-    /// round() to a whole pixel, saturating instead of trapping on absurd values.
-    static func pixels(_ v: Double) -> Int {
-        guard v.isFinite else { return 0 }
-        return Int(Swift.min(Swift.max(v.rounded(), -1e9), 1e9))
+            moveBy: (MotionMath.pixels(deltaX + turningAngle), MotionMath.pixels(deltaY)))
     }
 }
 

@@ -93,7 +93,7 @@ public struct GyroMouseMapper: Sendable, Equatable {
         let dx = remainderX.rounded(.towardZero), dy = remainderY.rounded(.towardZero)
         remainderX -= dx
         remainderY -= dy
-        return (SeedPointerMapper.pixels(dx), SeedPointerMapper.pixels(dy))
+        return (MotionMath.pixels(dx), MotionMath.pixels(dy))
     }
 
     /// Output counts per degree of (accelerated) controller rotation.

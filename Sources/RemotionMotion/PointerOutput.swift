@@ -83,6 +83,12 @@ public enum MotionMath {
         return Int(clamped)
     }
 
+    /// A whole pixel count: rounded, saturating instead of trapping on absurd values.
+    public static func pixels(_ v: Double) -> Int {
+        guard v.isFinite else { return 0 }
+        return Int(Swift.min(Swift.max(v.rounded(), -1e9), 1e9))
+    }
+
     /// Linear interpolation factor of `x` between `lo` and `hi`, clamped to [0, 1].
     /// When `hi <= lo` it is a step at `lo`.
     public static func ramp(_ x: Double, from lo: Double, to hi: Double) -> Double {
