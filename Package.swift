@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
         .target(name: "RemotionSession", dependencies: ["RemotionCore", "RemotionWire"]),
+        .target(name: "RemotionMotion", dependencies: ["RemotionCore"]),
         .target(name: "RemotionSources", dependencies: [
             "RemotionCore", .product(name: "RealModule", package: "swift-numerics"),
         ]),
@@ -34,6 +35,7 @@ let package = Package(
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
         .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
+        .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
     ],
     swiftLanguageModes: [.v6]
 )
