@@ -36,6 +36,11 @@ let package = Package(
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
         .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
         .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
+        .testTarget(name: "RemotionTransportTests", dependencies: [
+            "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

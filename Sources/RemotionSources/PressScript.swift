@@ -7,6 +7,9 @@ public struct PressScript: Sendable, Equatable {
         public var button: Button
         public var at: Double
         public var hold: Double
+        public init(button: Button, at: Double, hold: Double) {
+            self.button = button; self.at = at; self.hold = hold
+        }
     }
 
     public struct Edge: Sendable, Equatable {
