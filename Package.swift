@@ -13,14 +13,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
+        .target(name: "RemotionNoise", dependencies: [
+            "RemotionCore", "RemotionWire", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
 
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
+        .testTarget(name: "RemotionNoiseTests", dependencies: ["RemotionNoise"]),
     ],
     swiftLanguageModes: [.v6]
 )
