@@ -11,13 +11,18 @@ public enum X25519 {
         guard publicKey.count == keyLength else {
             throw .badLength(what: "X25519 public key", expected: keyLength, actual: publicKey.count)
         }
+        let secret: [UInt8]
         do {
             let peer = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicKey)
             let shared = try privateKey.sharedSecretFromKeyAgreement(with: peer)
-            return shared.withUnsafeBytes { Array($0) }
+            secret = shared.withUnsafeBytes { Array($0) }
         } catch {
             throw .invalidPublicKey
         }
+        // A low-order peer key gives the all-zero secret; reject it as WireGuard does,
+        // so neither side can force a known key (contributory behaviour).
+        guard secret.contains(where: { $0 != 0 }) else { throw .invalidPublicKey }
+        return secret
     }
 }
 
