@@ -28,7 +28,8 @@ public struct HandshakePattern: Hashable, Sendable {
     /// How many psks the pattern consumes, in order of appearance.
     public var pskCount: Int { messages.reduce(0) { $0 + $1.filter { $0 == .psk }.count } }
 
-    /// The patterns Remotion uses (docs/NOISE.md).
+    /// The patterns Remotion uses (docs/NOISE.md). `try!` is safe: the names are
+    /// constants in `basePatterns`, and the tests parse every pattern.
     public static let XX = try! named("XX")
     public static let IK = try! named("IK")
     public static let XXpsk3 = try! named("XXpsk3")

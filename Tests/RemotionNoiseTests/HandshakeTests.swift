@@ -127,3 +127,42 @@ import RemotionCore
 extension NoiseProtocol {
     static let NN = NoiseProtocol(pattern: try! HandshakePattern.named("NN"))
 }
+
+@Suite struct DatagramSizeTests {
+    /// The sizes docs/NOISE.md §4.1 promises.
+    @Test func documentedSizes() throws {
+        let host = try fixedKey(1), client = try fixedKey(2)
+        let mac1Key = DoSMacs.mac1Key(responderStatic: host.publicKey)
+        func wrap(_ m: [UInt8], _ n: UInt8, _ p: RemotionPattern) -> [UInt8] {
+            HandshakeDatagram(receiverIndex: 1, senderIndex: 1, pattern: p, messageNumber: n, noiseMessage: m)
+                .encode(mac1Key: mac1Key, cookie: nil)
+        }
+        var i = try HandshakeState(protocol: .IK, initiator: true, prologue: remotionPrologue, localStatic: client,
+                                   localEphemeral: try fixedKey(3), remoteStatic: host.publicKey)
+        var r = try HandshakeState(protocol: .IK, initiator: false, prologue: remotionPrologue, localStatic: host,
+                                   localEphemeral: try fixedKey(4))
+        let ik0 = try i.writeMessage(payload: TAI64N(unixSeconds: 1, nanoseconds: 0).bytes + [1, 2, 3])
+        #expect(wrap(ik0, 0, .ik).count == 156 + 3)
+        _ = try r.readMessage(ik0)
+        #expect(wrap(try r.writeMessage(payload: [1]), 1, .ik).count == 96 + 1)
+
+        for (pattern, extra) in [(RemotionPattern.xx, 0), (.xxpsk3, 16)] {
+            let psks = pattern == .xxpsk3 ? [Array(repeating: UInt8(9), count: 32)] : []
+            var xi = try HandshakeState(protocol: pattern.noiseProtocol, initiator: true, prologue: remotionPrologue,
+                                        localStatic: client, localEphemeral: try fixedKey(3), psks: psks)
+            var xr = try HandshakeState(protocol: pattern.noiseProtocol, initiator: false, prologue: remotionPrologue,
+                                        localStatic: host, localEphemeral: try fixedKey(4), psks: psks)
+            let nonce = Array(repeating: UInt8(7), count: 32)
+            let m0 = try xi.writeMessage(payload: ComparisonCode.commitment(to: nonce))
+            #expect(wrap(m0, 0, pattern).count == 112 + extra)
+            _ = try xr.readMessage(m0)
+            let m1 = try xr.writeMessage(payload: nonce)
+            #expect(wrap(m1, 1, pattern).count == 176)
+            _ = try xi.readMessage(m1)
+            let m2 = try xi.writeMessage(payload: nonce)
+            #expect(wrap(m2, 2, pattern).count == 144)
+            _ = try xr.readMessage(m2)
+            #expect(xi.isComplete && xr.isComplete)
+        }
+    }
+}
