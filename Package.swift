@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
@@ -21,6 +22,9 @@ let package = Package(
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
         .target(name: "RemotionSession", dependencies: ["RemotionCore", "RemotionWire"]),
         .target(name: "RemotionMotion", dependencies: ["RemotionCore"]),
+        .target(name: "RemotionNoise", dependencies: [
+            "RemotionCore", "RemotionWire", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "RemotionSources", dependencies: [
             "RemotionCore", .product(name: "RealModule", package: "swift-numerics"),
         ]),
@@ -36,6 +40,7 @@ let package = Package(
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
         .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
         .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
+        .testTarget(name: "RemotionNoiseTests", dependencies: ["RemotionNoise"]),
         .testTarget(name: "RemotionTransportTests", dependencies: [
             "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire",
             .product(name: "NIOCore", package: "swift-nio"),

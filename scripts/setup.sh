@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what Remotion needs to build, run and test on Debian 12 (run as root).
+# Idempotent: packages already installed are not fetched again.
+set -euo pipefail
+
+packages=(
+  pkg-config zlib1g-dev
+  libx11-dev libxtst-dev
+  libavahi-client-dev
+  xvfb x11-utils xdotool
+  avahi-daemon avahi-utils dbus iproute2 nftables
+  chromium chromium-driver
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  [[ "$p" == \#* ]] && continue
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -c 'import selenium' 2>/dev/null; then
+  echo "setup: installing selenium (PyPI)"
+  python3 -m pip install -q 'selenium==4.51.0'
+fi
+echo "setup: ready"
