@@ -18,9 +18,21 @@ let package = Package(
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
+        .target(name: "RemotionInput", dependencies: ["RemotionCore"]),
+
+        // MARK: injection adapters (each compiles to nothing where it does not apply)
+        .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
+        .target(name: "RemotionInjectX11", dependencies: ["RemotionInput",
+                .target(name: "CX11", condition: .when(platforms: [.linux]))]),
+        .target(name: "RemotionInjectUInput", dependencies: ["RemotionInput"]),
+        .target(name: "RemotionInjectCGEvent", dependencies: ["RemotionInput"]),
 
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
+        .testTarget(name: "RemotionInputTests", dependencies: ["RemotionInput"]),
+        .testTarget(name: "RemotionInjectX11Tests", dependencies: ["RemotionInjectX11",
+                    .target(name: "CX11", condition: .when(platforms: [.linux]))]),
+        .testTarget(name: "RemotionInjectUInputTests", dependencies: ["RemotionInjectUInput"]),
     ],
     swiftLanguageModes: [.v6]
 )
