@@ -2,9 +2,12 @@
 import PackageDescription
 
 // Layers (docs/ARCHITECTURE.md):
-//   pure core   RemotionCore, RemotionWire, RemotionSession, RemotionMotion, ...
-//   adapters    RemotionTransport (SwiftNIO), injectors, discovery backends, ...
-//   executable  remotion (argument parsing and wiring only)
+//   pure core   RemotionCore, RemotionWire, RemotionSession, RemotionMotion, RemotionInput,
+//               RemotionNoise, RemotionSources: bytes, events and the time in; bytes,
+//               events and the next deadline out. No sockets, no Glibc, no clock.
+//   adapters    RemotionTransport (SwiftNIO UDP), RemotionInject* (XTest, uinput,
+//               CGEvent), RemotionApp (the host's pipeline and the demo)
+//   executable  remotion: argument parsing and wiring only
 let package = Package(
     name: "Remotion",
     platforms: [.macOS(.v15)],
@@ -15,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
@@ -22,6 +26,7 @@ let package = Package(
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
         .target(name: "RemotionSession", dependencies: ["RemotionCore", "RemotionWire"]),
         .target(name: "RemotionMotion", dependencies: ["RemotionCore"]),
+        .target(name: "RemotionInput", dependencies: ["RemotionCore"]),
         .target(name: "RemotionNoise", dependencies: [
             "RemotionCore", "RemotionWire", .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -29,11 +34,34 @@ let package = Package(
             "RemotionCore", .product(name: "RealModule", package: "swift-numerics"),
         ]),
 
-        // MARK: adapters
+        // MARK: adapters (platform backends compile to nothing where they do not apply)
         .target(name: "RemotionTransport", dependencies: [
             "RemotionCore", "RemotionWire", "RemotionSession", "RemotionSources",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
+        .target(name: "RemotionInjectX11", dependencies: [
+            "RemotionInput", .target(name: "CX11", condition: .when(platforms: [.linux])),
+        ]),
+        .target(name: "RemotionInjectUInput", dependencies: ["RemotionInput"]),
+        .target(name: "RemotionInjectCGEvent", dependencies: ["RemotionInput"]),
+        .target(name: "RemotionApp", dependencies: [
+            "RemotionCore", "RemotionSession", "RemotionMotion", "RemotionInput", "RemotionSources",
+            "RemotionTransport", "RemotionInjectX11", "RemotionInjectUInput", "RemotionInjectCGEvent",
+            .product(name: "Histogram", package: "hdrhistogram-swift"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+
+        // MARK: the executable
+        .executableTarget(name: "remotion", dependencies: [
+            "RemotionApp", "RemotionCore", "RemotionSession", "RemotionSources", "RemotionTransport",
+            "RemotionInput", "RemotionMotion",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
 
         // MARK: tests
@@ -41,6 +69,11 @@ let package = Package(
         .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
         .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
         .testTarget(name: "RemotionNoiseTests", dependencies: ["RemotionNoise"]),
+        .testTarget(name: "RemotionInputTests", dependencies: ["RemotionInput"]),
+        .testTarget(name: "RemotionInjectX11Tests", dependencies: [
+            "RemotionInjectX11", .target(name: "CX11", condition: .when(platforms: [.linux])),
+        ]),
+        .testTarget(name: "RemotionInjectUInputTests", dependencies: ["RemotionInjectUInput"]),
         .testTarget(name: "RemotionTransportTests", dependencies: [
             "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire",
             .product(name: "NIOCore", package: "swift-nio"),

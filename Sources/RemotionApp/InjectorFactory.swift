@@ -46,7 +46,7 @@ public enum InjectorFactory {
             #endif
         case .uinput:
             #if os(Linux)
-            return Made(backend: try UInputBackend(), reason: "--inject uinput")
+            return Made(backend: try UInputBackend(screen: screen), reason: "--inject uinput")
             #else
             throw InjectionError(.unavailable, backend: "uinput", "uinput injection exists on Linux only")
             #endif

@@ -19,6 +19,7 @@ public struct StreamPlan: Sendable {
 }
 
 public struct ClientStats: Sendable, Equatable {
+    public init() {}
     public var datagramsSent = 0
     public var datagramsReceived = 0
     public var motionSent = 0

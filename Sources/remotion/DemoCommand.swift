@@ -36,9 +36,7 @@ struct DemoCommand: AsyncParsableCommand {
         options.rate = rate
         options.duration = duration
         if !presses.isEmpty {
-            options.presses = try presses.map { text in
-                do { return try PressScript.parsePress(text) } catch { throw UserError(error.description) }
-            }
+            do { options.presses = try presses.map(PressScript.parsePress) } catch { throw UserError(error.description) }
         }
         var logger = Logger(label: "remotion.demo")
         logger.logLevel = verbose ? .info : .warning
