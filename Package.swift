@@ -19,8 +19,21 @@ let package = Package(
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
 
+        // MARK: test tooling (pure scheduler + thin SwiftNIO UDP relay)
+        .target(name: "RemotionImpairment", dependencies: [
+            "RemotionCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
+        .testTarget(name: "RemotionImpairmentTests", dependencies: [
+            "RemotionImpairment",
+            "RemotionCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )
