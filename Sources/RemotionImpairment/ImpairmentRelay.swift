@@ -91,6 +91,7 @@ public final class ImpairmentRelay: Sendable {
         let channel: Channel
         do {
             channel = try await DatagramBootstrap(group: eventLoop)
+                .channelOption(.socketOption(.so_rcvbuf), value: RelayCore.receiveBufferBytes)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ClientSideHandler(core: core))

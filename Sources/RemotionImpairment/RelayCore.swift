@@ -22,6 +22,9 @@ final class RelayCore {
     let maxClients: Int
     /// Datagrams held per flow while its upstream socket is still being bound.
     let maxPendingPerFlow = 1024
+    /// Requested SO_RCVBUF for every relay socket (the kernel caps it at net.core.rmem_max),
+    /// so short bursts survive a busy event loop.
+    static let receiveBufferBytes: SocketOptionValue = 1 << 20
 
     var scheduler: ImpairmentScheduler
     var counters = ImpairmentRelaySnapshot.RelayCounters()
@@ -94,6 +97,7 @@ final class RelayCore {
         flowIDs[client] = id
         let bound = self.bound
         let binding = DatagramBootstrap(group: eventLoop)
+            .channelOption(.socketOption(.so_rcvbuf), value: RelayCore.receiveBufferBytes)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(UpstreamSideHandler(core: bound, flow: id))

@@ -14,7 +14,7 @@ import RemotionImpairment
         #expect(relay.port != 0)
         #expect(relay.port != host.address.port)
 
-        try await client.send((0..<300).map { indexBytes($0) }, to: relay.localAddress)
+        try await client.sendPaced(count: 300, through: relay)
         let got = try await client.waitFor(300)
         await relay.shutdown()
 
@@ -40,7 +40,7 @@ import RemotionImpairment
         let client = try await UDPPeer.start(echo: false)
         let relay = try await ImpairmentRelay.start(
             upstream: host.address, clientToHost: lossy, hostToClient: .none, seed: seed)
-        try await client.send((0..<count).map { indexBytes($0) }, to: relay.localAddress)
+        try await client.sendPaced(count: count, through: relay)
         let got = try await client.waitFor(expected.count, settle: .milliseconds(60))
         let stats = try await relay.stats()
         await relay.shutdown()

@@ -65,6 +65,20 @@ struct UDPPeer: Sendable {
         }
     }
 
+    /// Sends datagrams 0..<count in bursts of 20 and waits for the relay to have read each
+    /// burst, so none is lost in a socket buffer before the relay on a busy machine (these
+    /// tests are about the relay's decisions, not the kernel's).
+    func sendPaced(count: Int, through relay: ImpairmentRelay) async throws {
+        for start in stride(from: 0, to: count, by: 20) {
+            let end = min(count, start + 20)
+            for i in start..<end { try await send(indexBytes(i), to: relay.localAddress) }
+            let deadline = ContinuousClock.now + .seconds(2)
+            while try await relay.stats().clientToHost.received < end, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
+
     /// Waits until at least `count` datagrams arrived or `timeout` passed; then waits
     /// `settle` more so late extras would be seen too.
     func waitFor(_ count: Int, timeout: Duration = .seconds(2), settle: Duration = .milliseconds(30)) async throws -> [Received] {
