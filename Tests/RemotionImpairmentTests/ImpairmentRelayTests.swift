@@ -75,6 +75,23 @@ import RemotionImpairment
         await client.close(); await host.close()
     }
 
+    @Test func duplicatesReachTheHostTwiceAndComeBackTwiceAgain() async throws {
+        let host = try await UDPPeer.start(echo: true)
+        let client = try await UDPPeer.start(echo: false)
+        let relay = try await ImpairmentRelay.start(
+            upstream: host.address, clientToHost: ImpairmentProfile(duplicatePercent: 100),
+            hostToClient: ImpairmentProfile(duplicatePercent: 100), seed: 4)
+        try await client.sendPaced(count: 10, through: relay)
+        let got = try await client.waitFor(40, settle: .milliseconds(40))
+        let stats = try await relay.stats()
+        await relay.shutdown()
+        #expect(host.recorder.received.count == 20)
+        #expect(got.count == 40)
+        for i in 0..<10 { #expect(got.filter { indexValue($0.bytes) == i }.count == 4) }
+        #expect(stats.clientToHost.duplicated == 10 && stats.hostToClient.duplicated == 20)
+        await client.close(); await host.close()
+    }
+
     @Test func eachClientGetsItsOwnUpstreamSourceAndItsOwnReplies() async throws {
         let host = try await UDPPeer.start(echo: true)
         let relay = try await ImpairmentRelay.start(
