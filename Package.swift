@@ -46,6 +46,12 @@ let package = Package(
         ]),
         .target(name: "RemotionInjectUInput", dependencies: ["RemotionInput"]),
         .target(name: "RemotionInjectCGEvent", dependencies: ["RemotionInput"]),
+        // test tooling: pure impairment scheduler + thin SwiftNIO UDP relay
+        .target(name: "RemotionImpairment", dependencies: [
+            "RemotionCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .target(name: "RemotionApp", dependencies: [
             "RemotionCore", "RemotionSession", "RemotionMotion", "RemotionInput", "RemotionSources",
             "RemotionTransport", "RemotionInjectX11", "RemotionInjectUInput", "RemotionInjectCGEvent",
@@ -74,8 +80,13 @@ let package = Package(
             "RemotionInjectX11", .target(name: "CX11", condition: .when(platforms: [.linux])),
         ]),
         .testTarget(name: "RemotionInjectUInputTests", dependencies: ["RemotionInjectUInput"]),
+        .testTarget(name: "RemotionImpairmentTests", dependencies: [
+            "RemotionImpairment", "RemotionCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "RemotionTransportTests", dependencies: [
-            "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire",
+            "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire", "RemotionImpairment",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
