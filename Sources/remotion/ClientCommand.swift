@@ -77,7 +77,7 @@ final class ClientRunner: Service {
 
     func run() async throws {
         let client = self.client
-        try await withGracefulShutdownHandler {
+        await withGracefulShutdownHandler {
             for await event in client.events {
                 switch event {
                 case .connected:

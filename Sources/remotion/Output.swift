@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Status lines go to stderr so stdout stays machine-readable (the log injector's JSON).
 func printErr(_ line: String) {
-    fputs(line + "\n", stderr)
+    FileHandle.standardError.write(Data((line + "\n").utf8))
 }

@@ -1,9 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 @main
 struct RemotionCommand: AsyncParsableCommand {
@@ -29,15 +25,10 @@ struct RemotionCommand: AsyncParsableCommand {
             }
             let message = self.message(for: error)
             let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
-            fputs("remotion: \(firstLine.replacingOccurrences(of: "Error: ", with: ""))\n", stderr)
-            Foundation_exit(code.rawValue)
+            printErr("remotion: \(firstLine.replacingOccurrences(of: "Error: ", with: ""))")
+            Foundation.exit(code.rawValue)
         }
     }
-}
-
-func Foundation_exit(_ code: Int32) -> Never {
-    fflush(stdout)
-    exit(code)
 }
 
 /// An error the commands raise for the user: printed as one line.
