@@ -78,8 +78,11 @@ public struct ClientSession: Sendable {
         guard state == .connecting || state == .connected else { return [] }
         switch message {
         case let .pong(echo, hostTime):
-            let sent = Instant(nanoseconds: Int64(truncatingIfNeeded: echo) * 1_000)
-            guard sent <= now else { return [] }
+            // The echo comes off the wire: compare in microseconds first, so an absurd
+            // value is ignored instead of overflowing `echo * 1000` (a trap) or wrapping
+            // negative (a bogus connect with a huge RTT).
+            guard echo <= UInt64(max(0, now.microseconds)) else { return [] }
+            let sent = Instant(nanoseconds: Int64(echo) * 1_000)
             lastHeard = now
             let rtt = now - sent
             sender.addRTTSample(rtt)

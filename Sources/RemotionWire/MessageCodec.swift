@@ -74,7 +74,10 @@ public enum MessageCodec {
             let t = try r.u64()
             let buttons = ButtonSet(rawValue: try r.u16())
             let fields = try r.u8()
-            guard fields & ~knownFields == 0, fields != 0 else { throw .invalidFields }
+            // fields == 0 is legal: a packet that carries only the button state (and
+            // the buttonSequence the host repairs from). The encoder emits it for a
+            // sample without sensors, so the decoder must accept it.
+            guard fields & ~knownFields == 0 else { throw .invalidFields }
             var sample = MotionSample(timestampMicros: t, buttons: buttons)
             if fields & hasAttitude != 0 {
                 let a = Attitude(roll: try r.f64(), pitch: try r.f64(), yaw: try r.f64())
