@@ -74,8 +74,11 @@ public enum DemoRunner {
             let finished = pipeline?.closed.map(\.1) ?? []
             let screenBackend = pipeline?.injector.backend as? VirtualScreenBackend
             let buttons = screenBackend?.events.compactMap { entry -> String? in
-                guard case let .button(b, down) = entry.event else { return nil }
-                return "\(b)\(down ? "↓" : "↑")"
+                switch entry.event {
+                case let .button(b, down): "\(b)\(down ? "↓" : "↑")"
+                case let .key(k, down): "\(k)\(down ? "↓" : "↑")"
+                default: nil
+                }
             } ?? []
             return HostView(
                 received: report.datagramsReceived, drops: report.drops,
@@ -88,7 +91,7 @@ public enum DemoRunner {
                 held: (pipeline?.injector.held.values.reduce(0) { $0 + $1.count }) ?? 0)
         }
         await host.shutdown()
-        return Result(hostAddress: "\(host.localAddress)", client: stats, connected: connected,
+        return Result(hostAddress: host.localAddress.displayText, client: stats, connected: connected,
                       hostDatagramsReceived: view.received, hostDrops: view.drops,
                       motionDelivered: view.motion, staleMotion: view.stale, edgesDelivered: view.edges,
                       injectedButtons: view.buttons, path: view.path,

@@ -39,8 +39,8 @@ public final class HostPipeline: HostEventSink {
         switch action {
         case let .sessionOpened(id, address):
             mappers[id] = MotionMapper(settings: settings)
-            telemetry[id] = SessionTelemetry(address: "\(address)", opened: now)
-            logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(address)"])
+            telemetry[id] = SessionTelemetry(address: address.displayText, opened: now)
+            logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(address.displayText)"])
         case let .motion(id, sample, latency):
             motion(id, sample, latencyMicros: latency, now: now)
         case let .button(id, button, isDown):

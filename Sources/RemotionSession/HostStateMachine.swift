@@ -46,7 +46,14 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         guard var session = sessions[id] else {
             guard case let .ping(clientTime, offset) = message else {
                 drops.count(.unknownSession)
-                return []
+                // A client still streaming into a session this host closed (it timed
+                // out, or the host restarted) learns so at once instead of sending
+                // button edges nobody will deliver. The reply is no larger than the
+                // request, so it cannot amplify a spoofed flood.
+                switch message {
+                case .motion, .buttons: return [.send(.disconnect(.timeout), session: id, to: address)]
+                default: return []
+                }
             }
             guard sessions.count < configuration.maximumSessions else {
                 drops.count(.tooManySessions)
@@ -62,6 +69,8 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             drops.count(.addressMismatch)
             return []
         }
+        if case .pong = message { drops.count(.unexpectedMessage); return [] }
+        if case .ack = message { drops.count(.unexpectedMessage); return [] }
         session.lastHeard = now
         session.stats.datagrams += 1
         var actions: [HostAction<Address>] = []
@@ -93,7 +102,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             sessions[id] = session
             return close(id, reason: .clientDisconnected(reason))
         case .pong, .ack:
-            drops.count(.unexpectedMessage)
+            break
         }
         sessions[id] = session
         return actions

@@ -44,3 +44,11 @@ public enum AddressParser {
         }
     }
 }
+
+extension SocketAddress {
+    /// "127.0.0.1:7474" or "[::1]:7474".
+    public var displayText: String {
+        guard let ip = ipAddress, let port else { return "\(self)" }
+        return self.protocol == .inet6 ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+}

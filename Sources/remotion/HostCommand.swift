@@ -67,7 +67,7 @@ struct HostCommand: AsyncParsableCommand {
             throw UserError("cannot listen on \(bind) port \(port): \(error)")
         }
         let reason = try await host.onLoop { ($0.sink as? HostPipeline)?.injectorReason ?? "" }
-        printErr("remotion host: listening on \(host.localAddress) (UDP), injecting with \(reason)")
+        printErr("remotion host: listening on \(host.localAddress.displayText) (UDP), injecting with \(reason)")
         if let path = loaded.path { printErr("remotion host: config \(path)") }
         let group = ServiceGroup(configuration: .init(services: [HostRunner(host: host)],
                                                       gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))

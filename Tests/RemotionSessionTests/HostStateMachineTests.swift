@@ -36,8 +36,34 @@ private func buttonActions(_ a: [Act]) -> [Act] { a.filter { if case .button = $
     @Test(arguments: [motion(1), Message.buttons([edge(1, .a, true)]), .disconnect(.user), .ack(Ack(cumulative: 0)), .pong(echoClientTimeMicros: 0, hostTimeMicros: 0)])
     func nonPingFromUnknownSessionIsDropped(_ m: Message) {
         var h = Host()
-        #expect(h.receive(m, session: s1, from: addr, now: ms(0)).isEmpty)
+        let actions = h.receive(m, session: s1, from: addr, now: ms(0))
+        // Motion and buttons for a session the host does not know are answered with a
+        // disconnect, so a client whose session timed out stops streaming into the void.
+        switch m {
+        case .motion, .buttons: #expect(actions == [.send(.disconnect(.timeout), session: s1, to: addr)])
+        default: #expect(actions.isEmpty)
+        }
         #expect(h.drops[.unknownSession] == 1 && h.sessions.isEmpty)
+    }
+
+    @Test func clientOfATimedOutSessionIsToldItIsGone() {
+        var h = opened()
+        _ = h.tick(now: ms(3000))
+        #expect(h.sessions.isEmpty)
+        #expect(h.receive(.buttons([edge(1, .a, true)]), session: s1, from: addr, now: ms(3001))
+                == [.send(.disconnect(.timeout), session: s1, to: addr)])
+        var client = ClientSession(id: s1)
+        _ = client.connect(now: ms(0))
+        _ = client.receive(.pong(echoClientTimeMicros: 0, hostTimeMicros: 0), now: ms(1))
+        #expect(client.receive(.disconnect(.timeout), now: ms(3002)) == [.event(.disconnected(.timeout))])
+    }
+
+    @Test func pongsAndAcksSentToTheHostDoNotKeepASessionAlive() {
+        var h = opened()
+        _ = h.receive(.pong(echoClientTimeMicros: 0, hostTimeMicros: 0), session: s1, from: addr, now: ms(2000))
+        _ = h.receive(.ack(Ack(cumulative: 0)), session: s1, from: addr, now: ms(2400))
+        #expect(h.drops[.unexpectedMessage] == 2)
+        #expect(h.tick(now: ms(2600)) == [.sessionClosed(s1, .timedOut)])
     }
 
     @Test func addressMismatchIsDroppedAndDoesNotRefresh() {
@@ -131,7 +157,7 @@ private func buttonActions(_ a: [Act]) -> [Act] { a.filter { if case .button = $
         _ = h.receive(.buttons([edge(1, .p, true)]), session: s1, from: addr, now: ms(1))
         #expect(h.receive(.disconnect(.user), session: s1, from: addr, now: ms(2)) == [.button(s1, .p, isDown: false), .sessionClosed(s1, .clientDisconnected(.user))])
         #expect(h.sessions.isEmpty)
-        #expect(h.receive(motion(1), session: s1, from: addr, now: ms(3)).isEmpty)
+        #expect(h.receive(motion(1), session: s1, from: addr, now: ms(3)) == [.send(.disconnect(.timeout), session: s1, to: addr)])
         #expect(h.drops[.unknownSession] == 1)
     }
 
