@@ -24,9 +24,16 @@ public final class HostPipeline: HostEventSink {
     public private(set) var injectionErrors = 0
     /// Why this injector was chosen (shown at start-up).
     public let injectorReason: String
+    /// Where status readers (terminal view, dashboard) find the host's state.
+    public let publisher: SnapshotPublisher?
+    /// Name and listening address shown in snapshots.
+    public var identity = (name: "", listen: "")
+    private var trails: [SessionID: [[Int]]] = [:]
+    private var started: Instant?
 
     public init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
-                injectorReason: String = "") {
+                injectorReason: String = "", publisher: SnapshotPublisher? = nil) {
+        self.publisher = publisher
         self.injector = injector
         self.injectorReason = injectorReason
         self.buttonMap = buttonMap
@@ -48,6 +55,7 @@ public final class HostPipeline: HostEventSink {
         case let .sessionClosed(id, reason):
             if let error = injector.endSession(id) { fail(error) }
             mappers[id] = nil
+            trails[id] = nil
             motionHeld.remove(id)
             if let t = telemetry.removeValue(forKey: id) { closed.append((id, t, reason)) }
             logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
@@ -74,7 +82,13 @@ public final class HostPipeline: HostEventSink {
         guard !paused, !gateMotion || motionHeld.contains(id) else { return }
         let output = mapper.update(sample, screen: injector.screen)
         mappers[id] = mapper
-        if let p = output.moveTo { telemetry[id]?.pointer = p }
+        if let p = output.moveTo {
+            telemetry[id]?.pointer = p
+            if publisher != nil {
+                trails[id, default: []].append([p.x, p.y])
+                if trails[id]!.count > 64 { trails[id]!.removeFirst() }
+            }
+        }
         let events = output.events
         guard !events.isEmpty else { return }
         do { try injector.apply(events, session: id) } catch { fail(error) }
@@ -98,6 +112,14 @@ public final class HostPipeline: HostEventSink {
             if down { motionHeld.insert(id) } else { motionHeld.remove(id) }
         default: break
         }
+    }
+
+    func trailOf(_ id: SessionID) -> [[Int]] { trails[id] ?? [] }
+
+    func startInstant(_ now: Instant) -> Instant {
+        if let started { return started }
+        started = now
+        return now
     }
 
     private func fail(_ error: InjectionError) {

@@ -10,6 +10,12 @@ public protocol HostEventSink: AnyObject {
     func handle(_ action: HostAction<SocketAddress>, now: Instant)
     /// The host is stopping: release everything still held.
     func shutdown()
+    /// The engine's numbers, at most every `HostChannelHandler.reportInterval`.
+    func report(_ report: HostReport, now: Instant)
+}
+
+extension HostEventSink {
+    public func report(_ report: HostReport, now: Instant) {}
 }
 
 /// A point-in-time view of the host's protocol engine, for status displays and summaries.
@@ -33,6 +39,10 @@ public final class HostChannelHandler<Framing: HostFraming>: ChannelInboundHandl
     private var received = 0
     private var sent = 0
     private var stopped = false
+    private var lastReport = Instant.zero
+    /// A session opened or closed since the last report: report at the next chance.
+    private var membershipChanged = false
+    public static var reportInterval: Duration { .milliseconds(100) }
 
     public init(configuration: HostStateMachine<SocketAddress>.Configuration, framing: Framing, sink: HostEventSink) {
         self.machine = HostStateMachine(configuration: configuration)
@@ -62,7 +72,20 @@ public final class HostChannelHandler<Framing: HostFraming>: ChannelInboundHandl
 
     public func channelReadComplete(context: ChannelHandlerContext) {
         context.flush()
-        timer?.arm(machine.nextDeadline)
+        reportIfDue(now: MonotonicClock.now())
+        timer?.arm(nextWakeUp)
+    }
+
+    /// Session timeouts, and a report tick while any session is open.
+    private var nextWakeUp: Instant? {
+        earliest(machine.nextDeadline, machine.sessions.isEmpty ? nil : lastReport + Self.reportInterval)
+    }
+
+    private func reportIfDue(now: Instant) {
+        guard membershipChanged || now - lastReport >= Self.reportInterval else { return }
+        lastReport = now
+        membershipChanged = false
+        sink.report(report(), now: now)
     }
 
     public func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -88,7 +111,8 @@ public final class HostChannelHandler<Framing: HostFraming>: ChannelInboundHandl
         let now = MonotonicClock.now()
         perform(machine.tick(now: now), now: now)
         context?.flush()
-        timer?.arm(machine.nextDeadline)
+        reportIfDue(now: now)
+        timer?.arm(nextWakeUp)
     }
 
     private func perform(_ actions: [HostAction<SocketAddress>], now: Instant) {
@@ -100,6 +124,10 @@ public final class HostChannelHandler<Framing: HostFraming>: ChannelInboundHandl
                 }
             case let .sessionClosed(id, _):
                 framing.sessionClosed(id)
+                membershipChanged = true
+                sink.handle(action, now: now)
+            case .sessionOpened:
+                membershipChanged = true
                 sink.handle(action, now: now)
             default:
                 sink.handle(action, now: now)
