@@ -71,13 +71,24 @@ let package = Package(
         ]),
 
         // MARK: tests
+        // Test support (a real Xvfb per test); linked only into test targets.
+        .target(name: "RemotionTestSupport", dependencies: [
+            .target(name: "CX11", condition: .when(platforms: [.linux])),
+        ]),
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
         .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
         .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
         .testTarget(name: "RemotionNoiseTests", dependencies: ["RemotionNoise"]),
         .testTarget(name: "RemotionInputTests", dependencies: ["RemotionInput"]),
         .testTarget(name: "RemotionInjectX11Tests", dependencies: [
-            "RemotionInjectX11", .target(name: "CX11", condition: .when(platforms: [.linux])),
+            "RemotionInjectX11", "RemotionTestSupport", .target(name: "CX11", condition: .when(platforms: [.linux])),
+        ]),
+        .testTarget(name: "RemotionAppTests", dependencies: [
+            "RemotionApp", "RemotionTestSupport", "RemotionTransport", "RemotionSources", "RemotionMotion",
+            "RemotionInput", "RemotionInjectX11", "RemotionSession", "RemotionImpairment",
+            .target(name: "CX11", condition: .when(platforms: [.linux])),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
         .testTarget(name: "RemotionInjectUInputTests", dependencies: ["RemotionInjectUInput"]),
         .testTarget(name: "RemotionImpairmentTests", dependencies: [

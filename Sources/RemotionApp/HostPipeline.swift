@@ -42,7 +42,7 @@ public final class HostPipeline: HostEventSink {
         gateMotion = buttonMap.actions.values.contains(.host(.holdToEnableMotion))
     }
 
-    public func handle(_ action: RemotionSession.HostAction<SocketAddress>, now: Instant) {
+    public func handle(_ action: HostAction<SocketAddress>, now: Instant) {
         switch action {
         case let .sessionOpened(id, address):
             mappers[id] = MotionMapper(settings: settings)
@@ -103,7 +103,7 @@ public final class HostPipeline: HostEventSink {
         do { try injector.apply(events, session: id) } catch { fail(error) }
     }
 
-    private func perform(_ command: RemotionInput.HostAction, session id: SessionID, down: Bool) {
+    private func perform(_ command: RemotionInput.HostCommand, session id: SessionID, down: Bool) {
         switch command {
         case .recenter where down: mappers[id]?.recenter()
         case .toggleMode where down: mappers[id]?.toggleMode()

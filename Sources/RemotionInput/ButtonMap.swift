@@ -1,7 +1,7 @@
 import RemotionCore
 
 /// Something the host itself does when a button is pressed, instead of injecting.
-public enum HostAction: String, Sendable, Hashable, CaseIterable {
+public enum HostCommand: String, Sendable, Hashable, CaseIterable {
     /// Make the current attitude the screen centre.
     case recenter
     /// Switch between pointer modes (e.g. absolute / relative).
@@ -19,7 +19,7 @@ public enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
     case key(Key, modifiers: [Key])
     /// Wheel steps sent once per press (positive dy = up, positive dx = right).
     case wheel(dx: Int, dy: Int)
-    case host(HostAction)
+    case host(HostCommand)
 
     /// The config-file spelling: "left", "key:Left", "key:ctrl+shift+i",
     /// "wheel:up", "action:recenter".
@@ -65,8 +65,8 @@ public enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if lower.hasPrefix("action:") {
-            guard let a = HostAction(rawValue: String(lower.dropFirst(7))) else {
-                let names = HostAction.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let a = HostCommand(rawValue: String(lower.dropFirst(7))) else {
+                let names = HostCommand.allCases.map(\.rawValue).joined(separator: ", ")
                 return .failure(ActionSyntaxError("unknown host action; use one of \(names)"))
             }
             return .success(.host(a))
@@ -111,7 +111,7 @@ public struct ButtonMap: Sendable, Hashable {
     /// (hold-to-enable-motion needs both); the caller looks at `down`.
     /// Key chords: press = modifiers in order then the key; release = the key then
     /// the modifiers in reverse order. Wheel: steps on press, nothing on release.
-    public func events(for button: Button, down: Bool) -> (input: [InputEvent], host: HostAction?) {
+    public func events(for button: Button, down: Bool) -> (input: [InputEvent], host: HostCommand?) {
         switch actions[button] {
         case nil: ([], nil)
         case .mouse(let b)?: ([.button(b, down: down)], nil)

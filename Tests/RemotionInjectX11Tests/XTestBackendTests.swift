@@ -3,6 +3,7 @@ import CX11
 import RemotionCore
 import RemotionInjectX11
 import RemotionInput
+import RemotionTestSupport
 import Testing
 
 /// Each test runs its own Xvfb (see XvfbServer) and reads results back through

@@ -1,18 +1,17 @@
 #if os(Linux)
 import CX11
 import Foundation
-import Testing
 
-/// A private Xvfb for one test: picks a free display number,
+/// Test support (used by test targets only). A private Xvfb for one test: picks a free display number,
 /// listens on no TCP port, and is stopped by pid in `stop()`.
-final class XvfbServer {
+public final class XvfbServer {
     private let process: Process
     private let number: Int
     private var stopped = false
-    let displayName: String
+    public let displayName: String
 
     /// Fails (not skips) when Xvfb is missing: CI installs it.
-    init() throws {
+    public init() throws {
         let candidates = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"]
         guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw XvfbMissing()
@@ -72,7 +71,7 @@ final class XvfbServer {
         process.waitUntilExit()
     }
 
-    func stop() {
+    public func stop() {
         guard !stopped else { return }
         stopped = true
         Self.terminate(process, display: number)
@@ -81,25 +80,26 @@ final class XvfbServer {
     deinit { stop() }
 
     /// A second, independent client connection for reading state back.
-    func openProbe() throws -> OpaquePointer {
+    public func openProbe() throws -> OpaquePointer {
         guard let dpy = XOpenDisplay(displayName) else { throw XvfbFailed(output: "cannot open \(displayName)") }
         return dpy
     }
 }
 
-struct XvfbMissing: Error, CustomStringConvertible {
-    var description: String {
+public struct XvfbMissing: Error, CustomStringConvertible {
+    public var description: String {
         "Xvfb is not installed: run `apt-get install xvfb libxtst-dev libx11-dev x11-utils xdotool` (CI installs it)"
     }
 }
 
-struct XvfbFailed: Error, CustomStringConvertible {
-    var output: String
-    var description: String { "Xvfb did not start: \(output)" }
+public struct XvfbFailed: Error, CustomStringConvertible {
+    public var output: String
+    public init(output: String) { self.output = output }
+    public var description: String { "Xvfb did not start: \(output)" }
 }
 
 /// Pointer position and button/modifier mask as the X server reports them.
-func queryPointer(_ dpy: OpaquePointer) -> (x: Int, y: Int, mask: UInt32) {
+public func queryPointer(_ dpy: OpaquePointer) -> (x: Int, y: Int, mask: UInt32) {
     var rootReturn: Window = 0, child: Window = 0
     var rx: Int32 = 0, ry: Int32 = 0, wx: Int32 = 0, wy: Int32 = 0
     var mask: UInt32 = 0
@@ -108,7 +108,7 @@ func queryPointer(_ dpy: OpaquePointer) -> (x: Int, y: Int, mask: UInt32) {
 }
 
 /// Whether the X server sees `keysym`'s key down (XQueryKeymap).
-func isKeyDown(_ dpy: OpaquePointer, keysym: UInt32) -> Bool {
+public func isKeyDown(_ dpy: OpaquePointer, keysym: UInt32) -> Bool {
     let code = Int(XKeysymToKeycode(dpy, KeySym(keysym)))
     var keys = [CChar](repeating: 0, count: 32)
     XQueryKeymap(dpy, &keys)
