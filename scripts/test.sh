@@ -1,8 +1,23 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh machine: installs what it needs, builds, runs
-# every test (unit, loopback UDP, Xvfb, avahi in namespaces, browser, fuzzers).
-set -euo pipefail
+# The whole test suite, from a fresh machine (Debian 12, Swift 6.3, root): installs
+# what it needs, builds, and runs every test — unit and property tests, loopback UDP
+# end-to-end tests, XTest under a real Xvfb, the CLI end to end, and the stages that
+# later issues add (avahi in namespaces, the browser, the fuzzers).
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-swift build --build-tests
-swift test --skip-build 2>&1 | tee /tmp/remotion-swift-test.log
+bash scripts/setup.sh || exit 1
+
+swift build --build-tests || exit 1
+passed=0; failed=0; failures=()
+stage() { # name, command...
+  local name=$1; shift
+  echo "=== $name"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+}
+
+stage "swift test" swift test --skip-build
+stage "cli end to end" bash scripts/cli-e2e.sh
+
+echo "=== stages: ${failures[*]:-none} failed"
+echo "test stages: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]

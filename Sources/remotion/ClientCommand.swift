@@ -49,8 +49,10 @@ struct ClientCommand: AsyncParsableCommand {
             host: address, sessionID: SessionID(UInt32.random(in: 1...UInt32.max)),
             configuration: configuration, plan: plan, makeFraming: { PlainClientFraming() })
         let runner = ClientRunner(client: client, host: host, timeout: timeout)
-        let group = ServiceGroup(configuration: .init(services: [runner], gracefulShutdownSignals: [.sigint, .sigterm],
-                                                      logger: Logger(label: "remotion.client")))
+        // The runner ends on its own when streaming ends: that ends the group, not an error.
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: runner, successTerminationBehavior: .gracefullyShutdownGroup)],
+            gracefulShutdownSignals: [.sigint, .sigterm], logger: Logger(label: "remotion.client")))
         try await group.run()
         if let failure = await runner.outcome.failure { throw UserError(failure) }
     }

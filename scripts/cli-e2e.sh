@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# End-to-end checks of the real `remotion` binary on loopback:
+#   remotion host --inject log  +  remotion client --host 127.0.0.1:PORT ... --press A@1.0+0.5
+# prints pointer motion and exactly one left-button down and one up; bad flags get
+# one clear line; a killed client's press is released by the host.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+passed=0; failed=0
+check() { # name, command...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+
+start_host() { # extra flags...; sets host_pid, port
+  "$bin" host --bind 127.0.0.1 --port 0 --inject log "$@" >"$work/host.out" 2>"$work/host.err" &
+  host_pid=$!; pids+=("$host_pid")
+  for _ in $(seq 100); do
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/host.err")
+    [[ -n "$port" ]] && return 0
+    sleep 0.05
+  done
+  echo "host did not start:"; cat "$work/host.err"; return 1
+}
+
+stop_host() { kill -INT "$host_pid" 2>/dev/null; wait "$host_pid" 2>/dev/null; }
+
+count() { # kind, extra python condition
+  python3 - "$work/host.out" "$1" "$2" <<'PY'
+import json, sys
+path, kind, cond = sys.argv[1], sys.argv[2], sys.argv[3]
+n = 0
+for line in open(path):
+    line = line.strip()
+    if not line.startswith("{"): continue
+    e = json.loads(line)
+    if e.get("kind") == kind and eval(cond, {}, {"e": e}): n += 1
+print(n)
+PY
+}
+
+# 1. The issue's command pair.
+start_host || exit 1
+"$bin" client --host "127.0.0.1:$port" --source synthetic:circle --duration 3 --press A@1.0+0.5 2>"$work/client.err"
+client_rc=$?
+sleep 0.3
+stop_host
+check "client exits 0" test "$client_rc" -eq 0
+moves=$(count move_to True)
+check "host printed pointer motion ($moves move_to lines)" test "$moves" -gt 100
+downs=$(count button 'e.get("button") == "left" and e.get("state") == "down"')
+ups=$(count button 'e.get("button") == "left" and e.get("state") == "up"')
+check "exactly one left down ($downs) and one left up ($ups)" test "$downs" -eq 1 -a "$ups" -eq 1
+check "host stopped gracefully on SIGINT" grep -q "stopped; every held input released" "$work/host.err"
+
+# 2. A controller killed mid-press: the host releases within its timeout.
+start_host --timeout 1 || exit 1
+"$bin" client --host "127.0.0.1:$port" --source synthetic:still --press B@0.2+60 2>/dev/null &
+client_pid=$!; pids+=("$client_pid")
+sleep 1
+kill -9 "$client_pid"; wait "$client_pid" 2>/dev/null
+sleep 2
+stop_host
+rdown=$(count button 'e.get("button") == "right" and e.get("state") == "down"')
+rup=$(count button 'e.get("button") == "right" and e.get("state") == "up"')
+check "killed client's right button released by the host ($rdown down, $rup up)" test "$rdown" -eq 1 -a "$rup" -eq 1
+
+# 3. Bad flags: one clear line, non-zero exit.
+"$bin" client --host nowhere 2>"$work/bad.err"; rc=$?
+check "bad --host exits non-zero" test "$rc" -ne 0
+check "bad --host gets one line" test "$(wc -l <"$work/bad.err")" -eq 1
+check "bad --host says what to fix" grep -q "HOST:PORT" "$work/bad.err"
+"$bin" client --host 127.0.0.1:1 --press Q@1 2>"$work/bad2.err"; rc=$?
+check "bad --press is one clear line" test "$rc" -ne 0 -a "$(wc -l <"$work/bad2.err")" -eq 1
+"$bin" host --port 70000 2>"$work/bad3.err"; rc=$?
+check "bad --port is one clear line" test "$rc" -ne 0 -a "$(wc -l <"$work/bad3.err")" -eq 1
+
+# 4. Nobody answering: the client says so and fails.
+"$bin" client --host 127.0.0.1:9 --timeout 1 --duration 1 2>"$work/timeout.err"; rc=$?
+check "client with no host times out with a clear message" test "$rc" -ne 0
+check "timeout message names the address" grep -q "no answer from 127.0.0.1:9" "$work/timeout.err"
+
+echo "cli-e2e: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
