@@ -22,6 +22,8 @@ public final class HostPipeline: HostEventSink {
     private let gateMotion: Bool
     private let logger: Logger
     public private(set) var injectionErrors = 0
+    /// Input events handed to the injector successfully (motion, buttons, keys).
+    public private(set) var injectedEvents = 0
     /// Why this injector was chosen (shown at start-up).
     public let injectorReason: String
     /// Where status readers (terminal view, dashboard) find the host's state.
@@ -90,8 +92,17 @@ public final class HostPipeline: HostEventSink {
             }
         }
         let events = output.events
+        inject(events, session: id)
+    }
+
+    private func inject(_ events: [InputEvent], session id: SessionID) {
         guard !events.isEmpty else { return }
-        do { try injector.apply(events, session: id) } catch { fail(error) }
+        do {
+            try injector.apply(events, session: id)
+            injectedEvents += events.count
+        } catch {
+            fail(error)
+        }
     }
 
     private func button(_ id: SessionID, _ button: Button, isDown: Bool) {
@@ -99,8 +110,7 @@ public final class HostPipeline: HostEventSink {
         telemetry[id]?.buttons.set(button, down: isDown)
         let (events, command) = buttonMap.events(for: button, down: isDown)
         if let command { perform(command, session: id, down: isDown) }
-        guard !events.isEmpty else { return }
-        do { try injector.apply(events, session: id) } catch { fail(error) }
+        inject(events, session: id)
     }
 
     private func perform(_ command: RemotionInput.HostCommand, session id: SessionID, down: Bool) {

@@ -82,7 +82,11 @@ struct HostRunner: Service {
 
     func run() async throws {
         try? await gracefulShutdown()
+        let counts = try? await host.onLoop { handler -> (Int, Int) in
+            let report = handler.report()
+            return ((handler.sink as? HostPipeline)?.injectedEvents ?? 0, report.drops.total)
+        }
         await host.shutdown()
-        printErr("remotion host: stopped; every held input released")
+        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped); every held input released")
     }
 }

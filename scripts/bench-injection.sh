@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Injection benchmark (docs/BENCHMARKS.md): pointer events per second and cost per
+# event injecting through `remotion host --inject xtest` into a private Xvfb, against
+# xdotool driven the usual way (one process per event), in the same run.
+#   usage: scripts/bench-injection.sh [debug|release]   (default release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+config=${1:-release}
+swift build -c "$config" --product remotion >/dev/null
+bin="$(swift build -c "$config" --show-bin-path)/remotion"
+clients=${CLIENTS:-4}; rate=${RATE:-2000}; seconds=${SECONDS_PER_RUN:-3}; xdo_events=${XDO_EVENTS:-300}
+work=$(mktemp -d); pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+display=":$((200 + RANDOM % 600))"
+Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp -noreset 2>/dev/null & pids+=($!)
+for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+export DISPLAY=$display
+
+# Plain datagrams where the build has a secure default (the comparison is about injection).
+insecure=""; "$bin" host --help 2>&1 | grep -q -- --insecure && insecure=--insecure
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
+
+# xdotool, one process per event.
+start=$(date +%s.%N)
+for i in $(seq "$xdo_events"); do xdotool mousemove $((i % 1900)) $((i % 1000)); done
+end=$(date +%s.%N)
+xdo_rate=$(python3 -c "print(round($xdo_events / ($end - $start)))")
+xdo_cost=$(python3 -c "print(round(($end - $start) / $xdo_events * 1e6))")
+
+# remotion: $clients controllers at $rate Hz each for $seconds s.
+"$bin" host --bind 127.0.0.1 --port 0 --inject xtest $insecure >/dev/null 2>"$work/host.err" & host=$!; pids+=($host)
+for _ in $(seq 100); do port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/host.err"); [[ -n "$port" ]] && break; sleep 0.05; done
+before=$(cpu_ticks "$host")
+t0=$(date +%s.%N)
+cpids=()
+for c in $(seq "$clients"); do
+  "$bin" client --host "127.0.0.1:$port" $insecure --source synthetic:figure-eight --rate "$rate" --duration "$seconds" 2>/dev/null & cpids+=($!)
+done
+for p in "${cpids[@]}"; do wait "$p"; done
+t1=$(date +%s.%N)
+after=$(cpu_ticks "$host")
+kill -INT "$host"; wait "$host" || true
+injected=$(sed -n 's/.*after injecting \([0-9]*\) events.*/\1/p' "$work/host.err")
+dropped=$(sed -n 's/.*events (\([0-9]*\) datagrams dropped.*/\1/p' "$work/host.err")
+rem_rate=$(python3 -c "print(round($injected / ($t1 - $t0)))")
+rem_cost=$(python3 -c "print(round(($after - $before) / $hz / max(1, $injected) * 1e6, 1))")
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), build $config"
+echo "xdotool (one process per event): $xdo_events events, $xdo_rate events/s, ${xdo_cost} us wall per event"
+echo "remotion host --inject xtest: $injected events from $clients clients at $rate Hz for ${seconds}s, $rem_rate events/s, ${rem_cost} us host CPU per event, $dropped dropped"
+python3 -c "print('ratio: remotion sustains %.0fx the event rate of xdotool at %.1f%% of its per-event cost' % ($rem_rate / $xdo_rate, 100 * $rem_cost / $xdo_cost))"
