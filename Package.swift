@@ -18,9 +18,12 @@ let package = Package(
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "RemotionUI", dependencies: ["RemotionCore", "CZlib"]),
 
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
+        .testTarget(name: "RemotionUITests", dependencies: ["RemotionUI", "CZlib"], exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )
