@@ -122,4 +122,22 @@ struct DecodedPNG {
         }
         #expect(pixels == bitmap.bytes)
     }
+
+    /// The whole character set as a one-bit grayscale PNG ($TMPDIR/remotion-charset.png).
+    @Test func charsetPNG() throws {
+        var font = try PixelFont.standard()
+        let text = font.layout("ABCDEFGHIJKLM\nNOPQRSTUVWXYZ\n0123456789\n.,:;-+_/\\()[]%\n!?'\"#=<>*@&°",
+                               style: TextStyle(gridSize: 5, pixelSize: 4))
+        var bitmap = try Bitmap(width: text.width + 20, height: text.height + 20, format: .oneBit)
+        bitmap.draw(text, x: 10, y: 10)
+        let bytes = try PNGEncoder.encode(bitmap, mode: .grayscale)
+        try Data(bytes).write(to: FileManager.default.temporaryDirectory.appendingPathComponent("remotion-charset.png"))
+        let png = try DecodedPNG(bytes)
+        #expect(png.bitDepth == 1 && png.width == bitmap.width)
+        let stride = bitmap.bytesPerRow
+        for y in 0..<png.height {
+            #expect(Array(png.raw[(y * (stride + 1) + 1)...(y * (stride + 1) + stride)])
+                    == Array(bitmap.bytes[(y * stride)..<((y + 1) * stride)]))
+        }
+    }
 }
