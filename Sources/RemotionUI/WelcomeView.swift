@@ -15,18 +15,26 @@ public struct WelcomeView: Hashable, Sendable {
             out += font.terminalLines(textLine).map { Self.indent + $0 }
         }
         out.append("")
-        out.append(Self.indent + "remotion host \"\(name)\" listening on UDP port \(host.port)")
+        out += fitting(Self.indent + "remotion host \"\(name)\" listening on UDP port \(host.port)",
+                       or: [Self.indent + "listening on UDP port \(host.port)"])
         out += wrapList(label: "addresses: ", host.addresses.map(TextFormat.sanitize),
                         empty: "none found")
         let target = host.connectTarget.map(TextFormat.sanitize)
             ?? HostStatus.endpoint(address: name.isEmpty ? "HOST" : name, port: host.port)
-        out.append(Self.indent + "connect with: remotion client --host \(target)")
+        let command = "remotion client --host \(target)"
+        out += fitting(Self.indent + "connect with: " + command,
+                       or: [Self.indent + "connect with:", Self.indent + Self.indent + command])
         if let hint = host.pairingHint.map(TextFormat.sanitize), !hint.isEmpty {
             out.append(Self.indent + hint)
         }
         out.append("")
         out.append(Self.indent + "waiting for controllers…")
         return out.map { TextFormat.truncate($0, width) }
+    }
+
+    /// `line` when it fits the width, otherwise `fallback`.
+    func fitting(_ line: String, or fallback: [String]) -> [String] {
+        line.count <= width ? [line] : fallback
     }
 
     /// "label a  b  c", continuing on indented lines when the items do not fit.
