@@ -1,3 +1,44 @@
+/// Output geometry for pixel text, in output pixels (bitmap pixels or terminal cells).
+public struct TextStyle: Hashable, Sendable {
+    /// Distance between the top-left corners of neighbouring font pixels.
+    public var gridSize: Int
+    /// Side of the square drawn for one lit font pixel (at most `gridSize` for gaps).
+    public var pixelSize: Int
+    /// Blank font columns between letters.
+    public var letterSpacing: Int
+    /// Font rows from one text line to the next (6: row 0 of each glyph is the gap).
+    public var lineHeight: Int
+
+    public init(gridSize: Int = 1, pixelSize: Int = 1, letterSpacing: Int = 1, lineHeight: Int = 6) {
+        self.gridSize = max(1, gridSize)
+        self.pixelSize = max(1, pixelSize)
+        self.letterSpacing = max(0, letterSpacing)
+        self.lineHeight = max(PixelGlyph.rowCount, lineHeight)
+    }
+
+    /// One output pixel per font pixel: what the terminal renderer uses.
+    public static let terminal = TextStyle()
+}
+
+/// An axis-aligned rectangle in output pixels, origin top left.
+public struct PixelRect: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public func offsetBy(dx: Int, dy: Int) -> PixelRect { PixelRect(x: x + dx, y: y + dy, width: width, height: height) }
+}
+
+/// A width and height in output pixels.
+public struct PixelSize: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+}
+
 /// Pixel text laid out in output pixels: the lit pixel rectangles and the bounding size.
 public struct TextLayout: Hashable, Sendable {
     /// Lit pixels, origin at the top left of the first line.
