@@ -34,6 +34,9 @@ let package = Package(
             "RemotionCore", .product(name: "RealModule", package: "swift-numerics"),
         ]),
 
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "RemotionUI", dependencies: ["RemotionCore", "CZlib"]),
+
         // MARK: adapters (platform backends compile to nothing where they do not apply)
         .target(name: "RemotionTransport", dependencies: [
             "RemotionCore", "RemotionWire", "RemotionSession", "RemotionSources",
@@ -80,6 +83,7 @@ let package = Package(
         .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
         .testTarget(name: "RemotionNoiseTests", dependencies: ["RemotionNoise"]),
         .testTarget(name: "RemotionInputTests", dependencies: ["RemotionInput"]),
+        .testTarget(name: "RemotionUITests", dependencies: ["RemotionUI", "CZlib"], exclude: ["Golden"]),
         .testTarget(name: "RemotionInjectX11Tests", dependencies: [
             "RemotionInjectX11", "RemotionTestSupport", .target(name: "CX11", condition: .when(platforms: [.linux])),
         ]),
