@@ -57,7 +57,7 @@ let package = Package(
         ]),
         .target(name: "RemotionApp", dependencies: [
             "RemotionCore", "RemotionSession", "RemotionMotion", "RemotionInput", "RemotionSources",
-            "RemotionTransport", "RemotionInjectX11", "RemotionInjectUInput", "RemotionInjectCGEvent",
+            "RemotionTransport", "RemotionInjectX11", "RemotionInjectUInput", "RemotionInjectCGEvent", "RemotionUI",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -66,7 +66,7 @@ let package = Package(
         // MARK: the executable
         .executableTarget(name: "remotion", dependencies: [
             "RemotionApp", "RemotionCore", "RemotionSession", "RemotionSources", "RemotionTransport",
-            "RemotionInput", "RemotionMotion",
+            "RemotionInput", "RemotionMotion", "RemotionUI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -66,7 +66,7 @@ public struct WelcomeView: Hashable, Sendable {
 /// with its state, link quality, attitude gauges and held buttons.
 ///
 ///     ● 0000abcd  Pixel 7  192.168.1.20:50123                     connected
-///       mode pointer   pointer 960,540   60.0 pkt/s   loss 0.5%   rtt 4.1/12.3 ms
+///       mode pointer   pointer 960,540   60.0 pkt/s   loss 0.5%   latency 4.1/12.3 ms (p50/p99)
 ///       roll ───┼●───  +12.3°   pitch ─●─┼────  -45.0°   yaw ────●────   +0.0°
 ///       buttons ·B··E···········   held mouse:left key:Shift_L
 public struct ControlView: Hashable, Sendable {
@@ -106,7 +106,7 @@ public struct ControlView: Hashable, Sendable {
         link += "   pointer " + (c.pointer.map { "\($0.x),\($0.y)" } ?? "-")
         link += "   \(TextFormat.fixed(c.link.packetsPerSecond, 1)) pkt/s"
         link += "   loss \(TextFormat.fixed(c.link.lossPercent, 1))%"
-        link += "   rtt " + Self.latency(c.link)
+        link += "   latency " + Self.latency(c.link)
 
         let attitude: String
         if let a = c.attitude {

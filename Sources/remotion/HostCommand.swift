@@ -35,6 +35,9 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Most controllers served at once.")
     var maxControllers = 16
 
+    @Flag(help: "Write status as JSON lines (stderr) instead of the terminal view.")
+    var json = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
@@ -51,6 +54,8 @@ struct HostCommand: AsyncParsableCommand {
         let choice = inject
         let buttonMap = loaded.buttons
         let settings = loaded.settings
+        let publisher = SnapshotPublisher()
+        let name = ProcessInfo.processInfo.hostName
         let host: HostService<PlainFraming>
         do {
             host = try await HostService<PlainFraming>.start(
@@ -58,8 +63,11 @@ struct HostCommand: AsyncParsableCommand {
                 makeFraming: { PlainFraming() },
                 makeSink: {
                     let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
-                    return HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
-                                        settings: settings, logger: logger, injectorReason: made.reason)
+                    let pipeline = HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
+                                                settings: settings, logger: logger, injectorReason: made.reason,
+                                                publisher: publisher)
+                    pipeline.identity = (name: name, listen: "")
+                    return pipeline
                 })
         } catch let error as InjectionError {
             throw UserError(error.description)
@@ -69,8 +77,13 @@ struct HostCommand: AsyncParsableCommand {
         let reason = try await host.onLoop { ($0.sink as? HostPipeline)?.injectorReason ?? "" }
         printErr("remotion host: listening on \(host.localAddress.displayText) (UDP), injecting with \(reason)")
         if let path = loaded.path { printErr("remotion host: config \(path)") }
-        let group = ServiceGroup(configuration: .init(services: [HostRunner(host: host)],
-                                                      gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
+        // The terminal view only where stdout is a terminal and carries no injected-event log.
+        let interactive = !json && isatty(STDOUT_FILENO) == 1 && choice != .log
+        let status = StatusDisplay(publisher: publisher, name: name, addresses: StatusDisplay.addresses(for: host.localAddress),
+                                   port: host.localAddress.port ?? port, interactive: interactive)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: HostRunner(host: host)), .init(service: status)],
+            gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
         try await group.run()
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import NIOCore
+import RemotionApp
+import RemotionCore
+import RemotionTransport
+import RemotionUI
+import ServiceLifecycle
+
+/// `remotion host`'s face: in a terminal, the welcome view and one block per controller,
+/// redrawn at most 10 times a second and only when something changed; piped or with
+/// `--json`, one JSON line per change. It only reads published snapshots, so a slow
+/// terminal never delays injection.
+struct StatusDisplay: Service {
+    let publisher: SnapshotPublisher
+    let name: String
+    let addresses: [String]
+    let port: Int
+    let interactive: Bool
+
+    func run() async throws {
+        var renderer = try StatusRenderer(font: PixelFont.standard())
+        var policy = RedrawPolicy()
+        var log = StatusLog()
+        var lastGeneration = -1
+        if interactive { write(TerminalScreen.setUp) }
+        defer { if interactive { write(TerminalScreen.tearDown) } }
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let generation = publisher.generation
+            var snapshot = publisher.current()
+            snapshot.hostName = name
+            let status = StatusSnapshot(snapshot, addresses: addresses, port: port)
+            if interactive {
+                if case .draw = policy.decide(status, now: MonotonicClock.now()) { write(renderer.frame(for: status)) }
+            } else if generation != lastGeneration {
+                for line in log.lines(for: status, at: MonotonicClock.now()) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            }
+            lastGeneration = generation
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+
+    /// The addresses a controller can use: the bound one, or every interface's when
+    /// bound to the wildcard.
+    static func addresses(for local: SocketAddress) -> [String] {
+        guard let ip = local.ipAddress, ip == "::" || ip == "0.0.0.0" else { return [local.ipAddress ?? "\(local)"] }
+        let devices = (try? System.enumerateDevices()) ?? []
+        let found = devices.compactMap { d -> String? in
+            guard let a = d.address?.ipAddress, a != "::1", a != "127.0.0.1", !a.hasPrefix("fe80") else { return nil }
+            return a
+        }
+        return found.isEmpty ? ["127.0.0.1"] : Array(Set(found)).sorted()
+    }
+}
