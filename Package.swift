@@ -18,9 +18,26 @@ let package = Package(
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
         .target(name: "RemotionCore"),
         .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
+        .target(name: "RemotionDiscovery", dependencies: ["RemotionCore"]),
+
+        // MARK: adapters
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        .target(
+            name: "RemotionAvahi",
+            dependencies: [
+                "RemotionDiscovery",
+                .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+            ]
+        ),
 
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
+        .testTarget(name: "RemotionDiscoveryTests", dependencies: ["RemotionDiscovery"]),
+        .testTarget(name: "RemotionAvahiTests", dependencies: ["RemotionAvahi", "RemotionDiscovery"]),
     ],
     swiftLanguageModes: [.v6]
 )
