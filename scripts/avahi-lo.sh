@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Private D-Bus system bus + avahi-daemon for tests, confined to loopback.
 #
 #   scripts/avahi-lo.sh start STATE_DIR        start bus + daemon, print env to export
@@ -16,6 +16,13 @@
 # DBUS_SYSTEM_BUS_ADDRESS before creating an avahi client (libavahi-client reads it in
 # avahi_client_new). The system bus at /run/dbus is not touched.
 set -eu
+
+# The daemons below must not inherit the caller's descriptors: a parent that waits for a pipe
+# or socket to close (Foundation's Process does) would otherwise wait until the daemons exit.
+for fd in /proc/$$/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
 
 cmd=${1:-}
 dir=${2:-}
@@ -72,7 +79,8 @@ alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 start_bus() {
     if alive "$dir/dbus.pid"; then return 0; fi
     rm -f "$dir/dbus.pid" "$dir/dbus.sock"
-    dbus-daemon --config-file="$dir/dbus.conf" --fork --print-pid > "$dir/dbus.pid.out"
+    dbus-daemon --config-file="$dir/dbus.conf" --fork --print-pid \
+        > "$dir/dbus.pid.out" 2> "$dir/dbus.log" < /dev/null
     i=0
     while [ ! -S "$dir/dbus.sock" ]; do
         i=$((i + 1)); [ $i -gt 100 ] && { echo "dbus-daemon did not start" >&2; exit 1; }
