@@ -33,6 +33,8 @@ let package = Package(
                 .target(name: "CAvahi", condition: .when(platforms: [.linux])),
             ]
         ),
+        // Apple backend (dns_sd); compiles to nothing on Linux. Untested so far.
+        .target(name: "RemotionBonjour", dependencies: ["RemotionDiscovery"]),
 
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),

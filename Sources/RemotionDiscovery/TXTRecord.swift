@@ -98,3 +98,34 @@ public enum TXTError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension TXTRecord {
+    /// DNS TXT RDATA: each string as one length byte plus its bytes (RFC 1035 §3.3.14).
+    /// An empty record is a single zero byte (RFC 6763 §6.1).
+    public var wireBytes: [UInt8] {
+        if entries.isEmpty { return [0] }
+        var bytes: [UInt8] = []
+        for string in strings {
+            let utf8 = Array(string.utf8)
+            bytes.append(UInt8(utf8.count)) // ≤ 255, checked by `set`
+            bytes.append(contentsOf: utf8)
+        }
+        return bytes
+    }
+
+    /// Tolerant decoding of TXT RDATA; a truncated last string is dropped.
+    public init(wireBytes: [UInt8]) {
+        var strings: [String] = []
+        var index = 0
+        while index < wireBytes.count {
+            let length = Int(wireBytes[index])
+            index += 1
+            guard index + length <= wireBytes.count else { break }
+            if length > 0 {
+                strings.append(String(decoding: wireBytes[index..<(index + length)], as: UTF8.self))
+            }
+            index += length
+        }
+        self.init(decoding: strings)
+    }
+}

@@ -56,3 +56,18 @@ import Testing
         }
     }
 }
+
+@Suite struct TXTWireTests {
+    @Test func encodesLengthPrefixedStrings() throws {
+        let record = try HostTXT(protocolVersion: 1, hostID: "ab").record()
+        #expect(record.wireBytes == [3] + Array("v=1".utf8) + [5] + Array("id=ab".utf8))
+        #expect(TXTRecord(wireBytes: record.wireBytes) == record)
+        #expect(TXTRecord().wireBytes == [0])
+        #expect(TXTRecord(wireBytes: [0]).entries.isEmpty)
+    }
+
+    @Test func toleratesTruncatedRData() {
+        let record = TXTRecord(wireBytes: [3] + Array("v=1".utf8) + [9, 0x61])
+        #expect(record.strings == ["v=1"])
+    }
+}
