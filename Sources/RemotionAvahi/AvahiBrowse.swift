@@ -73,9 +73,10 @@ extension AvahiLoop {
         let transport = addressFamily(proto)
         switch event {
         case AVAHI_BROWSER_NEW:
-            guard let added = browses[id]?.tracker.sighted(service, over: transport) else { return }
-            record.continuation.yield(added)
-            startResolvers(id, service: service, proto: proto)
+            if let added = browses[id]?.tracker.sighted(service, over: transport) {
+                record.continuation.yield(added)
+            }
+            startResolver(id, service: service, family: transport)
         case AVAHI_BROWSER_REMOVE:
             guard let removed = browses[id]?.tracker.lost(service.key, over: transport) else { return }
             for resolver in browses[id]?.resolvers.removeValue(forKey: service.key) ?? [] {
@@ -90,17 +91,21 @@ extension AvahiLoop {
         }
     }
 
-    private func startResolvers(_ id: Int, service: DiscoveredService, proto: AvahiProtocol) {
+    /// One persistent resolver per sighting: A over IPv4 for an IPv4 sighting, AAAA over IPv6 for
+    /// an IPv6 one (avahi does not publish A records over IPv6, and a daemon without IPv6 never
+    /// reports IPv6 sightings). Both results are merged by the tracker.
+    private func startResolver(_ id: Int, service: DiscoveredService, family: AddressFamily) {
         guard let client else { return }
-        var list: [(pointer: OpaquePointer, token: Token)] = []
-        for family in [AddressFamily.ipv4, .ipv6] {
-            let token = Token(loop: self, kind: .browseResolver(browse: id, key: service.key, family: family))
-            let resolver = avahi_service_resolver_new(
-                client, service.interfaceIndex, proto, service.name, service.type.description, service.domain,
-                avahiProtocol(family), AvahiLookupFlags(0), resolverCallback, token.pointer)
-            if let resolver { list.append((resolver, token)) }
-        }
-        browses[id]?.resolvers[service.key] = list
+        let existing = browses[id]?.resolvers[service.key] ?? []
+        guard !existing.contains(where: { resolver in
+            if case let .browseResolver(_, _, f) = resolver.token.kind { return f == family } else { return false }
+        }) else { return }
+        let token = Token(loop: self, kind: .browseResolver(browse: id, key: service.key, family: family))
+        let proto = avahiProtocol(family)
+        let resolver = avahi_service_resolver_new(
+            client, service.interfaceIndex, proto, service.name, service.type.description, service.domain,
+            proto, AvahiLookupFlags(0), resolverCallback, token.pointer)
+        if let resolver { browses[id]?.resolvers[service.key, default: []].append((resolver, token)) }
     }
 
     /// A persistent resolver of a browse reported. Failures of one family are normal (a host

@@ -4,7 +4,11 @@ import Testing
 import RemotionAvahi
 import RemotionDiscovery
 
-@Suite(.serialized, .avahiLab, .timeLimit(.minutes(1)))
+/// Both labs share this process's bus link, so their suites run one after the other.
+@Suite(.serialized) struct AvahiLabTests {}
+
+extension AvahiLabTests {
+@Suite(.avahiLab, .timeLimit(.minutes(1)))
 struct AvahiDiscoveryTests {
     let hostTXT = HostTXT(protocolVersion: 1, hostID: "test-host", capabilities: ["attitude", "gyro", "buttons16"])
 
@@ -156,6 +160,8 @@ struct AvahiDiscoveryTests {
         #expect(discovery.currentName(of: published) == name)
         await discovery.unpublish(published)
     }
+}
+
 }
 
 @Suite struct DefaultNameTests {

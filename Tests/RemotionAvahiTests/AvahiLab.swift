@@ -29,19 +29,58 @@ struct LabError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Starts the lab before the suite's first test and stops it after the last one.
+/// The process talks to "the lab bus" through the symlink `Lab.busLink`, so that
+/// `DBUS_SYSTEM_BUS_ADDRESS` is set once (libavahi-client reads it in avahi_client_new, and
+/// setenv is not safe while other threads run) while the loopback lab and the veth lab each
+/// point the link at their own bus. The suites using them are serialized (see `AvahiLabTests`).
+extension Lab {
+    static let busLink = "\(stateDir)/bus"
+
+    static func pointBus(at socketPath: String) throws {
+        try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: true)
+        unlink(busLink)
+        guard symlink(socketPath, busLink) == 0 else { throw LabError(message: "symlink \(busLink) failed") }
+        _ = setBusOnce
+    }
+
+    private static let setBusOnce: Void = {
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=\(busLink)", 1)
+    }()
+}
+
+/// Starts the loopback lab before the suite's first test and stops it after the last one.
 struct AvahiLabTrait: SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
-        let output = try Lab.script("start")
-        for line in output.split(separator: "\n") where line.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=") {
-            // Set once, before any avahi client of this process exists (libavahi-client reads it
-            // in avahi_client_new); nothing else in this test process changes it.
-            setenv("DBUS_SYSTEM_BUS_ADDRESS", String(line.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count)), 1)
-        }
+        try Lab.script("start")
         defer { _ = try? Lab.script("stop") }
+        try Lab.pointBus(at: "\(Lab.stateDir)/dbus.sock")
         try await function()
     }
+}
+
+/// Starts scripts/netns-lab.sh (namespaces remotion-a/remotion-b over a veth pair); this
+/// process uses host B's bus, `avahi-*` tools run inside namespace A with A's bus.
+struct NetnsLabTrait: SuiteTrait, TestScoping {
+    static let dir = "\(Lab.stateDir)/netns"
+
+    func provideScope(for test: Test, testCase: Test.Case?,
+                      performing function: @Sendable () async throws -> Void) async throws {
+        let script = Lab.packageRoot.appendingPathComponent("scripts/netns-lab.sh").path
+        defer { _ = try? Lab.run(["/bin/bash", script, "down", Self.dir]) }
+        try Lab.run(["/bin/bash", script, "up", Self.dir])
+        try Lab.pointBus(at: "\(Self.dir)/b/dbus.sock")
+        try await function()
+    }
+
+    /// argv prefix that runs a program as host A.
+    static var inA: [String] {
+        ["ip", "netns", "exec", "remotion-a", "env", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(dir)/a/dbus.sock"]
+    }
+}
+
+extension Trait where Self == NetnsLabTrait {
+    static var netnsLab: Self { Self() }
 }
 
 extension Trait where Self == AvahiLabTrait {
