@@ -56,9 +56,12 @@ extension AvahiLoop {
         }
     }
 
-    /// The client died: report removals and unavailability; C objects are freed with the client.
+    /// The daemon went away: free the C objects (the client may stay alive, waiting in
+    /// CONNECTING), report removals and unavailability.
     func browserLost(_ id: Int) {
         guard var record = browses[id] else { return }
+        for list in record.resolvers.values { for resolver in list { avahi_service_resolver_free(resolver.pointer) } }
+        if let browser = record.browser { avahi_service_browser_free(browser) }
         for event in record.tracker.removeAll() { record.continuation.yield(event) }
         record.continuation.yield(.daemonUnavailable)
         record.browser = nil

@@ -109,8 +109,8 @@ final class AvahiLoop: @unchecked Sendable {
             clientRunning = false
             let error = avahi_client_errno(c)
             daemonGone()
-            // All browsers, resolvers and groups die with the client; make a new client that
-            // waits for the daemon (avahi's documented way to survive daemon restarts).
+            // Make a new client that waits for the daemon (avahi's documented way to survive
+            // daemon restarts); our browsers, resolvers and groups were freed by daemonGone.
             client = nil
             avahi_client_free(c)
             if error == Int32(AVAHI_ERR_DISCONNECTED) {
@@ -123,7 +123,8 @@ final class AvahiLoop: @unchecked Sendable {
         }
     }
 
-    /// The daemon is unreachable: clear live lists, fail waiters, forget C objects.
+    /// The daemon is unreachable: free our C objects explicitly (whether the client then fails
+    /// or waits in CONNECTING), clear live lists, fail waiters.
     private func daemonGone() {
         for id in browses.keys.sorted() { browserLost(id) }
         for id in resolves.keys.sorted() { resolveLost(id) }

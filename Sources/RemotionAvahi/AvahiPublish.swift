@@ -112,10 +112,11 @@ extension AvahiLoop {
         }
     }
 
-    /// Poll thread (daemon gone): the group died with the client. Established services stay
+    /// Poll thread (daemon gone): the group is freed. Established services stay
     /// registered here and are re-published on S_RUNNING; a publish still waiting fails.
     func publicationLost(_ id: Int) {
         guard let record = publications[id] else { return }
+        if let group = record.group { avahi_entry_group_free(group) }
         publications[id]?.group = nil
         publications[id]?.needsAdd = true
         if let waiter = record.waiter {

@@ -95,8 +95,9 @@ extension AvahiLoop {
         if resolves[id]!.pending <= 0 { signal(id) }
     }
 
-    /// Poll thread (daemon gone): the resolvers died with the client.
+    /// Poll thread (daemon gone): free the resolvers and wake the caller.
     func resolveLost(_ id: Int) {
+        for resolver in resolves[id]?.resolvers ?? [] { avahi_service_resolver_free(resolver.pointer) }
         resolves[id]?.resolvers = []
         resolves[id]?.pending = 0
         signal(id)
