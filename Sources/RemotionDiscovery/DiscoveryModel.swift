@@ -132,7 +132,6 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
     case publishFailed(String)
     case resolveFailed(name: String, reason: String)
     case invalidTXT(TXTError)
-    case notPublished(name: String)
 
     public var description: String {
         switch self {
@@ -140,7 +139,6 @@ public enum DiscoveryError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .publishFailed(reason): return "could not publish the service: \(reason)"
         case let .resolveFailed(name, reason): return "could not resolve '\(name)': \(reason)"
         case let .invalidTXT(error): return error.description
-        case let .notPublished(name): return "'\(name)' is not published by this publisher"
         }
     }
 }
