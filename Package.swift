@@ -34,6 +34,7 @@ let package = Package(
             "RemotionCore", .product(name: "RealModule", package: "swift-numerics"),
         ]),
 
+        .target(name: "RemotionDiscovery", dependencies: ["RemotionCore"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "RemotionUI", dependencies: ["RemotionCore", "CZlib"]),
 
@@ -49,6 +50,12 @@ let package = Package(
         ]),
         .target(name: "RemotionInjectUInput", dependencies: ["RemotionInput"]),
         .target(name: "RemotionInjectCGEvent", dependencies: ["RemotionInput"]),
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
+        .target(name: "RemotionAvahi", dependencies: [
+            "RemotionDiscovery", .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+        ]),
+        // Apple backend (dns_sd); compiles to nothing on Linux. Untested so far.
+        .target(name: "RemotionBonjour", dependencies: ["RemotionDiscovery"]),
         // test tooling: pure impairment scheduler + thin SwiftNIO UDP relay
         .target(name: "RemotionImpairment", dependencies: [
             "RemotionCore",
@@ -83,6 +90,8 @@ let package = Package(
         .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
         .testTarget(name: "RemotionNoiseTests", dependencies: ["RemotionNoise"]),
         .testTarget(name: "RemotionInputTests", dependencies: ["RemotionInput"]),
+        .testTarget(name: "RemotionDiscoveryTests", dependencies: ["RemotionDiscovery"]),
+        .testTarget(name: "RemotionAvahiTests", dependencies: ["RemotionAvahi", "RemotionDiscovery"]),
         .testTarget(name: "RemotionUITests", dependencies: ["RemotionUI", "CZlib"], exclude: ["Golden"]),
         .testTarget(name: "RemotionInjectX11Tests", dependencies: [
             "RemotionInjectX11", "RemotionTestSupport", .target(name: "CX11", condition: .when(platforms: [.linux])),

@@ -1,0 +1,165 @@
+#!/bin/bash
+# Private D-Bus system bus + avahi-daemon for tests, confined to loopback.
+#
+#   scripts/avahi-lo.sh start STATE_DIR        start bus + daemon, print env to export
+#   scripts/avahi-lo.sh stop STATE_DIR         stop both (by pid), remove sockets
+#   scripts/avahi-lo.sh stop-avahi STATE_DIR   stop only avahi-daemon (bus keeps running)
+#   scripts/avahi-lo.sh start-avahi STATE_DIR  start avahi-daemon again on the running bus
+#
+# Safety: avahi-daemon runs in its own network namespace (unshare -n) that holds only a
+# private `lo`, with allow-interfaces=lo and deny-interfaces=eth0, so no mDNS packet can
+# reach the host's interfaces, and several instances (parallel test runs) never see each
+# other. It also runs in its own mount namespace (unshare -m) with STATE_DIR/run bound over
+# /run/avahi-daemon, so its pid file and socket do not clash with other instances.
+# Clients reach it only through the private D-Bus socket STATE_DIR/dbus.sock
+# (a path socket, usable from any network namespace): export the printed
+# DBUS_SYSTEM_BUS_ADDRESS before creating an avahi client (libavahi-client reads it in
+# avahi_client_new). The system bus at /run/dbus is not touched.
+set -eu
+
+# The daemons below must not inherit the caller's descriptors: a parent that waits for a pipe
+# or socket to close (Foundation's Process does) would otherwise wait until the daemons exit.
+for fd in /proc/$$/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
+
+cmd=${1:-}
+dir=${2:-}
+if [ -z "$cmd" ] || [ -z "$dir" ]; then
+    echo "usage: $0 start|stop|start-avahi|stop-avahi STATE_DIR" >&2
+    exit 2
+fi
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+bus="unix:path=$dir/dbus.sock"
+
+write_configs() {
+    cat > "$dir/dbus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=$dir/dbus.sock</listen>
+  <pidfile>$dir/dbus.pid</pidfile>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow receive_sender="*"/>
+    <allow eavesdrop="true"/>
+  </policy>
+</busconfig>
+CONF
+    cat > "$dir/avahi.conf" <<CONF
+[server]
+host-name=remotion-lab
+use-ipv4=yes
+use-ipv6=no
+allow-interfaces=lo
+deny-interfaces=eth0
+ratelimit-interval-usec=1000000
+ratelimit-burst=1000
+[wide-area]
+enable-wide-area=no
+[publish]
+publish-workstation=no
+publish-hinfo=no
+publish-aaaa-on-ipv4=no
+publish-a-on-ipv6=no
+[reflector]
+enable-reflector=no
+[rlimits]
+CONF
+}
+
+alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+start_bus() {
+    if alive "$dir/dbus.pid"; then return 0; fi
+    rm -f "$dir/dbus.pid" "$dir/dbus.sock"
+    dbus-daemon --config-file="$dir/dbus.conf" --fork --print-pid \
+        > "$dir/dbus.pid.out" 2> "$dir/dbus.log" < /dev/null
+    i=0
+    while [ ! -S "$dir/dbus.sock" ]; do
+        i=$((i + 1)); [ $i -gt 100 ] && { echo "dbus-daemon did not start" >&2; exit 1; }
+        sleep 0.05
+    done
+}
+
+avahi_ready() {
+    DBUS_SYSTEM_BUS_ADDRESS=$bus dbus-send --system --print-reply --dest=org.freedesktop.Avahi \
+        / org.freedesktop.Avahi.Server.GetState >/dev/null 2>&1
+}
+
+start_avahi() {
+    if alive "$dir/avahi.pid"; then return 0; fi
+    mkdir -p "$dir/run"
+    rm -f "$dir/run/pid" "$dir/run/socket"
+    # mount point for the private bind mount (an empty directory; harmless if it exists)
+    mkdir -p /run/avahi-daemon
+    # unshare without --fork execs, so $! is avahi-daemon's pid.
+    DBUS_SYSTEM_BUS_ADDRESS=$bus unshare -m -n sh -c '
+        ip link set lo up &&
+        mount --bind "$1/run" /run/avahi-daemon &&
+        exec avahi-daemon -f "$1/avahi.conf" --no-drop-root --no-chroot --no-rlimits
+    ' sh "$dir" > "$dir/avahi.log" 2>&1 < /dev/null &
+    echo $! > "$dir/avahi.pid"
+    i=0
+    until avahi_ready; do
+        i=$((i + 1))
+        if [ $i -gt 100 ] || ! alive "$dir/avahi.pid"; then
+            echo "avahi-daemon did not start; log:" >&2; cat "$dir/avahi.log" >&2; exit 1
+        fi
+        sleep 0.05
+    done
+    # wait until the daemon left its own registration phase (state 2 = AVAHI_SERVER_RUNNING)
+    i=0
+    until DBUS_SYSTEM_BUS_ADDRESS=$bus dbus-send --system --print-reply --dest=org.freedesktop.Avahi \
+            / org.freedesktop.Avahi.Server.GetState 2>/dev/null | grep -q 'int32 2'; do
+        i=$((i + 1)); [ $i -gt 100 ] && break
+        sleep 0.05
+    done
+}
+
+stop_pid() {
+    f=$1
+    if alive "$f"; then
+        p=$(cat "$f")
+        kill "$p" 2>/dev/null || true
+        i=0
+        while kill -0 "$p" 2>/dev/null; do
+            i=$((i + 1)); [ $i -gt 60 ] && { kill -9 "$p" 2>/dev/null || true; break; }
+            sleep 0.05
+        done
+    fi
+    rm -f "$f"
+}
+
+case "$cmd" in
+start)
+    write_configs
+    start_bus
+    start_avahi
+    echo "DBUS_SYSTEM_BUS_ADDRESS=$bus"
+    echo "REMOTION_AVAHI_PID=$(cat "$dir/avahi.pid")"
+    echo "REMOTION_DBUS_PID=$(cat "$dir/dbus.pid")"
+    ;;
+start-avahi)
+    start_avahi
+    echo "REMOTION_AVAHI_PID=$(cat "$dir/avahi.pid")"
+    ;;
+stop-avahi)
+    stop_pid "$dir/avahi.pid"
+    ;;
+stop)
+    stop_pid "$dir/avahi.pid"
+    stop_pid "$dir/dbus.pid"
+    rm -f "$dir/dbus.sock" "$dir/dbus.pid.out"
+    ;;
+*)
+    echo "usage: $0 start|stop|start-avahi|stop-avahi STATE_DIR" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,131 @@
+#!/bin/bash
+# Two "hosts" on one machine for discovery tests across a real link:
+# network namespaces remotion-a (10.77.0.1/24 on veth rmt-a) and remotion-b (10.77.0.2/24 on
+# veth rmt-b), joined by one veth pair. Each namespace gets its own private D-Bus system bus and
+# its own avahi-daemon bound to its veth only (plus IPv6 link-local on the veth, so scoped
+# fe80:: addresses can be exercised). Nothing is attached to eth0; no packet leaves the pair.
+#
+#   scripts/netns-lab.sh up [STATE_DIR]     (default /tmp/remotion-netns-lab)
+#   scripts/netns-lab.sh down [STATE_DIR]
+#
+# Run a program as host A:
+#   ip netns exec remotion-a env DBUS_SYSTEM_BUS_ADDRESS=unix:path=STATE_DIR/a/dbus.sock PROGRAM
+set -eu
+
+for fd in /proc/$$/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
+
+cmd=${1:-}
+root=${2:-/tmp/remotion-netns-lab}
+[ -n "$cmd" ] || { echo "usage: $0 up|down [STATE_DIR]" >&2; exit 2; }
+
+alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+stop_pid() {
+    if alive "$1"; then
+        p=$(cat "$1"); kill "$p" 2>/dev/null || true
+        i=0
+        while kill -0 "$p" 2>/dev/null; do
+            i=$((i + 1)); [ $i -gt 60 ] && { kill -9 "$p" 2>/dev/null || true; break; }
+            sleep 0.05
+        done
+    fi
+    rm -f "$1"
+}
+
+start_host() { # side ns ifname
+    side=$1 ns=$2 ifname=$3
+    dir=$root/$side
+    mkdir -p "$dir/run"
+    cat > "$dir/dbus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>system</type>
+  <listen>unix:path=$dir/dbus.sock</listen>
+  <pidfile>$dir/dbus.pid</pidfile>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/>
+    <allow own="*"/>
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow receive_sender="*"/>
+  </policy>
+</busconfig>
+CONF
+    cat > "$dir/avahi.conf" <<CONF
+[server]
+host-name=remotion-$side
+use-ipv4=yes
+use-ipv6=yes
+allow-interfaces=$ifname
+deny-interfaces=eth0,lo
+[wide-area]
+enable-wide-area=no
+[publish]
+publish-workstation=no
+publish-hinfo=no
+[reflector]
+enable-reflector=no
+[rlimits]
+CONF
+    rm -f "$dir/dbus.sock" "$dir/dbus.pid"
+    ip netns exec "$ns" dbus-daemon --config-file="$dir/dbus.conf" --fork --print-pid \
+        > "$dir/dbus.pid.out" 2> "$dir/dbus.log" < /dev/null
+    mkdir -p /run/avahi-daemon
+    DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/dbus.sock ip netns exec "$ns" unshare -m sh -c '
+        mount --bind "$1/run" /run/avahi-daemon &&
+        exec avahi-daemon -f "$1/avahi.conf" --no-drop-root --no-chroot --no-rlimits
+    ' sh "$dir" > "$dir/avahi.log" 2>&1 < /dev/null &
+    echo $! > "$dir/avahi.pid"
+    i=0
+    until DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/dbus.sock dbus-send --system --print-reply \
+            --dest=org.freedesktop.Avahi / org.freedesktop.Avahi.Server.GetState 2>/dev/null | grep -q 'int32 2'; do
+        i=$((i + 1))
+        if [ $i -gt 200 ] || ! alive "$dir/avahi.pid"; then
+            echo "avahi-daemon in $ns did not start; log:" >&2; cat "$dir/avahi.log" >&2; exit 1
+        fi
+        sleep 0.05
+    done
+}
+
+case "$cmd" in
+up)
+    mkdir -p "$root"
+    ip netns add remotion-a
+    ip netns add remotion-b
+    ip link add rmt-a netns remotion-a type veth peer name rmt-b netns remotion-b
+    ip -n remotion-a addr add 10.77.0.1/24 dev rmt-a
+    ip -n remotion-b addr add 10.77.0.2/24 dev rmt-b
+    for ns in remotion-a remotion-b; do ip -n $ns link set lo up; done
+    ip -n remotion-a link set rmt-a up
+    ip -n remotion-b link set rmt-b up
+    # wait for IPv6 duplicate address detection of the link-local addresses
+    for i in $(seq 1 60); do
+        if ! ip -n remotion-a -6 addr show dev rmt-a | grep -q tentative \
+            && ! ip -n remotion-b -6 addr show dev rmt-b | grep -q tentative; then break; fi
+        sleep 0.05
+    done
+    start_host a remotion-a rmt-a
+    start_host b remotion-b rmt-b
+    echo "REMOTION_NETNS_A=remotion-a"
+    echo "REMOTION_NETNS_A_BUS=unix:path=$root/a/dbus.sock"
+    echo "REMOTION_NETNS_A_ADDR=10.77.0.1"
+    echo "REMOTION_NETNS_B=remotion-b"
+    echo "REMOTION_NETNS_B_BUS=unix:path=$root/b/dbus.sock"
+    echo "REMOTION_NETNS_B_ADDR=10.77.0.2"
+    ;;
+down)
+    for side in a b; do
+        stop_pid "$root/$side/avahi.pid"
+        stop_pid "$root/$side/dbus.pid"
+        rm -f "$root/$side/dbus.sock"
+    done
+    ip netns del remotion-a 2>/dev/null || true
+    ip netns del remotion-b 2>/dev/null || true
+    ;;
+*)
+    echo "usage: $0 up|down [STATE_DIR]" >&2; exit 2 ;;
+esac
