@@ -65,6 +65,7 @@ let package = Package(
         .target(name: "RemotionApp", dependencies: [
             "RemotionCore", "RemotionSession", "RemotionMotion", "RemotionInput", "RemotionSources",
             "RemotionTransport", "RemotionInjectX11", "RemotionInjectUInput", "RemotionInjectCGEvent", "RemotionUI",
+            "RemotionDiscovery", "RemotionAvahi", "RemotionBonjour",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -73,7 +74,7 @@ let package = Package(
         // MARK: the executable
         .executableTarget(name: "remotion", dependencies: [
             "RemotionApp", "RemotionCore", "RemotionSession", "RemotionSources", "RemotionTransport",
-            "RemotionInput", "RemotionMotion", "RemotionUI",
+            "RemotionInput", "RemotionMotion", "RemotionUI", "RemotionDiscovery",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

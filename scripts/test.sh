@@ -17,6 +17,7 @@ stage() { # name, command...
 
 stage "swift test" swift test --skip-build
 stage "cli end to end" bash scripts/cli-e2e.sh
+stage "discovery across namespaces" bash scripts/discovery-e2e.sh
 
 echo "=== stages: ${failures[*]:-none} failed"
 echo "test stages: $passed passed, $failed failed"

@@ -52,3 +52,16 @@ extension SocketAddress {
         return self.protocol == .inet6 ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     }
 }
+
+extension SocketAddress {
+    /// A numeric address from discovery, with the interface scope an IPv6 link-local
+    /// address needs (`fe80::1` on interface 3 is unusable without it).
+    public static func resolved(address: String, port: Int, scopeInterfaceIndex: Int32?) throws -> SocketAddress {
+        var plain = try SocketAddress(ipAddress: address, port: port)
+        guard case .v6(let v6) = plain, let scope = scopeInterfaceIndex, scope > 0 else { return plain }
+        var raw = v6.address
+        raw.sin6_scope_id = UInt32(scope)
+        plain = SocketAddress(raw, host: address)
+        return plain
+    }
+}

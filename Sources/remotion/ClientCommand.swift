@@ -12,8 +12,14 @@ struct ClientCommand: AsyncParsableCommand {
         commandName: "client",
         abstract: "Connect to a host and stream motion and button presses.")
 
-    @Option(help: "The host's address and port, e.g. 127.0.0.1:7474 or [::1]:7474.")
-    var host: String
+    @Option(help: "The host's address and port, e.g. 127.0.0.1:7474 or [::1]:7474 (default: find it with DNS-SD).")
+    var host: String?
+
+    @Option(name: .customLong("host-name"), help: "With discovery: connect to the host announced under this name.")
+    var hostName: String?
+
+    @Option(help: "With discovery: seconds to look for a host before giving up.")
+    var browseTimeout: Double = 5
 
     @Option(help: "Motion source: synthetic:<still|circle|figure-eight|sweep>[,noise=R][,seed=N] or replay:<file.csv>.")
     var source = "synthetic:circle"
@@ -37,8 +43,23 @@ struct ClientCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let address: SocketAddress
-        do { address = try AddressParser.parse(host) } catch { throw UserError("--host \(error.description)") }
+        let candidates = try await ClientTargets.resolve(host: host, hostName: hostName,
+                                                         browseTimeout: .secondsDouble(browseTimeout))
+        // The seed's connecting state: try each resolved address in order.
+        for (index, address) in candidates.addresses.enumerated() {
+            let label = candidates.addresses.count > 1 ? "\(candidates.label) (\(address.displayText))" : candidates.label
+            let timedOut = try await stream(to: address, label: label)
+            if !timedOut { return }
+            if index + 1 < candidates.addresses.count {
+                printErr("remotion client: no answer from \(address.displayText), trying the next address")
+            } else {
+                throw UserError("no answer from \(label) within \(timeout) s: is `remotion host` running there, and is UDP allowed?")
+            }
+        }
+    }
+
+    /// Connects and streams; returns true when the host never answered.
+    private func stream(to address: SocketAddress, label host: String) async throws -> Bool {
         let scripted: [PressScript.Press]
         do { scripted = try presses.map(PressScript.parsePress) } catch { throw UserError(error.description) }
         let plan = StreamPlan(source: try SourceLoader.load(source), rate: rate, duration: duration,
@@ -54,7 +75,9 @@ struct ClientCommand: AsyncParsableCommand {
             services: [.init(service: runner, successTerminationBehavior: .gracefullyShutdownGroup)],
             gracefulShutdownSignals: [.sigint, .sigterm], logger: Logger(label: "remotion.client")))
         try await group.run()
+        if await runner.outcome.timedOut { return true }
         if let failure = await runner.outcome.failure { throw UserError(failure) }
+        return false
     }
 }
 
@@ -68,7 +91,9 @@ final class ClientRunner: Service {
 
     actor Outcome {
         var failure: String?
+        var timedOut = false
         func fail(_ message: String) { failure = message }
+        func timeOut() { timedOut = true }
     }
 
     init(client: ClientService<PlainClientFraming>, host: String, timeout: Double) {
@@ -85,7 +110,7 @@ final class ClientRunner: Service {
                 case .connected:
                     printErr("remotion client: connected to \(host)")
                 case .timedOut:
-                    await outcome.fail("no answer from \(host) within \(timeout) s: is `remotion host` running there, and is UDP allowed?")
+                    await outcome.timeOut()
                 case let .disconnected(reason):
                     await outcome.fail("disconnected from \(host) (\(reason))")
                 case let .finished(stats):

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import RemotionApp
 import RemotionCore
+import RemotionDiscovery
 import RemotionInput
 import RemotionMotion
 import RemotionSession
@@ -22,6 +23,12 @@ struct HostCommand: AsyncParsableCommand {
 
     @Option(help: "UDP port to listen on (0 picks a free one).")
     var port = 7474
+
+    @Option(help: "Name announced on the network (default: \"Remotion on <this machine>\").")
+    var name: String?
+
+    @Flag(help: "Do not announce the host with DNS-SD.")
+    var noDiscovery = false
 
     @Option(help: "Injector: \(InjectorFactory.Choice.allCases.map(\.rawValue).joined(separator: ", ")).")
     var inject: InjectorFactory.Choice = .auto
@@ -45,6 +52,11 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let instance: InstanceName
+        do {
+            instance = try name.map { try InstanceName($0) }
+                ?? DiscoveryBackend.defaultInstanceName(hostName: ProcessInfo.processInfo.hostName)
+        } catch { throw UserError("--name: \(error)") }
         let environment = ProcessInfo.processInfo.environment
         let loaded = try ConfigLoader.load(explicitPath: config, environment: environment)
         var machine = HostStateMachine<SocketAddress>.Configuration()
@@ -82,7 +94,10 @@ struct HostCommand: AsyncParsableCommand {
         let status = StatusDisplay(publisher: publisher, name: name, addresses: StatusDisplay.addresses(for: host.localAddress),
                                    port: host.localAddress.port ?? port, interactive: interactive)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: HostRunner(host: host)), .init(service: status)],
+            services: [.init(service: HostRunner(host: host)), .init(service: status)]
+                + (noDiscovery ? [] : [.init(service: HostAnnouncer(
+                    name: instance, port: UInt16(host.localAddress.port ?? port),
+                    txt: HostTXT(protocolVersion: 1, capabilities: ["attitude", "gyro", "buttons16", "reliable"])))]),
             gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
         try await group.run()
     }

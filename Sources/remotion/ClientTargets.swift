@@ -1,0 +1,28 @@
+import NIOCore
+import RemotionApp
+import RemotionTransport
+
+/// Where `remotion client` connects: the --host address, or what discovery finds.
+struct ClientTargets {
+    var label: String
+    var addresses: [SocketAddress]
+
+    static func resolve(host: String?, hostName: String?, browseTimeout: Duration) async throws -> ClientTargets {
+        if let host {
+            guard hostName == nil else { throw UserError("give either --host ADDR:PORT or --host-name NAME, not both") }
+            do { return ClientTargets(label: host, addresses: [try AddressParser.parse(host)]) }
+            catch { throw UserError("--host \(error.description)") }
+        }
+        guard let backend = DiscoveryBackend.make() else {
+            throw UserError("discovery is not available on this platform: connect with --host ADDR:PORT")
+        }
+        printErr("remotion client: looking for hosts (DNS-SD _remotion._udp)…")
+        do {
+            let found = try await HostFinder(browser: backend, timeout: browseTimeout).find(named: hostName)
+            printErr("remotion client: found \"\(found.name)\" at \(found.addresses.map(\.displayText).joined(separator: ", "))")
+            return ClientTargets(label: "\"\(found.name)\"", addresses: found.addresses)
+        } catch {
+            throw UserError(error.description)
+        }
+    }
+}
