@@ -1,7 +1,10 @@
 import ArgumentParser
 import Logging
 import NIOCore
+import Foundation
 import RemotionCore
+import RemotionNoise
+import RemotionSecurity
 import RemotionSession
 import RemotionSources
 import RemotionTransport
@@ -30,6 +33,15 @@ struct ClientCommand: AsyncParsableCommand {
     @Option(help: "Seconds without an answer before giving up.")
     var timeout: Double = 2.5
 
+    @Flag(help: "Send unencrypted, unauthenticated datagrams (debugging only; the host needs --insecure too).")
+    var insecure = false
+
+    @Option(help: "Fingerprint (or prefix) of the paired host to use (default: the host paired at --host, or the only one).")
+    var hostKey: String?
+
+    @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
     func validate() throws {
         guard rate > 0, rate <= 2000 else { throw ValidationError("--rate must be between 1 and 2000 samples per second") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
@@ -45,9 +57,35 @@ struct ClientCommand: AsyncParsableCommand {
                               presses: PressScript(presses: scripted))
         var configuration = ClientSession.Configuration()
         configuration.timeout = .secondsDouble(timeout)
-        let client = try await ClientService<PlainClientFraming>.start(
-            host: address, sessionID: SessionID(UInt32.random(in: 1...UInt32.max)),
-            configuration: configuration, plan: plan, makeFraming: { PlainClientFraming() })
+        let id = SessionID(UInt32.random(in: 1...UInt32.max))
+        if insecure {
+            printInsecureWarning("client")
+            let client = try await ClientService<PlainClientFraming>.start(
+                host: address, sessionID: id, configuration: configuration, plan: plan,
+                makeFraming: { PlainClientFraming() })
+            try await follow(client)
+            return
+        }
+        let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
+        let key: KeyPair
+        let known: KnownHost
+        do {
+            key = try store.clientKey()
+            guard let found = try store.knownHost(for: host, fingerprint: hostKey), let hostStatic = found.key else {
+                throw UserError("not paired with the host at \(host): run `remotion pair --listen` there and `remotion pair CODE` here (or use --host-key)")
+            }
+            known = found
+            let client = try await ClientService<NoiseClientFraming>.start(
+                host: address, sessionID: id, configuration: configuration, plan: plan,
+                makeFraming: { NoiseClientFraming(staticKey: key, hostStatic: hostStatic) })
+            printErr("remotion client: encrypted session with host \(known.fingerprint)")
+            try await follow(client)
+        } catch let error as KeyStoreError {
+            throw UserError(error.description)
+        }
+    }
+
+    private func follow<F: ClientFraming>(_ client: ClientService<F>) async throws {
         let runner = ClientRunner(client: client, host: host, timeout: timeout)
         let group = ServiceGroup(configuration: .init(services: [runner], gracefulShutdownSignals: [.sigint, .sigterm],
                                                       logger: Logger(label: "remotion.client")))
@@ -58,8 +96,8 @@ struct ClientCommand: AsyncParsableCommand {
 
 /// Follows the client's events until it finishes; Ctrl-C stops it gracefully (the
 /// host is told, so it releases what this controller held at once).
-final class ClientRunner: Service {
-    let client: ClientService<PlainClientFraming>
+final class ClientRunner<F: ClientFraming>: Service {
+    let client: ClientService<F>
     let host: String
     let timeout: Double
     let outcome = Outcome()
@@ -69,7 +107,7 @@ final class ClientRunner: Service {
         func fail(_ message: String) { failure = message }
     }
 
-    init(client: ClientService<PlainClientFraming>, host: String, timeout: Double) {
+    init(client: ClientService<F>, host: String, timeout: Double) {
         self.client = client
         self.host = host
         self.timeout = timeout

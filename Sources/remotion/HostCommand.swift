@@ -6,6 +6,7 @@ import RemotionApp
 import RemotionCore
 import RemotionInput
 import RemotionMotion
+import RemotionSecurity
 import RemotionSession
 import RemotionTransport
 import ServiceLifecycle
@@ -35,6 +36,12 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Most controllers served at once.")
     var maxControllers = 16
 
+    @Flag(help: "Accept unencrypted, unauthenticated datagrams (debugging only: anyone on the network can inject input).")
+    var insecure = false
+
+    @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
@@ -51,23 +58,46 @@ struct HostCommand: AsyncParsableCommand {
         let choice = inject
         let buttonMap = loaded.buttons
         let settings = loaded.settings
-        let host: HostService<PlainFraming>
+        let makeSink: @Sendable () throws -> HostEventSink = {
+            let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
+            return HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
+                                settings: settings, logger: logger, injectorReason: made.reason)
+        }
+        if insecure {
+            printInsecureWarning("host")
+            let host = try await startHost(machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
+            try await serve(host, loaded: loaded, logger: logger, note: "INSECURE plain datagrams")
+        } else {
+            let store = KeyStore(directory: dataDirectory(dataDir, environment: environment))
+            let framing: @Sendable () throws -> NoiseHostFraming
+            do { framing = try SecureHosting.framing(store: store) } catch { throw UserError("\(error)") }
+            let paired = (try? store.pairedControllers().count) ?? 0
+            let host = try await startHost(machine: machine, makeFraming: framing, makeSink: makeSink)
+            if paired == 0 {
+                printErr("remotion host: no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")
+            }
+            let fingerprint = (try? store.hostKey()).map { KeyFingerprint.fingerprint(of: $0.publicKey) } ?? "?"
+            try await serve(host, loaded: loaded, logger: logger,
+                            note: "encrypted (Noise IK), \(paired) paired controller(s), host key \(fingerprint)")
+        }
+    }
+
+    private func startHost<F: HostFraming>(machine: HostStateMachine<SocketAddress>.Configuration,
+                                           makeFraming: @escaping @Sendable () throws -> F,
+                                           makeSink: @escaping @Sendable () throws -> HostEventSink) async throws -> HostService<F> {
         do {
-            host = try await HostService<PlainFraming>.start(
-                host: bind, port: port, configuration: machine,
-                makeFraming: { PlainFraming() },
-                makeSink: {
-                    let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
-                    return HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
-                                        settings: settings, logger: logger, injectorReason: made.reason)
-                })
+            return try await HostService<F>.start(host: bind, port: port, configuration: machine,
+                                                  makeFraming: makeFraming, makeSink: makeSink)
         } catch let error as InjectionError {
             throw UserError(error.description)
         } catch {
             throw UserError("cannot listen on \(bind) port \(port): \(error)")
         }
+    }
+
+    private func serve<F: HostFraming>(_ host: HostService<F>, loaded: ConfigLoader.Loaded, logger: Logger, note: String) async throws {
         let reason = try await host.onLoop { ($0.sink as? HostPipeline)?.injectorReason ?? "" }
-        printErr("remotion host: listening on \(host.localAddress.displayText) (UDP), injecting with \(reason)")
+        printErr("remotion host: listening on \(host.localAddress.displayText) (UDP, \(note)), injecting with \(reason)")
         if let path = loaded.path { printErr("remotion host: config \(path)") }
         let group = ServiceGroup(configuration: .init(services: [HostRunner(host: host)],
                                                       gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
@@ -77,8 +107,8 @@ struct HostCommand: AsyncParsableCommand {
 
 /// Keeps the host running until SIGINT/SIGTERM, then stops it gracefully: every client
 /// is told, every held input released, the socket closed.
-struct HostRunner: Service {
-    let host: HostService<PlainFraming>
+struct HostRunner<F: HostFraming>: Service {
+    let host: HostService<F>
 
     func run() async throws {
         try? await gracefulShutdown()
