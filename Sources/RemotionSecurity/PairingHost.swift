@@ -24,13 +24,14 @@ public enum SecureHosting {
     /// A framing factory for `HostService.start`: keys and trust from `store`; a pairing
     /// window for `secret` of `window` from start when given.
     public static func framing(store: KeyStore, pairing: (secret: [UInt8], window: Duration)? = nil,
-                               desk: PairingDesk? = nil) throws -> @Sendable () throws -> NoiseHostFraming {
+                               desk: PairingDesk? = nil,
+                               stats: SecurityStats = SecurityStats()) throws -> @Sendable () throws -> NoiseHostFraming {
         let key = try store.hostKey()
         let trusted = try store.trustedKeys()
         let trust = StoreTrust(store: store)
         return {
             let now = MonotonicClock.now()
-            var framing = NoiseHostFraming(staticKey: key, trusted: trusted, trust: trust, desk: desk, now: now)
+            var framing = NoiseHostFraming(staticKey: key, trusted: trusted, trust: trust, desk: desk, stats: stats, now: now)
             if let pairing { framing.openPairing(psk: PairingCode.psk(secret: pairing.secret), until: now + pairing.window) }
             return framing
         }
