@@ -75,9 +75,9 @@ public struct SecureHost<Address: SourceAddress>: Sendable {
     var pairings: [UInt32: PendingPairing] = [:]
     var pairingPSK: [UInt8]?
     var pairingUntil: Instant?
-    public private(set) var drops = DropCounters()
-    public private(set) var cookieRepliesSent = 0
-    public private(set) var handshakesCompleted = 0
+    public internal(set) var drops = DropCounters()
+    public internal(set) var cookieRepliesSent = 0
+    public internal(set) var handshakesCompleted = 0
     /// Completed pairings waiting for the user (drain with `takePairingRequests`).
     var pairingOutbox: [PairingRequest] = []
 

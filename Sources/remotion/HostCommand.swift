@@ -6,6 +6,7 @@ import RemotionApp
 import RemotionCore
 import RemotionInput
 import RemotionMotion
+import RemotionNoise
 import RemotionSecurity
 import RemotionSession
 import RemotionTransport

@@ -97,8 +97,7 @@ struct PairCommand: AsyncParsableCommand {
             var accept = yes
             if !yes {
                 print("controller '\(label)' with fingerprint \(request.fingerprint) wants to pair.")
-                print("Does the controller show the same fingerprint? Accept? [y/N] ", terminator: "")
-                fflush(stdout)
+                FileHandle.standardOutput.write(Data("Does the controller show the same fingerprint? Accept? [y/N] ".utf8))
                 let answer = await Task.detached { readLine() }.value
                 accept = answer?.lowercased().hasPrefix("y") ?? false
             }

@@ -99,7 +99,7 @@ func withBytes<R>(_ a: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) -> R { a.
         host.openPairing(psk: PairingCode.psk(secret: [UInt8](repeating: 1, count: 16)), until: now + .seconds(120))
         let mac1Key = DoSMacs.mac1Key(responderStatic: hostKey.publicKey)
         var answered = 0
-        for i in 0..<3000 {
+        for i in 0..<600 {
             now = now + .milliseconds(1)
             // A well-formed XXpsk3 message 0 needs no secret: the psk enters at message 2.
             var hs = try HandshakeState(protocol: .XXpsk3, initiator: true, prologue: remotionPrologue,
@@ -114,7 +114,7 @@ func withBytes<R>(_ a: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) -> R { a.
             #expect(host.pendingPairingCount <= configuration.maxPendingPairings)
             #expect(host.trackedSources <= configuration.limits.maxSources)
         }
-        #expect(answered > 1000)
+        #expect(answered > 500)
         #expect(host.pendingPairingCount == configuration.maxPendingPairings)
         #expect(host.halfOpenCount == 0)
         #expect(host.takePairingRequests().isEmpty, "nobody knew the secret: nothing reaches the user")
