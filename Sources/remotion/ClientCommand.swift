@@ -87,7 +87,10 @@ struct ClientCommand: AsyncParsableCommand {
 
     private func follow<F: ClientFraming>(_ client: ClientService<F>) async throws {
         let runner = ClientRunner(client: client, host: host, timeout: timeout)
-        let group = ServiceGroup(configuration: .init(services: [runner], gracefulShutdownSignals: [.sigint, .sigterm],
+        // The runner returning (plan done, timeout) ends the group normally, not as a failure.
+        let service = ServiceGroupConfiguration.ServiceConfiguration(service: runner,
+                                                                      successTerminationBehavior: .gracefullyShutdownGroup)
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigint, .sigterm],
                                                       logger: Logger(label: "remotion.client")))
         try await group.run()
         if let failure = await runner.outcome.failure { throw UserError(failure) }

@@ -84,9 +84,9 @@ struct PairCommand: AsyncParsableCommand {
         }
         let code = PairingCode(hostKey: hostKey.publicKey, secret: secret,
                                address: SecureHosting.codeAddress(bound: host.localAddress, advertise: advertise))
-        print("host fingerprint: \(KeyFingerprint.fingerprint(of: hostKey.publicKey))")
-        print("pairing code (valid \(Int(window)) s, one controller; on the controller run `remotion pair CODE`):")
-        print(code.description)
+        say("host fingerprint: \(KeyFingerprint.fingerprint(of: hostKey.publicKey))")
+        say("pairing code (valid \(Int(window)) s, one controller; on the controller run `remotion pair CODE`):")
+        say(code.description)
         let timeout = Task {
             try? await Task.sleep(for: .seconds(window))
             desk.finish()
@@ -96,7 +96,7 @@ struct PairCommand: AsyncParsableCommand {
             let label = request.name.isEmpty ? "(unnamed)" : request.name
             var accept = yes
             if !yes {
-                print("controller '\(label)' with fingerprint \(request.fingerprint) wants to pair.")
+                say("controller '\(label)' with fingerprint \(request.fingerprint) wants to pair.")
                 FileHandle.standardOutput.write(Data("Does the controller show the same fingerprint? Accept? [y/N] ".utf8))
                 let answer = await Task.detached { readLine() }.value
                 accept = answer?.lowercased().hasPrefix("y") ?? false
@@ -111,12 +111,12 @@ struct PairCommand: AsyncParsableCommand {
             // The answer rides on the controller's next retransmission (every 0.5 s).
             try? await Task.sleep(for: .milliseconds(1500))
             if accept { break }
-            print("refused; nothing was stored")
+            say("refused; nothing was stored")
         }
         timeout.cancel()
         await host.shutdown()
         guard let paired else { throw UserError("no controller paired within \(Int(window)) s") }
-        print("paired controller '\(paired.name)' \(paired.fingerprint)")
+        say("paired controller '\(paired.name)' \(paired.fingerprint)")
     }
 }
 
@@ -149,4 +149,9 @@ struct DevicesCommand: AsyncParsableCommand {
             throw UserError(error.description)
         }
     }
+}
+
+/// A line to stdout, unbuffered (the pairing code must appear at once, also in a pipe).
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
