@@ -138,6 +138,33 @@ func withBytes<R>(_ a: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) -> R { a.
         #expect(seen.count >= 3)
     }
 
+    /// Handshake and transport cost of the cores (debug build; printed for the docs).
+    @Test mutating func handshakeCostIsBounded() throws {
+        let hostKey = rng.keyPair(), clientKey = rng.keyPair()
+        let now = Instant(nanoseconds: 1)
+        var configuration = SecureHost<FakeAddress>.Configuration()
+        configuration.cookieThreshold = .max   // measure handshakes, not cookie replies
+        var host = SecureHost<FakeAddress>(staticKey: hostKey, trusted: [clientKey.publicKey],
+                                           configuration: configuration, now: now, random: &rng)
+        let clock = ContinuousClock()
+        let rounds = 20
+        var established = 0
+        let handshakes = try clock.measure {
+            for i in 0..<rounds {
+                var client = SecureClient(staticKey: clientKey, hostStatic: hostKey.publicKey, clientSession: SessionID(UInt32(i + 1)))
+                let wall = TAI64N(unixSeconds: 1_700_000_000 + Int64(i), nanoseconds: 0)
+                let initiation = try #require(client.initiation(now: now, wallClock: wall, random: &rng))
+                guard case let .reply(r) = withBytes(initiation, { host.inbound($0, from: FakeAddress(n: UInt32(i)), now: now, random: &rng) })
+                else { continue }
+                if withBytes(r, { client.inbound($0, now: now, wallClock: wall, random: &rng) }) == .established { established += 1 }
+            }
+        }
+        #expect(established == rounds)
+        let perHandshake = handshakes / rounds
+        print("IK handshake (initiator + responder, debug build): \(perHandshake)")
+        #expect(perHandshake < .milliseconds(200))
+    }
+
     @Test func pairingCodeRoundTripsAndRejectsDamage() throws {
         var rng = SplitMix64(state: 3)
         let code = PairingCode(hostKey: rng.bytes(32), secret: rng.bytes(16), address: "[::1]:7474")
