@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "RemotionApp", dependencies: [
             "RemotionCore", "RemotionSession", "RemotionMotion", "RemotionInput", "RemotionSources",
             "RemotionTransport", "RemotionInjectX11", "RemotionInjectUInput", "RemotionInjectCGEvent",
-            "RemotionSecurity",
+            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -73,7 +73,7 @@ let package = Package(
         // MARK: the executable
         .executableTarget(name: "remotion", dependencies: [
             "RemotionApp", "RemotionCore", "RemotionSession", "RemotionSources", "RemotionTransport",
-            "RemotionInput", "RemotionMotion", "RemotionSecurity", "RemotionNoise",
+            "RemotionInput", "RemotionMotion", "RemotionSecurity", "RemotionSecureSession", "RemotionNoise",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
