@@ -30,6 +30,9 @@ let package = Package(
         .target(name: "RemotionNoise", dependencies: [
             "RemotionCore", "RemotionWire", .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .target(name: "RemotionSecureSession", dependencies: [
+            "RemotionCore", "RemotionWire", "RemotionSession", "RemotionNoise",
+        ]),
         .target(name: "RemotionSources", dependencies: [
             "RemotionCore", .product(name: "RealModule", package: "swift-numerics"),
         ]),
@@ -41,6 +44,12 @@ let package = Package(
         // MARK: adapters (platform backends compile to nothing where they do not apply)
         .target(name: "RemotionTransport", dependencies: [
             "RemotionCore", "RemotionWire", "RemotionSession", "RemotionSources",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .target(name: "RemotionSecurity", dependencies: [
+            "RemotionCore", "RemotionWire", "RemotionSession", "RemotionNoise", "RemotionSecureSession",
+            "RemotionTransport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -66,6 +75,7 @@ let package = Package(
             "RemotionCore", "RemotionSession", "RemotionMotion", "RemotionInput", "RemotionSources",
             "RemotionTransport", "RemotionInjectX11", "RemotionInjectUInput", "RemotionInjectCGEvent", "RemotionUI",
             "RemotionDiscovery", "RemotionAvahi", "RemotionBonjour",
+            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -75,6 +85,7 @@ let package = Package(
         .executableTarget(name: "remotion", dependencies: [
             "RemotionApp", "RemotionCore", "RemotionSession", "RemotionSources", "RemotionTransport",
             "RemotionInput", "RemotionMotion", "RemotionUI", "RemotionDiscovery",
+            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -107,6 +118,12 @@ let package = Package(
         .testTarget(name: "RemotionInjectUInputTests", dependencies: ["RemotionInjectUInput"]),
         .testTarget(name: "RemotionImpairmentTests", dependencies: [
             "RemotionImpairment", "RemotionCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .testTarget(name: "RemotionSecurityTests", dependencies: [
+            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise", "RemotionTransport", "RemotionSession",
+            "RemotionSources", "RemotionWire", "RemotionCore",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -1,14 +1,21 @@
+import Foundation
 import Logging
 import NIOCore
 import RemotionCore
 import RemotionInput
 import RemotionMotion
+import RemotionNoise
+import RemotionSecureSession
+import RemotionSecurity
 import RemotionSession
 import RemotionSources
 import RemotionTransport
 
 /// `remotion demo`: a host and a controller in one process over real UDP on loopback.
 /// The host injects into a virtual screen, so it needs no privileges and no display.
+/// The controller pairs with the host through the real XXpsk3 flow (keys in a temporary
+/// directory, the host's confirmation given automatically) and then streams over an
+/// encrypted Noise IK session.
 public enum DemoRunner {
     public struct Options: Sendable {
         public var source: any MotionSource = SyntheticMotion(shape: .figureEight, noise: 0.002)
@@ -38,23 +45,48 @@ public enum DemoRunner {
         public var latencyP50Micros: UInt64
         public var latencyP99Micros: UInt64
         public var heldAfterEnd: Int
+        /// "controller <fp> paired with host <fp>".
+        public var pairing: String
     }
 
     public static func run(_ options: Options, logger: Logger) async throws -> Result {
         let screen = options.screen
         let settings = options.settings
-        let host = try await HostService<PlainFraming>.start(
+        let keys = FileManager.default.temporaryDirectory.appendingPathComponent("remotion-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let hostStore = KeyStore(directory: keys.appendingPathComponent("host"))
+        let clientStore = KeyStore(directory: keys.appendingPathComponent("controller"))
+        let secret = SecureHosting.newSecret()
+        let desk = PairingDesk()
+        let host = try await HostService<NoiseHostFraming>.start(
             host: "127.0.0.1", port: 0,
-            makeFraming: { PlainFraming() },
+            makeFraming: try SecureHosting.framing(store: hostStore, pairing: (secret, .seconds(10)), desk: desk),
             makeSink: {
                 HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: screen)),
                              buttonMap: .seedDefault, settings: settings, logger: logger)
             })
+        // The demo's "user" confirms the controller automatically; a real host asks (remotion pair --listen).
+        let confirmer = Task {
+            for await request in desk.requests {
+                _ = try? hostStore.addPaired(name: request.name, publicKey: request.publicKey)
+                desk.decide(request, accept: true)
+            }
+        }
+        let code = PairingCode(hostKey: try hostStore.hostKey().publicKey, secret: secret,
+                               address: host.localAddress.displayText)
+        let clientKey = try clientStore.clientKey()
+        let hostKey = try await PairingConnector.pair(code: code, staticKey: clientKey, name: "demo controller",
+                                                      timeout: .seconds(10))
+        desk.finish()
+        await confirmer.value
+        _ = try clientStore.addKnownHost(publicKey: hostKey, address: code.address)
+        let pairing = "controller \(KeyFingerprint.fingerprint(of: clientKey.publicKey)) paired with host \(KeyFingerprint.fingerprint(of: hostKey))"
+        logger.info("\(pairing)")
         let plan = StreamPlan(source: options.source, rate: options.rate, duration: options.duration,
                               presses: PressScript(presses: options.presses))
-        let client = try await ClientService<PlainClientFraming>.start(
+        let client = try await ClientService<NoiseClientFraming>.start(
             host: host.localAddress, sessionID: SessionID(UInt32.random(in: 1...UInt32.max)), plan: plan,
-            makeFraming: { PlainClientFraming() })
+            makeFraming: { NoiseClientFraming(staticKey: clientKey, hostStatic: hostKey) })
         var stats = ClientStats()
         var connected = false
         for await event in client.events {
@@ -95,7 +127,7 @@ public enum DemoRunner {
                       hostDatagramsReceived: view.received, hostDrops: view.drops,
                       motionDelivered: view.motion, staleMotion: view.stale, edgesDelivered: view.edges,
                       injectedButtons: view.buttons, path: view.path,
-                      latencyP50Micros: view.p50, latencyP99Micros: view.p99, heldAfterEnd: view.held)
+                      latencyP50Micros: view.p50, latencyP99Micros: view.p99, heldAfterEnd: view.held, pairing: pairing)
     }
 
     struct HostView: Sendable {

@@ -10,6 +10,7 @@ extension DemoRunner.Result {
         var lines: [String] = []
         lines.append("Remotion demo: host on \(hostAddress), controller streaming \(options.sourceName) at \(Int(options.rate)) Hz for \(options.duration) s")
         lines.append("  connection  \(connected ? "connected" : "NEVER CONNECTED")")
+        lines.append("  security    paired through XXpsk3 (\(pairing)), streamed over Noise IK")
         lines.append("  packets     client sent \(client.datagramsSent), host received \(hostDatagramsReceived), host dropped \(hostDrops.total)\(hostDrops.total > 0 ? " (\(hostDrops.summary))" : "")")
         lines.append("  motion      \(client.motionSent) samples sent, \(motionDelivered) delivered, \(staleMotion) stale")
         lines.append("  buttons     \(client.buttonEdges) edges sent, \(edgesDelivered) delivered; injected: \(injectedButtons.isEmpty ? "-" : injectedButtons.joined(separator: " "))")

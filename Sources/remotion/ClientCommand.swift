@@ -1,7 +1,10 @@
 import ArgumentParser
+import Foundation
 import Logging
 import NIOCore
 import RemotionCore
+import RemotionNoise
+import RemotionSecurity
 import RemotionSession
 import RemotionSources
 import RemotionTransport
@@ -36,21 +39,36 @@ struct ClientCommand: AsyncParsableCommand {
     @Option(help: "Seconds without an answer before giving up.")
     var timeout: Double = 2.5
 
+    @Flag(help: "Send unencrypted, unauthenticated datagrams (debugging only; the host needs --insecure too).")
+    var insecure = false
+
+    @Option(help: "Fingerprint (or prefix) of the paired host to use (default: the host paired at --host, the discovered host's, or the only one).")
+    var hostKey: String?
+
+    @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
     func validate() throws {
         guard rate > 0, rate <= 2000 else { throw ValidationError("--rate must be between 1 and 2000 samples per second") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
+        guard browseTimeout > 0, browseTimeout <= 120 else { throw ValidationError("--browse-timeout must be between 0 and 120 seconds") }
     }
 
     func run() async throws {
-        let candidates = try await ClientTargets.resolve(host: host, hostName: hostName,
-                                                         browseTimeout: .secondsDouble(browseTimeout))
+        let scripted: [PressScript.Press]
+        do { scripted = try presses.map(PressScript.parsePress) } catch { throw UserError(error.description) }
+        let plan = StreamPlan(source: try SourceLoader.load(source), rate: rate, duration: duration,
+                              presses: PressScript(presses: scripted))
+        let targets = try await ClientTargets.resolve(host: host, hostName: hostName,
+                                                      browseTimeout: .secondsDouble(browseTimeout))
         // The seed's connecting state: try each resolved address in order.
-        for (index, address) in candidates.addresses.enumerated() {
-            let label = candidates.addresses.count > 1 ? "\(candidates.label) (\(address.displayText))" : candidates.label
-            let timedOut = try await stream(to: address, label: label)
+        for (index, address) in targets.addresses.enumerated() {
+            let label = targets.addresses.count > 1 ? "\(targets.label) (\(address.displayText))" : targets.label
+            let timedOut = try await stream(to: address, label: label, plan: plan,
+                                            fingerprint: hostKey ?? targets.fingerprint)
             if !timedOut { return }
-            if index + 1 < candidates.addresses.count {
+            if index + 1 < targets.addresses.count {
                 printErr("remotion client: no answer from \(address.displayText), trying the next address")
             } else {
                 throw UserError("no answer from \(label) within \(timeout) s: is `remotion host` running there, and is UDP allowed?")
@@ -59,21 +77,42 @@ struct ClientCommand: AsyncParsableCommand {
     }
 
     /// Connects and streams; returns true when the host never answered.
-    private func stream(to address: SocketAddress, label host: String) async throws -> Bool {
-        let scripted: [PressScript.Press]
-        do { scripted = try presses.map(PressScript.parsePress) } catch { throw UserError(error.description) }
-        let plan = StreamPlan(source: try SourceLoader.load(source), rate: rate, duration: duration,
-                              presses: PressScript(presses: scripted))
+    private func stream(to address: SocketAddress, label: String, plan: StreamPlan, fingerprint: String?) async throws -> Bool {
         var configuration = ClientSession.Configuration()
         configuration.timeout = .secondsDouble(timeout)
-        let client = try await ClientService<PlainClientFraming>.start(
-            host: address, sessionID: SessionID(UInt32.random(in: 1...UInt32.max)),
-            configuration: configuration, plan: plan, makeFraming: { PlainClientFraming() })
-        let runner = ClientRunner(client: client, host: host, timeout: timeout)
-        // The runner ends on its own when streaming ends: that ends the group, not an error.
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: runner, successTerminationBehavior: .gracefullyShutdownGroup)],
-            gracefulShutdownSignals: [.sigint, .sigterm], logger: Logger(label: "remotion.client")))
+        let id = SessionID(UInt32.random(in: 1...UInt32.max))
+        if insecure {
+            printInsecureWarning("client")
+            let client = try await ClientService<PlainClientFraming>.start(
+                host: address, sessionID: id, configuration: configuration, plan: plan,
+                makeFraming: { PlainClientFraming() })
+            return try await follow(client, label: label)
+        }
+        let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
+        do {
+            let key = try store.clientKey()
+            guard let known = try store.knownHost(for: host ?? address.displayText, fingerprint: fingerprint),
+                  let hostStatic = known.key else {
+                throw UserError("not paired with \(label): run `remotion pair --listen` on the host and `remotion pair CODE` here (or use --host-key)")
+            }
+            let client = try await ClientService<NoiseClientFraming>.start(
+                host: address, sessionID: id, configuration: configuration, plan: plan,
+                makeFraming: { NoiseClientFraming(staticKey: key, hostStatic: hostStatic) })
+            printErr("remotion client: encrypted session with host \(known.fingerprint)")
+            return try await follow(client, label: label)
+        } catch let error as KeyStoreError {
+            throw UserError(error.description)
+        }
+    }
+
+    /// Runs until streaming ends or Ctrl-C; returns true when the host never answered.
+    private func follow<F: ClientFraming>(_ client: ClientService<F>, label: String) async throws -> Bool {
+        let runner = ClientRunner(client: client, host: label, timeout: timeout)
+        // The runner returning (plan done, timeout) ends the group normally, not as a failure.
+        let service = ServiceGroupConfiguration.ServiceConfiguration(service: runner,
+                                                                      successTerminationBehavior: .gracefullyShutdownGroup)
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigint, .sigterm],
+                                                      logger: Logger(label: "remotion.client")))
         try await group.run()
         if await runner.outcome.timedOut { return true }
         if let failure = await runner.outcome.failure { throw UserError(failure) }
@@ -81,10 +120,11 @@ struct ClientCommand: AsyncParsableCommand {
     }
 }
 
+
 /// Follows the client's events until it finishes; Ctrl-C stops it gracefully (the
 /// host is told, so it releases what this controller held at once).
-final class ClientRunner: Service {
-    let client: ClientService<PlainClientFraming>
+final class ClientRunner<F: ClientFraming>: Service {
+    let client: ClientService<F>
     let host: String
     let timeout: Double
     let outcome = Outcome()
@@ -96,7 +136,7 @@ final class ClientRunner: Service {
         func timeOut() { timedOut = true }
     }
 
-    init(client: ClientService<PlainClientFraming>, host: String, timeout: Double) {
+    init(client: ClientService<F>, host: String, timeout: Double) {
         self.client = client
         self.host = host
         self.timeout = timeout
@@ -123,3 +163,4 @@ final class ClientRunner: Service {
         await client.close()
     }
 }
+

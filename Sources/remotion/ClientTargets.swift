@@ -6,6 +6,8 @@ import RemotionTransport
 struct ClientTargets {
     var label: String
     var addresses: [SocketAddress]
+    /// The host key fingerprint the host announced (TXT `id`), to pick the right paired key.
+    var fingerprint: String?
 
     static func resolve(host: String?, hostName: String?, browseTimeout: Duration) async throws -> ClientTargets {
         if let host {
@@ -20,7 +22,7 @@ struct ClientTargets {
         do {
             let found = try await HostFinder(browser: backend, timeout: browseTimeout).find(named: hostName)
             printErr("remotion client: found \"\(found.name)\" at \(found.addresses.map(\.displayText).joined(separator: ", "))")
-            return ClientTargets(label: "\"\(found.name)\"", addresses: found.addresses)
+            return ClientTargets(label: "\"\(found.name)\"", addresses: found.addresses, fingerprint: found.txt["id"])
         } catch {
             throw UserError(error.description)
         }

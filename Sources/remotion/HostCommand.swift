@@ -7,6 +7,8 @@ import RemotionCore
 import RemotionDiscovery
 import RemotionInput
 import RemotionMotion
+import RemotionNoise
+import RemotionSecurity
 import RemotionSession
 import RemotionTransport
 import ServiceLifecycle
@@ -16,7 +18,7 @@ extension InjectorFactory.Choice: ExpressibleByArgument {}
 struct HostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "host",
-        abstract: "Accept controllers over UDP and inject their motion and buttons into this desktop.")
+        abstract: "Accept paired controllers over UDP and inject their motion and buttons into this desktop.")
 
     @Option(help: "Address to listen on (:: is IPv6 and IPv4 together where the OS allows).")
     var bind = "::"
@@ -45,6 +47,12 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Write status as JSON lines (stderr) instead of the terminal view.")
     var json = false
 
+    @Flag(help: "Accept unencrypted, unauthenticated datagrams (debugging only: anyone on the network can inject input).")
+    var insecure = false
+
+    @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
@@ -52,10 +60,10 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let machineName = ProcessInfo.processInfo.hostName
         let instance: InstanceName
         do {
-            instance = try name.map { try InstanceName($0) }
-                ?? DiscoveryBackend.defaultInstanceName(hostName: ProcessInfo.processInfo.hostName)
+            instance = try name.map { try InstanceName($0) } ?? DiscoveryBackend.defaultInstanceName(hostName: machineName)
         } catch { throw UserError("--name: \(error)") }
         let environment = ProcessInfo.processInfo.environment
         let loaded = try ConfigLoader.load(explicitPath: config, environment: environment)
@@ -67,52 +75,90 @@ struct HostCommand: AsyncParsableCommand {
         let buttonMap = loaded.buttons
         let settings = loaded.settings
         let publisher = SnapshotPublisher()
-        let name = ProcessInfo.processInfo.hostName
-        let host: HostService<PlainFraming>
+        let makeSink: @Sendable () throws -> HostEventSink = {
+            let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
+            let pipeline = HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
+                                        settings: settings, logger: logger, injectorReason: made.reason,
+                                        publisher: publisher)
+            pipeline.identity = (name: instance.value, listen: "")
+            return pipeline
+        }
+        let context = ServeContext(loaded: loaded, logger: logger, publisher: publisher, instance: instance)
+        if insecure {
+            printInsecureWarning("host")
+            let host = try await startHost(machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
+            try await serve(host, context, note: "INSECURE plain datagrams", hostID: nil)
+        } else {
+            let store = KeyStore(directory: dataDirectory(dataDir, environment: environment))
+            let framing: @Sendable () throws -> NoiseHostFraming
+            do { framing = try SecureHosting.framing(store: store) } catch { throw UserError("\(error)") }
+            let paired = (try? store.pairedControllers().count) ?? 0
+            let host = try await startHost(machine: machine, makeFraming: framing, makeSink: makeSink)
+            if paired == 0 {
+                printErr("remotion host: no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")
+            }
+            let fingerprint = (try? store.hostKey()).map { KeyFingerprint.fingerprint(of: $0.publicKey) }
+            try await serve(host, context,
+                            note: "encrypted (Noise IK), \(paired) paired controller(s), host key \(fingerprint ?? "?")",
+                            hostID: fingerprint)
+        }
+    }
+
+    struct ServeContext {
+        var loaded: ConfigLoader.Loaded
+        var logger: Logger
+        var publisher: SnapshotPublisher
+        var instance: InstanceName
+    }
+
+    private func startHost<F: HostFraming>(machine: HostStateMachine<SocketAddress>.Configuration,
+                                           makeFraming: @escaping @Sendable () throws -> F,
+                                           makeSink: @escaping @Sendable () throws -> HostEventSink) async throws -> HostService<F> {
         do {
-            host = try await HostService<PlainFraming>.start(
-                host: bind, port: port, configuration: machine,
-                makeFraming: { PlainFraming() },
-                makeSink: {
-                    let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
-                    let pipeline = HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
-                                                settings: settings, logger: logger, injectorReason: made.reason,
-                                                publisher: publisher)
-                    pipeline.identity = (name: name, listen: "")
-                    return pipeline
-                })
+            return try await HostService<F>.start(host: bind, port: port, configuration: machine,
+                                                  makeFraming: makeFraming, makeSink: makeSink)
         } catch let error as InjectionError {
             throw UserError(error.description)
         } catch {
             throw UserError("cannot listen on \(bind) port \(port): \(error)")
         }
+    }
+
+    /// Runs the host with its companions (status view, DNS-SD announcement) until
+    /// SIGINT/SIGTERM. The TXT record's `id` is the host key's fingerprint, so a
+    /// controller knows it found the host it paired with.
+    private func serve<F: HostFraming>(_ host: HostService<F>, _ context: ServeContext, note: String, hostID: String?) async throws {
         let reason = try await host.onLoop { ($0.sink as? HostPipeline)?.injectorReason ?? "" }
-        printErr("remotion host: listening on \(host.localAddress.displayText) (UDP), injecting with \(reason)")
-        if let path = loaded.path { printErr("remotion host: config \(path)") }
+        let boundPort = host.localAddress.port ?? port
+        printErr("remotion host: listening on \(host.localAddress.displayText) (UDP, \(note)), injecting with \(reason)")
+        if let path = context.loaded.path { printErr("remotion host: config \(path)") }
         // The terminal view only where stdout is a terminal and carries no injected-event log.
-        let interactive = !json && isatty(STDOUT_FILENO) == 1 && choice != .log
-        let status = StatusDisplay(publisher: publisher, name: name, addresses: StatusDisplay.addresses(for: host.localAddress),
-                                   port: host.localAddress.port ?? port, interactive: interactive)
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: HostRunner(host: host)), .init(service: status)]
-                + (noDiscovery ? [] : [.init(service: HostAnnouncer(
-                    name: instance, port: UInt16(host.localAddress.port ?? port),
-                    txt: HostTXT(protocolVersion: 1, capabilities: ["attitude", "gyro", "buttons16", "reliable"])))]),
-            gracefulShutdownSignals: [.sigint, .sigterm], logger: logger))
+        let interactive = !json && isatty(STDOUT_FILENO) == 1 && inject != .log
+        let status = StatusDisplay(publisher: context.publisher, name: context.instance.value,
+                                   addresses: StatusDisplay.addresses(for: host.localAddress),
+                                   port: boundPort, interactive: interactive)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host)),
+                                                                          .init(service: status)]
+        if !noDiscovery {
+            let txt = HostTXT(protocolVersion: 1, hostID: hostID,
+                              capabilities: ["attitude", "gyro", "buttons16", "reliable", insecure ? "plain" : "noise-ik"])
+            services.append(.init(service: HostAnnouncer(name: context.instance, port: UInt16(boundPort), txt: txt)))
+        }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigint, .sigterm],
+                                                      logger: context.logger))
         try await group.run()
     }
 }
 
 /// Keeps the host running until SIGINT/SIGTERM, then stops it gracefully: every client
 /// is told, every held input released, the socket closed.
-struct HostRunner: Service {
-    let host: HostService<PlainFraming>
+struct HostRunner<F: HostFraming>: Service {
+    let host: HostService<F>
 
     func run() async throws {
         try? await gracefulShutdown()
         let counts = try? await host.onLoop { handler -> (Int, Int) in
-            let report = handler.report()
-            return ((handler.sink as? HostPipeline)?.injectedEvents ?? 0, report.drops.total)
+            ((handler.sink as? HostPipeline)?.injectedEvents ?? 0, handler.report().drops.total)
         }
         await host.shutdown()
         printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped); every held input released")

@@ -6,7 +6,7 @@ struct RemotionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remotion",
         abstract: "A phone (or any gyroscope) as a wireless motion controller for your desktop.",
-        subcommands: [HostCommand.self, ClientCommand.self, HostsCommand.self, DemoCommand.self])
+        subcommands: [HostCommand.self, ClientCommand.self, HostsCommand.self, PairCommand.self, DevicesCommand.self, DemoCommand.self])
 
     /// Bad flags get one line saying what to fix (and the exit code says usage error);
     /// `--help` still prints the full help.
