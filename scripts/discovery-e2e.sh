@@ -22,12 +22,23 @@ passed=0; failed=0
 check() { local name=$1; shift; if "$@"; then passed=$((passed+1)); echo "ok   $name"; else failed=$((failed+1)); echo "FAIL $name"; fi; }
 wait_for() { for _ in $(seq 60); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 
-start=$(date +%s.%N)
+# Pair B's controller with A's host through the real flow, across the link.
+spawn_a "$bin" pair --listen --yes --port 7474 --advertise 10.77.0.1:7474 --window 30 --data-dir "$lab/a-keys" >"$lab/pair.out" 2>"$lab/pair.err"
+listener=$!; pids+=($listener)
+wait_for "$lab/pair.out" '^remotion-pair:'
+in_b "$bin" pair "$(grep -m1 '^remotion-pair:' "$lab/pair.out")" --name lab-b --data-dir "$lab/b-keys" >/dev/null 2>"$lab/pair-b.err"
+check "B pairs with A across the link" test $? -eq 0
+wait "$listener" 2>/dev/null
+export REMOTION_HOST_FLAGS="--data-dir $lab/a-keys ${REMOTION_HOST_FLAGS:-}"
+export REMOTION_CLIENT_FLAGS="--data-dir $lab/b-keys ${REMOTION_CLIENT_FLAGS:-}"
+
 spawn_a "$bin" host --inject log --name "Lab Host" ${REMOTION_HOST_FLAGS:-} >"$lab/a.out" 2>"$lab/a.err"; host_a=$!; pids+=($host_a)
 check "host in A announces itself" wait_for "$lab/a.err" 'announced as "Lab Host"'
 
 in_b "$bin" hosts --timeout 3 >"$lab/hosts.txt" 2>&1
 check "remotion hosts in B lists the host in A" grep -q "^Lab Host	.*10.77.0.1.*port 7474.*v=1" "$lab/hosts.txt"
+fp=$(sed -n 's/^host fingerprint: //p' "$lab/pair.out")
+check "the TXT record carries the host key fingerprint" grep -q "id=$fp" "$lab/hosts.txt"
 in_b "$bin" hosts --timeout 2 --json >"$lab/hosts.json" 2>&1
 check "remotion hosts --json is JSON with the TXT record" python3 -c "
 import json,sys; h=[json.loads(l) for l in open('$lab/hosts.json') if l.strip()]
