@@ -69,6 +69,7 @@ let package = Package(
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.copy("Resources")]),
         // test host for the browser test and the latency measurement (scripts/browser-test.sh)
         .executableTarget(name: "remotion-dashboard-demo", dependencies: [

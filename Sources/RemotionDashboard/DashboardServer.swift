@@ -3,6 +3,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import RemotionApp
+import ServiceLifecycle
 import Synchronization
 
 /// The host's web dashboard: the page, a JSON API and a WebSocket feed of the host's
@@ -10,7 +11,7 @@ import Synchronization
 /// settings changes through `SettingsControl`; nothing on the host's loop waits for it.
 public final class DashboardServer: Sendable {
     private let logger: Logger
-    private let running = Mutex<Task<Void, Never>?>(nil)
+    private let running = Mutex<(task: Task<Void, Never>, group: ServiceGroup)?>(nil)
 
     public init(logger: Logger? = nil) {
         if let logger {
@@ -49,12 +50,13 @@ public final class DashboardServer: Sendable {
                 boundSink.yield(channel.localAddress?.port ?? -1)
             },
             logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
-            do { try await app.run() } catch { failure.withLock { $0 = "\(error)" } }
+            do { try await group.run() } catch { failure.withLock { $0 = "\(error)" } }
             boundSink.finish()
         }
         for await port in bound where port >= 0 {
-            running.withLock { $0 = task }
+            running.withLock { $0 = (task, group) }
             return port
         }
         task.cancel()
@@ -62,10 +64,16 @@ public final class DashboardServer: Sendable {
         throw DashboardStartError(message: "cannot serve the dashboard on \(host) port \(port): \(why)")
     }
 
-    /// Stops serving: closes the listening socket and every open page's connection.
-    public func shutdown() async {
-        guard let task = running.withLock({ t -> Task<Void, Never>? in defer { t = nil }; return t }) else { return }
-        task.cancel()
+    /// Stops serving: closes the listening socket and every open page's WebSocket
+    /// (gracefully; whatever is still open after `gracePeriod` is cancelled).
+    public func shutdown(gracePeriod: Duration = .seconds(2)) async {
+        guard let (task, group) = running.withLock({ r in defer { r = nil }; return r }) else { return }
+        await group.triggerGracefulShutdown()
+        let deadline = Task {
+            try? await Task.sleep(for: gracePeriod)
+            task.cancel()
+        }
         await task.value
+        deadline.cancel()
     }
 }

@@ -55,7 +55,7 @@ do {
 } catch { fail("\(error)") }
 say("dashboard http://127.0.0.1:\(dashboardPort)/")
 if let path = options.portFile {
-    FileManager.default.createFile(atPath: path, contents: Data("\(dashboardPort)\n".utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data("\(dashboardPort)\n".utf8))
 }
 
 if options.waitBeforeStart > 0 { try await Task.sleep(for: .seconds(options.waitBeforeStart)) }

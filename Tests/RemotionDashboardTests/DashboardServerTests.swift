@@ -6,9 +6,9 @@ import Testing
 
 /// A real dashboard on 127.0.0.1 (port 0), with an in-memory settings control.
 struct Fixture {
-    let server = DashboardServer()
-    let publisher = SnapshotPublisher()
-    let settings = InMemorySettingsControl()
+    let server: DashboardServer
+    let publisher: SnapshotPublisher
+    let settings: InMemorySettingsControl
     let port: Int
 
     static func start() async throws -> Fixture {
@@ -26,12 +26,17 @@ func snapshot(controllers: Int, roll: Double = 0.1, name: String = "test-host") 
     var s = HostSnapshot()
     s.hostName = name
     s.listen = "127.0.0.1:7474"
+    // ControllerSnapshot has no public memberwise init: build it the way a reader sees it.
     s.controllers = (0..<controllers).map { i in
-        ControllerSnapshot(session: "s\(i)", address: "127.0.0.1:\(5000 + i)", state: "connected",
-                           attitude: [roll, 0.2, 0.3], pointer: [10, 20], buttons: "A", held: ["left"],
-                           packetRate: 120, lossPercent: 0.5, latencyP50Ms: 0.3, latencyP99Ms: 1.2,
-                           latencyHistogram: [0, 5, 90, 4, 1, 0, 0, 0, 0, 0], motionPackets: 100, buttonEdges: 2,
-                           trail: [[1, 2], [3, 4]])
+        let json = """
+            {"session": "s\(i)", "address": "127.0.0.1:\(5000 + i)", "state": "connected",
+             "attitude": [\(roll), 0.2, 0.3], "pointer": [10, 20], "buttons": "A", "held": ["left"],
+             "packetRate": 120, "lossPercent": 0.5, "latencyP50Ms": 0.3, "latencyP99Ms": 1.2,
+             "latencyHistogram": [0, 5, 90, 4, 1, 0, 0, 0, 0, 0], "motionPackets": 100, "buttonEdges": 2,
+             "trail": [[1, 2], [3, 4]]}
+            """
+        // A fixed, valid document: decoding it cannot fail.
+        return try! JSONDecoder().decode(ControllerSnapshot.self, from: Data(json.utf8))
     }
     return s
 }
