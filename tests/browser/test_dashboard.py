@@ -119,13 +119,17 @@ def mode_and_filter_selects_change_the_hosts_mapping():
     wait_for(lambda: api("/api/snapshot")["settings"]["filterSettings"]["kind"] == "oneeuro", "filter oneeuro")
     Select(driver.find_element(By.ID, "setting-mode")).select_by_value("pointer")
     wait_for(lambda: api("/api/snapshot")["settings"]["mode"] == "pointer", "mode pointer on the host")
+    slider = driver.find_element(By.ID, "setting-sensitivity")
+    for _ in range(5):
+        slider.send_keys(Keys.ARROW_LEFT)
+    wait_for(lambda: abs(api("/api/snapshot")["settings"]["sensitivity"] - 1.0) < 1e-9, "sensitivity back to 1")
 
 
 @check
 def screenshot_saved():
     os.makedirs(os.path.dirname(args.screenshot) or ".", exist_ok=True)
     driver.set_window_size(1400, 900)
-    time.sleep(0.5)
+    time.sleep(1.5)  # a fresh pointer trail at sensitivity 1
     assert driver.save_screenshot(args.screenshot), "save_screenshot failed"
     assert os.path.getsize(args.screenshot) > 20_000, "the screenshot is suspiciously small"
 
