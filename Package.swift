@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.0.0"),
     ],
     targets: [
         // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
@@ -81,6 +83,23 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
 
+        // web dashboard (Hummingbird): off the injection path, reads SnapshotPublisher
+        .target(name: "RemotionDashboard", dependencies: [
+            "RemotionApp", "RemotionMotion",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], resources: [.copy("Resources")]),
+        // test host for the browser test and the latency measurement (scripts/browser-test.sh)
+        .executableTarget(name: "remotion-dashboard-demo", dependencies: [
+            "RemotionDashboard", "RemotionApp", "RemotionCore", "RemotionInput", "RemotionMotion",
+            "RemotionSession", "RemotionSources", "RemotionTransport",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ], path: "Sources/RemotionDashboardDemo"),
+
         // MARK: the executable
         .executableTarget(name: "remotion", dependencies: [
             "RemotionApp", "RemotionCore", "RemotionSession", "RemotionSources", "RemotionTransport",
@@ -129,6 +148,11 @@ let package = Package(
         ]),
         .testTarget(name: "RemotionTransportTests", dependencies: [
             "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire", "RemotionImpairment",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        .testTarget(name: "RemotionDashboardTests", dependencies: [
+            "RemotionDashboard", "RemotionApp", "RemotionMotion",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

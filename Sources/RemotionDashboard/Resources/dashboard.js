@@ -1,0 +1,174 @@
+// Remotion host dashboard: renders the host's snapshots (WebSocket /ws, 20 Hz at most)
+// and sends mapping changes (POST /api/settings). No framework, no CDN.
+"use strict";
+
+const EDGES_MS = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
+const $ = (id) => document.getElementById(id);
+const cards = new Map();       // session -> card element
+let lastLocalEdit = 0;         // ms timestamp of the user's last settings edit
+let settingsFilled = false;
+
+function fmt(n, digits) { return Number.isFinite(n) ? n.toFixed(digits) : "-"; }
+
+function duration(seconds) {
+  const s = Math.floor(seconds), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+  return (h ? h + "h " : "") + (h || m ? m + "m " : "") + (s % 60) + "s";
+}
+
+// Seed 002 (the rotating cube): eulerAngles = (-pitch, yaw, roll).
+function turnCube(cube, attitude) {
+  const [roll, pitch, yaw] = attitude || [0, 0, 0];
+  cube.style.transform = `rotateX(${-pitch}rad) rotateY(${yaw}rad) rotateZ(${roll}rad)`;
+  cube.dataset.roll = String(roll);
+  cube.dataset.pitch = String(pitch);
+  cube.dataset.yaw = String(yaw);
+}
+
+function cardFor(session) {
+  let card = cards.get(session);
+  if (!card) {
+    card = $("controller-template").content.firstElementChild.cloneNode(true);
+    card.dataset.session = session;
+    card.querySelector(".cube").dataset.session = session;
+    const hist = card.querySelector(".histogram");
+    EDGES_MS.forEach((edge, i) => {
+      const bar = document.createElement("div");
+      bar.className = "bar";
+      bar.title = i + 1 < EDGES_MS.length ? `${edge}–${EDGES_MS[i + 1]} ms` : `≥ ${edge} ms`;
+      const label = document.createElement("span");
+      label.textContent = i + 1 < EDGES_MS.length ? String(edge) : `${edge}+`;
+      bar.appendChild(label);
+      hist.appendChild(bar);
+    });
+    $("controllers").appendChild(card);
+    cards.set(session, card);
+  }
+  return card;
+}
+
+function renderController(c) {
+  const card = cardFor(c.session);
+  const q = (sel) => card.querySelector(sel);
+  q(".session").textContent = "session " + c.session;
+  q(".state").textContent = c.state;
+  card.dataset.state = c.state;
+  q(".address").textContent = c.address;
+  q(".rate").textContent = fmt(c.packetRate, 0) + "/s";
+  q(".loss").textContent = fmt(c.lossPercent, 2) + " %";
+  q(".p50").textContent = fmt(c.latencyP50Ms, 2) + " ms";
+  q(".p99").textContent = fmt(c.latencyP99Ms, 2) + " ms";
+  const a = c.attitude;
+  q(".attitude").textContent = a ? a.map((r) => fmt(r * 180 / Math.PI, 1) + "°").join(" / ") + " (roll/pitch/yaw)" : "-";
+  q(".buttons").textContent = c.buttons || "-";
+  q(".held").textContent = (c.held && c.held.length) ? c.held.join(" ") : "-";
+  turnCube(q(".cube"), a);
+  const counts = c.latencyHistogram || [];
+  const top = Math.max(1, ...counts);
+  q(".histogram").querySelectorAll(".bar").forEach((bar, i) => {
+    const n = counts[i] || 0;
+    bar.style.height = (100 * n / top) + "%";
+    bar.dataset.count = String(n);
+  });
+}
+
+const TRAIL_COLORS = ["#4fb3ff", "#ffb14f", "#4cd387", "#ff6b9d", "#c18bff"];
+
+function drawTrails(controllers) {
+  const canvas = $("trail"), ctx = canvas.getContext("2d");
+  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  let w = 1920, h = 1080;
+  for (const c of controllers) for (const [x, y] of c.trail || []) { w = Math.max(w, x); h = Math.max(h, y); }
+  const sx = canvas.width / w, sy = canvas.height / h;
+  controllers.forEach((c, k) => {
+    const trail = c.trail || [];
+    if (!trail.length) return;
+    ctx.strokeStyle = TRAIL_COLORS[k % TRAIL_COLORS.length];
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    trail.forEach(([x, y], i) => (i ? ctx.lineTo(x * sx, y * sy) : ctx.moveTo(x * sx, y * sy)));
+    ctx.stroke();
+    const [x, y] = trail[trail.length - 1];
+    ctx.fillStyle = ctx.strokeStyle;
+    ctx.beginPath(); ctx.arc(x * sx, y * sy, 5, 0, 2 * Math.PI); ctx.fill();
+  });
+  canvas.dataset.points = String(controllers.reduce((n, c) => n + (c.trail || []).length, 0));
+}
+
+function renderSnapshot(s, generation) {
+  document.body.dataset.generation = String(generation);
+  $("host-name").textContent = s.hostName || "";
+  $("host-listen").textContent = s.listen || "-";
+  $("host-injector").textContent = s.injector || "-";
+  $("host-uptime").textContent = duration(s.uptime || 0);
+  $("host-drops").textContent = String(Object.values(s.drops || {}).reduce((a, b) => a + b, 0));
+  const controllers = s.controllers || [];
+  $("controller-count").textContent = String(controllers.length);
+  $("no-controllers").hidden = controllers.length > 0;
+  const present = new Set(controllers.map((c) => c.session));
+  for (const [session, card] of cards) if (!present.has(session)) { card.remove(); cards.delete(session); }
+  controllers.forEach(renderController);
+  drawTrails(controllers);
+}
+
+function fillSelect(select, choices, value) {
+  if (select.options.length !== choices.length) {
+    select.replaceChildren(...choices.map((c) => new Option(c, c)));
+  }
+  select.value = value;
+}
+
+function renderSettings(view) {
+  if (!view) return;
+  if (settingsFilled && Date.now() - lastLocalEdit < 1000) return;  // the user is editing
+  settingsFilled = true;
+  fillSelect($("setting-mode"), view.choices.mode, view.values.mode);
+  fillSelect($("setting-filter"), view.choices.filter, view.values.filter);
+  const slider = $("setting-sensitivity");
+  if (document.activeElement !== slider) slider.value = view.values.sensitivity;
+  $("sensitivity-value").textContent = view.values.sensitivity;
+  document.body.dataset.sensitivity = view.values.sensitivity;
+}
+
+async function sendSetting(key, value) {
+  lastLocalEdit = Date.now();
+  const status = $("settings-status");
+  try {
+    const response = await fetch("/api/settings", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ key, value: String(value) }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    status.textContent = `${key} = ${body.values[key]}`;
+    status.className = "hint";
+    lastLocalEdit = 0;
+    renderSettings(body);
+  } catch (e) {
+    status.textContent = e.message;
+    status.className = "hint error";
+  }
+}
+
+function connect() {
+  const link = $("link");
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  ws.onopen = () => { link.textContent = "live"; link.className = "link up"; link.dataset.state = "open"; };
+  ws.onmessage = (event) => {
+    const m = JSON.parse(event.data);
+    if (m.type === "snapshot") { renderSnapshot(m.snapshot, m.generation); renderSettings(m.settings); }
+    else if (m.type === "settings") renderSettings(m.settings);
+    else if (m.type === "error") { $("settings-status").textContent = m.error; $("settings-status").className = "hint error"; }
+  };
+  ws.onclose = () => {
+    link.textContent = "reconnecting…"; link.className = "link down"; link.dataset.state = "closed";
+    setTimeout(connect, 1000);
+  };
+}
+
+document.querySelectorAll("#settings select").forEach((el) =>
+  el.addEventListener("change", () => sendSetting(el.dataset.key, el.value)));
+const slider = $("setting-sensitivity");
+slider.addEventListener("input", () => { lastLocalEdit = Date.now(); $("sensitivity-value").textContent = slider.value; });
+slider.addEventListener("change", () => sendSetting("sensitivity", slider.value));
+fetch("/api/settings").then((r) => r.json()).then(renderSettings).catch(() => {});
+connect();

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Browser test of the host dashboard: a real headless Chromium (Debian's chromium +
+# chromium-driver, selenium 4.51.0 from PyPI) against remotion-dashboard-demo, both
+# inside a new network namespace that has only lo (nothing can reach eth0).
+# Prints 'N passed, N failed' and exits non-zero on any failure. Saves
+# artifacts/dashboard.png. Needs root (unshare -n).
+#   scripts/browser-test.sh            build, then test
+#   REMOTION_SKIP_BUILD=1 scripts/browser-test.sh   use the existing build
+set -u
+cd "$(dirname "$0")/.."
+
+if [ -z "${REMOTION_IN_NETNS:-}" ]; then
+    for tool in unshare ip python3 /usr/bin/chromium /usr/bin/chromedriver; do
+        command -v "$tool" >/dev/null || { echo "browser-test: $tool is missing (apt-get install -y chromium chromium-driver iproute2)"; echo "0 passed, 1 failed"; exit 1; }
+    done
+    python3 -c 'import selenium' 2>/dev/null || { echo "browser-test: pip install selenium==4.51.0"; echo "0 passed, 1 failed"; exit 1; }
+    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
+        swift build --product remotion-dashboard-demo >/dev/null || { echo "browser-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
+    fi
+    export REMOTION_DEMO_BIN="$(swift build --show-bin-path)/remotion-dashboard-demo"
+    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
+fi
+
+# Inside the namespace: only lo exists; bring it up.
+ip link set lo up
+if ip -o link show | grep -qv ': lo:'; then echo "browser-test: namespace has more than lo"; echo "0 passed, 1 failed"; exit 1; fi
+
+work=$(mktemp -d)
+mkdir -p artifacts
+python3 tests/browser/make_trace.py 120 > "$work/trace.csv"
+"$REMOTION_DEMO_BIN" --source "replay:$work/trace.csv" --rate 120 --duration 120 \
+    --port-file "$work/port" > "$work/demo.log" 2>&1 &
+demo=$!
+cleanup() { kill "$demo" 2>/dev/null; wait "$demo" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+for _ in $(seq 1 300); do [ -s "$work/port" ] && break; kill -0 "$demo" 2>/dev/null || break; sleep 0.1; done
+if [ ! -s "$work/port" ]; then
+    echo "browser-test: the demo host did not start:"; cat "$work/demo.log"
+    echo "0 passed, 1 failed"; exit 1
+fi
+
+timeout 180 python3 tests/browser/test_dashboard.py --port "$(cat "$work/port")" --screenshot artifacts/dashboard.png
+rc=$?
+[ $rc -eq 124 ] && echo "browser-test: timed out" && echo "0 passed, 1 failed"
+exit $rc

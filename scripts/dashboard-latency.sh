@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Injection latency (one-way, from sample timestamps) of the demo pipeline with and
+# without dashboard WebSocket clients. Loopback only. Usage: scripts/dashboard-latency.sh [runs]
+set -eu
+cd "$(dirname "$0")/.."
+runs=${1:-3}
+bin="$(swift build --show-bin-path)/remotion-dashboard-demo"
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+measure() {  # $1 label, $2 readers, $3 stuck readers
+    for run in $(seq 1 "$runs"); do
+        rm -f "$work/port"
+        "$bin" --rate 250 --duration 10 --wait 1.5 --port-file "$work/port" > "$work/out" 2>&1 &
+        demo=$!
+        for _ in $(seq 1 100); do [ -s "$work/port" ] && break; sleep 0.05; done
+        port=$(cat "$work/port"); pids=""
+        for _ in $(seq 1 "$2"); do python3 tests/browser/ws_reader.py --port "$port" --seconds 12 > /dev/null & pids="$pids $!"; done
+        for _ in $(seq 1 "$3"); do python3 tests/browser/ws_reader.py --port "$port" --seconds 12 --stuck > /dev/null & pids="$pids $!"; done
+        wait "$demo" || true
+        for p in $pids; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+        echo "$1 run $run: $(tail -1 "$work/out")"
+    done
+}
+measure "no dashboard client     " 0 0
+measure "3 reading clients       " 3 0
+measure "1 reading + 1 stuck     " 1 1

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Browser test of the host dashboard in a real headless Chromium (selenium 4.51).
+
+Run by scripts/browser-test.sh inside a network namespace that has only lo, against
+remotion-dashboard-demo (a loopback host fed by a replayed trace). Prints one line per
+check and 'N passed, N failed'; exits 1 when anything failed."""
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--port", type=int, required=True)
+parser.add_argument("--screenshot", default="artifacts/dashboard.png")
+args = parser.parse_args()
+BASE = f"http://127.0.0.1:{args.port}"
+TOLERANCE = 0.1  # radians: the page may lag the API by one or two snapshots
+
+checks = []
+
+
+def check(fn):
+    checks.append(fn)
+    return fn
+
+
+def api(path):
+    with urllib.request.urlopen(BASE + path, timeout=5) as r:
+        return json.load(r)
+
+
+def wait_for(predicate, what, seconds=15):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+
+
+def cube_angles():
+    cube = driver.find_element(By.CSS_SELECTOR, ".controller .cube")
+    return [float(cube.get_attribute("data-" + axis)) for axis in ("roll", "pitch", "yaw")]
+
+
+def api_angles():
+    controllers = api("/api/snapshot")["controllers"]
+    assert controllers, "the API shows no controller"
+    return controllers[0]["attitude"]
+
+
+@check
+def page_loads():
+    driver.get(BASE + "/")
+    assert driver.title == "Remotion host", driver.title
+    wait_for(lambda: driver.find_element(By.ID, "link").get_attribute("data-state") == "open",
+             "the WebSocket to open")
+    assert driver.find_element(By.ID, "host-name").text == "dashboard-demo"
+
+
+@check
+def shows_the_connected_demo_controller():
+    card = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, ".controller[data-state=connected]"),
+                    "a connected controller card")[0]
+    session = api("/api/snapshot")["controllers"][0]["session"]
+    assert card.get_attribute("data-session") == session, (card.get_attribute("data-session"), session)
+    assert driver.find_element(By.ID, "controller-count").text == "1"
+    rate = card.find_element(By.CSS_SELECTOR, ".rate").text
+    assert rate.endswith("/s") and float(rate[:-2]) > 50, f"packet rate shown: {rate}"
+    bars = [int(b.get_attribute("data-count")) for b in card.find_elements(By.CSS_SELECTOR, ".histogram .bar")]
+    assert len(bars) == 10 and sum(bars) > 0, f"histogram counts {bars}"
+    assert int(driver.find_element(By.ID, "trail").get_attribute("data-points")) > 0
+
+
+@check
+def cube_follows_the_replayed_trace():
+    readings = []
+    for _ in range(2):
+        before = api_angles()
+        shown = cube_angles()
+        after = api_angles()
+        for axis, (a, s, b) in enumerate(zip(before, shown, after)):
+            low, high = min(a, b) - TOLERANCE, max(a, b) + TOLERANCE
+            assert low <= s <= high, f"axis {axis}: page {s:.3f}, API {a:.3f}..{b:.3f}"
+        readings.append(shown)
+        time.sleep(1.5)
+    moved = max(abs(x - y) for x, y in zip(*readings))
+    assert moved > 0.05, f"the cube did not turn: {readings}"
+    style = driver.find_element(By.CSS_SELECTOR, ".controller .cube").get_attribute("style")
+    assert "rotateX" in style and "rotateY" in style and "rotateZ" in style, style
+
+
+@check
+def sensitivity_slider_changes_the_hosts_mapping():
+    assert api("/api/snapshot")["settings"]["sensitivity"] == 1
+    slider = driver.find_element(By.ID, "setting-sensitivity")
+    for _ in range(5):
+        slider.send_keys(Keys.ARROW_RIGHT)
+    wait_for(lambda: abs(api("/api/snapshot")["settings"]["sensitivity"] - 1.5) < 1e-9,
+             "the host's sensitivity to become 1.5")
+    assert driver.find_element(By.ID, "sensitivity-value").text == "1.5"
+
+
+@check
+def mode_and_filter_selects_change_the_hosts_mapping():
+    Select(driver.find_element(By.ID, "setting-mode")).select_by_value("fps")
+    wait_for(lambda: api("/api/snapshot")["settings"]["mode"] == "fps", "mode fps on the host")
+    Select(driver.find_element(By.ID, "setting-filter")).select_by_value("oneeuro")
+    wait_for(lambda: api("/api/snapshot")["settings"]["filterSettings"]["kind"] == "oneeuro", "filter oneeuro")
+    Select(driver.find_element(By.ID, "setting-mode")).select_by_value("pointer")
+    wait_for(lambda: api("/api/snapshot")["settings"]["mode"] == "pointer", "mode pointer on the host")
+    slider = driver.find_element(By.ID, "setting-sensitivity")
+    for _ in range(5):
+        slider.send_keys(Keys.ARROW_LEFT)
+    wait_for(lambda: abs(api("/api/snapshot")["settings"]["sensitivity"] - 1.0) < 1e-9, "sensitivity back to 1")
+
+
+@check
+def screenshot_saved():
+    os.makedirs(os.path.dirname(args.screenshot) or ".", exist_ok=True)
+    driver.set_window_size(1400, 900)
+    time.sleep(1.5)  # a fresh pointer trail at sensitivity 1
+    assert driver.save_screenshot(args.screenshot), "save_screenshot failed"
+    assert os.path.getsize(args.screenshot) > 20_000, "the screenshot is suspiciously small"
+
+
+options = webdriver.ChromeOptions()
+for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+             "--window-size=1400,900", "--no-first-run", "--disable-background-networking"):
+    options.add_argument(flag)
+options.binary_location = "/usr/bin/chromium"
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+passed = failed = 0
+try:
+    for fn in checks:
+        try:
+            fn()
+            passed += 1
+            print(f"PASS {fn.__name__}")
+        except Exception:
+            failed += 1
+            print(f"FAIL {fn.__name__}")
+            traceback.print_exc(limit=3)
+finally:
+    driver.quit()
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
