@@ -85,7 +85,7 @@ let package = Package(
 
         // web dashboard (Hummingbird): off the injection path, reads SnapshotPublisher
         .target(name: "RemotionDashboard", dependencies: [
-            "RemotionApp", "RemotionMotion",
+            "RemotionApp", "RemotionMotion", "RemotionTransport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(name: "remotion", dependencies: [
             "RemotionApp", "RemotionCore", "RemotionSession", "RemotionSources", "RemotionTransport",
             "RemotionInput", "RemotionMotion", "RemotionUI", "RemotionDiscovery",
-            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise",
+            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise", "RemotionDashboard",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -18,6 +18,7 @@ stage() { # name, command...
 stage "swift test" swift test --skip-build
 stage "cli end to end" bash scripts/cli-e2e.sh
 stage "discovery across namespaces" bash scripts/discovery-e2e.sh
+stage "dashboard in headless chromium" env REMOTION_SKIP_BUILD=1 bash scripts/browser-test.sh
 
 echo "=== stages: ${failures[*]:-none} failed"
 echo "test stages: $passed passed, $failed failed"

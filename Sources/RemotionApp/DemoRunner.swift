@@ -28,6 +28,10 @@ public enum DemoRunner {
         ]
         public var screen = ScreenGeometry(width: 1920, height: 1080)
         public var settings = MappingSettings()
+        /// Where the host publishes status snapshots (for a dashboard), if anywhere.
+        public var publisher: SnapshotPublisher?
+        /// Called once the host is serving (the demo command starts the dashboard here).
+        public var onHostReady: (@Sendable (HostService<NoiseHostFraming>) async throws -> Void)?
         public init() {}
     }
 
@@ -52,6 +56,7 @@ public enum DemoRunner {
     public static func run(_ options: Options, logger: Logger) async throws -> Result {
         let screen = options.screen
         let settings = options.settings
+        let publisher = options.publisher
         let keys = FileManager.default.temporaryDirectory.appendingPathComponent("remotion-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: keys) }
         let hostStore = KeyStore(directory: keys.appendingPathComponent("host"))
@@ -62,9 +67,13 @@ public enum DemoRunner {
             host: "127.0.0.1", port: 0,
             makeFraming: try SecureHosting.framing(store: hostStore, pairing: (secret, .seconds(10)), desk: desk),
             makeSink: {
-                HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: screen)),
-                             buttonMap: .seedDefault, settings: settings, logger: logger)
+                let pipeline = HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: screen)),
+                                            buttonMap: .seedDefault, settings: settings, logger: logger,
+                                            injectorReason: "virtual screen", publisher: publisher)
+                pipeline.identity = (name: "Remotion demo", listen: "")
+                return pipeline
             })
+        try await options.onHostReady?(host)
         // The demo's "user" confirms the controller automatically; a real host asks (remotion pair --listen).
         let confirmer = Task {
             for await request in desk.requests {

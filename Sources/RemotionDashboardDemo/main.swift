@@ -51,7 +51,7 @@ let dashboard = DashboardServer(logger: logger)
 let dashboardPort: Int
 do {
     dashboardPort = try await dashboard.start(host: "127.0.0.1", port: options.dashboardPort, publisher: publisher,
-                                              settings: LoopSettingsControl(host: host))
+                                              settings: HostLoopSettingsControl(host: host))
 } catch { fail("\(error)") }
 say("dashboard http://127.0.0.1:\(dashboardPort)/")
 if let path = options.portFile {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import RemotionApp
 import RemotionCore
+import RemotionDashboard
 import RemotionSources
 
 struct DemoCommand: AsyncParsableCommand {
@@ -24,6 +25,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Log host events (connections) to stderr.")
     var verbose = false
 
+    @Option(help: "Serve the web dashboard on 127.0.0.1 at this port while the demo runs (watch the cube turn).")
+    var dashboard: Int?
+
     func validate() throws {
         guard rate > 0, rate <= 2000 else { throw ValidationError("--rate must be between 1 and 2000 samples per second") }
         guard duration > 0, duration <= 3600 else { throw ValidationError("--duration must be between 0 and 3600 seconds") }
@@ -40,7 +44,25 @@ struct DemoCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "remotion.demo")
         logger.logLevel = verbose ? .info : .warning
-        let result = try await DemoRunner.run(options, logger: logger)
+        let server = DashboardServer()
+        if let port = dashboard {
+            let publisher = SnapshotPublisher()
+            options.publisher = publisher
+            let seconds = options.duration
+            options.onHostReady = { host in
+                let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
+                                                   settings: HostLoopSettingsControl(host: host))
+                printErr("remotion demo: dashboard on http://127.0.0.1:\(bound)/ for the next \(seconds) s")
+            }
+        }
+        let result: DemoRunner.Result
+        do {
+            result = try await DemoRunner.run(options, logger: logger)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
         print(result.summary(options: options))
         guard result.connected else { throw UserError("the demo controller never connected to its host") }
     }

@@ -47,6 +47,12 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Write status as JSON lines (stderr) instead of the terminal view.")
     var json = false
 
+    @Option(help: "Port of the web dashboard on 127.0.0.1 (0 picks a free one).")
+    var dashboardPort = 7475
+
+    @Flag(help: "Do not serve the web dashboard.")
+    var noDashboard = false
+
     @Flag(help: "Accept unencrypted, unauthenticated datagrams (debugging only: anyone on the network can inject input).")
     var insecure = false
 
@@ -139,6 +145,17 @@ struct HostCommand: AsyncParsableCommand {
                                    port: boundPort, interactive: interactive)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host)),
                                                                           .init(service: status)]
+        if !noDashboard {
+            let configPath = context.loaded.path ?? HostConfig.defaultPath(environment: ProcessInfo.processInfo.environment)
+            do {
+                let (dashboard, bound) = try await DashboardService.start(host: host, publisher: context.publisher,
+                                                                          port: dashboardPort, configPath: configPath)
+                services.append(.init(service: dashboard))
+                printErr("remotion host: dashboard on http://127.0.0.1:\(bound)/ (settings saved to \(configPath ?? "nowhere"))")
+            } catch {
+                printErr("remotion host: dashboard off (\(error)); use --dashboard-port to pick another port")
+            }
+        }
         if !noDiscovery {
             let txt = HostTXT(protocolVersion: 1, hostID: hostID,
                               capabilities: ["attitude", "gyro", "buttons16", "reliable", insecure ? "plain" : "noise-ik"])

@@ -1,0 +1,32 @@
+import RemotionApp
+import RemotionMotion
+import RemotionTransport
+
+/// Applies dashboard changes on the host's loop, then (off the loop) hands the new
+/// value to `save` — `remotion host` writes it to its config file. The dashboard awaits
+/// the hop; the loop never waits for the dashboard.
+public struct HostLoopSettingsControl<Framing: HostFraming>: SettingsControl {
+    let host: HostService<Framing>
+    let save: @Sendable (_ key: String, _ value: String) throws -> Void
+
+    public init(host: HostService<Framing>, save: @escaping @Sendable (_ key: String, _ value: String) throws -> Void = { _, _ in }) {
+        self.host = host
+        self.save = save
+    }
+
+    public func apply(key: String, value: String) async throws -> MappingSettings {
+        let settings = try await host.onLoop { handler in
+            guard let pipeline = handler.sink as? HostPipeline else { return MappingSettings() }
+            var settings = pipeline.settings
+            try settings.set(key, to: value)
+            pipeline.update(settings: settings)
+            return settings
+        }
+        try save(key, settings.value(of: key))
+        return settings
+    }
+
+    public func current() async -> MappingSettings {
+        (try? await host.onLoop { ($0.sink as? HostPipeline)?.settings ?? MappingSettings() }) ?? MappingSettings()
+    }
+}
