@@ -1,3 +1,4 @@
+import Histogram
 import NIOCore
 import RemotionCore
 import RemotionSession
@@ -57,5 +58,16 @@ extension HostPipeline {
             let high = i + 1 < edges.count ? min(edges[i + 1] - 1, top) : top
             return Int(t.latency.count(within: low...max(low, high)))
         }
+    }
+}
+
+extension HostPipeline {
+    /// One-way latency over every session served so far (open and closed), in µs.
+    public func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64) {
+        var all = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        for t in telemetry.values { all.add(t.latency) }
+        for (_, t, _) in closed { all.add(t.latency) }
+        guard all.totalCount > 0 else { return (0, 0, 0) }
+        return (all.valueAtPercentile(50), all.valueAtPercentile(99), all.totalCount)
     }
 }

@@ -174,10 +174,13 @@ struct HostRunner<F: HostFraming>: Service {
 
     func run() async throws {
         try? await gracefulShutdown()
-        let counts = try? await host.onLoop { handler -> (Int, Int) in
-            ((handler.sink as? HostPipeline)?.injectedEvents ?? 0, handler.report().drops.total)
+        let counts = try? await host.onLoop { handler -> (Int, Int, String) in
+            let pipeline = handler.sink as? HostPipeline
+            let l = pipeline?.latencySummary() ?? (p50: 0, p99: 0, samples: 0)
+            let latency = "one-way latency p50 \(Double(l.p50) / 1000) ms, p99 \(Double(l.p99) / 1000) ms over \(l.samples) samples"
+            return (pipeline?.injectedEvents ?? 0, handler.report().drops.total, latency)
         }
         await host.shutdown()
-        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped); every held input released")
+        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped; \(counts?.2 ?? "")); every held input released")
     }
 }

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Encryption cost (docs/BENCHMARKS.md): the same build serving the same load with
+# Noise IK sessions and with --insecure plain datagrams, interleaved in one run.
+# Host CPU per packet, packets per second and one-way latency p50/p99.
+#   usage: scripts/bench-security.sh [debug|release]   (default release)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+config=${1:-release}
+swift build -c "$config" --product remotion >/dev/null
+bin="$(swift build -c "$config" --show-bin-path)/remotion"
+clients=${CLIENTS:-4}; rate=${RATE:-1000}; seconds=${SECONDS_PER_RUN:-4}; rounds=${ROUNDS:-2}
+work=$(mktemp -d); pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+hz=$(getconf CLK_TCK)
+
+# Pair once, through the real flow.
+"$bin" pair --listen --yes --bind 127.0.0.1 --port 0 --window 20 --data-dir "$work/h" >"$work/pair.out" 2>/dev/null & pids+=($!)
+for _ in $(seq 100); do code=$(grep -m1 '^remotion-pair:' "$work/pair.out" || true); [[ -n "$code" ]] && break; sleep 0.05; done
+"$bin" pair "$code" --name bench --data-dir "$work/c" >/dev/null 2>&1
+
+run() { # mode: noise|plain
+  local flags=(); [[ $1 == plain ]] && flags=(--insecure)
+  "$bin" host --bind 127.0.0.1 --port 0 --inject virtual --no-discovery --no-dashboard --data-dir "$work/h" "${flags[@]}" \
+    >/dev/null 2>"$work/host.err" & local host=$!
+  local port=""
+  for _ in $(seq 100); do port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/host.err"); [[ -n "$port" ]] && break; sleep 0.05; done
+  local before; before=$(awk '{print $14 + $15}' "/proc/$host/stat")
+  local t0; t0=$(date +%s.%N)
+  local cpids=()
+  for _ in $(seq "$clients"); do
+    "$bin" client --host "127.0.0.1:$port" --data-dir "$work/c" "${flags[@]}" --source synthetic:figure-eight \
+      --rate "$rate" --duration "$seconds" 2>/dev/null & cpids+=($!)
+  done
+  for p in "${cpids[@]}"; do wait "$p"; done
+  local t1; t1=$(date +%s.%N)
+  local after; after=$(awk '{print $14 + $15}' "/proc/$host/stat")
+  kill -INT "$host"; wait "$host" || true
+  local line; line=$(grep "stopped after" "$work/host.err")
+  local events p50 p99
+  events=$(sed -n 's/.*after injecting \([0-9]*\) events.*/\1/p' <<<"$line")
+  p50=$(sed -n 's/.*p50 \([0-9.]*\) ms.*/\1/p' <<<"$line"); p99=$(sed -n 's/.*p99 \([0-9.]*\) ms.*/\1/p' <<<"$line")
+  python3 -c "print('$1 %d %.0f %.2f %s %s' % ($events, $events / ($t1 - $t0), ($after - $before) / $hz / max(1, $events) * 1e6, '$p50', '$p99'))"
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), build $config"
+echo "load: $clients clients x $rate Hz x ${seconds}s per run, $rounds rounds, interleaved"
+: >"$work/results"
+for r in $(seq "$rounds"); do run plain >>"$work/results"; run noise >>"$work/results"; done
+python3 - "$work/results" <<'PY'
+import sys, statistics as st
+rows = [l.split() for l in open(sys.argv[1])]
+def agg(mode):
+    r = [x for x in rows if x[0] == mode]
+    return (sum(int(x[1]) for x in r), st.median(float(x[2]) for x in r), st.median(float(x[3]) for x in r),
+            st.median(float(x[4]) for x in r), st.median(float(x[5]) for x in r))
+for mode in ("plain", "noise"):
+    n, pps, cpu, p50, p99 = agg(mode)
+    print(f"{mode:5}: {n} packets, {pps:.0f} packets/s, {cpu:.1f} us host CPU per packet, latency p50 {p50} ms, p99 {p99} ms")
+_, _, cp, lp50, lp99 = agg("plain"); _, _, cn, ln50, ln99 = agg("noise")
+print(f"noise/plain: host CPU per packet x{cn/cp:.2f} ({100*(cn/cp-1):+.0f}%), latency p50 x{ln50/lp50:.2f}, p99 x{ln99/lp99:.2f}")
+PY
