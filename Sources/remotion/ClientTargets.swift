@@ -20,8 +20,11 @@ struct ClientTargets {
         }
         printErr("remotion client: looking for hosts (DNS-SD _remotion._udp)…")
         do {
+            let started = ContinuousClock.now
             let found = try await HostFinder(browser: backend, timeout: browseTimeout).find(named: hostName)
-            printErr("remotion client: found \"\(found.name)\" at \(found.addresses.map(\.displayText).joined(separator: ", "))")
+            let ms = Double((ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000) / 1000
+                + Double((ContinuousClock.now - started).components.seconds) * 1000
+            printErr("remotion client: found \"\(found.name)\" at \(found.addresses.map(\.displayText).joined(separator: ", ")) after \(Int(ms.rounded())) ms")
             return ClientTargets(label: "\"\(found.name)\"", addresses: found.addresses, fingerprint: found.txt["id"])
         } catch {
             throw UserError(error.description)
