@@ -70,6 +70,15 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
 
+        // MARK: fuzzing (docs/FUZZING.md; scripts/fuzz.sh builds these with --sanitize=fuzzer)
+        .target(name: "WireFuzzChecks", dependencies: ["RemotionCore", "RemotionWire"]),
+        .target(name: "NoiseFuzzChecks", dependencies: [
+            "RemotionCore", "RemotionWire", "RemotionNoise", "WireFuzzChecks",
+        ]),
+        .executableTarget(name: "FuzzDatagram", dependencies: ["WireFuzzChecks"]),
+        .executableTarget(name: "FuzzHandshake", dependencies: ["NoiseFuzzChecks"]),
+        .executableTarget(name: "FuzzSeeds", dependencies: ["WireFuzzChecks", "NoiseFuzzChecks"]),
+
         // MARK: tests
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
         .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
@@ -85,6 +94,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
+        .testTarget(name: "FuzzChecksTests", dependencies: ["WireFuzzChecks", "NoiseFuzzChecks"]),
         .testTarget(name: "RemotionTransportTests", dependencies: [
             "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire", "RemotionImpairment",
             .product(name: "NIOCore", package: "swift-nio"),
