@@ -111,12 +111,22 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
 
+        // MARK: fuzzing (docs/FUZZING.md; scripts/fuzz.sh builds these with --sanitize=fuzzer)
+        .target(name: "WireFuzzChecks", dependencies: ["RemotionCore", "RemotionWire"]),
+        .target(name: "NoiseFuzzChecks", dependencies: [
+            "RemotionCore", "RemotionWire", "RemotionNoise", "WireFuzzChecks",
+        ]),
+        .executableTarget(name: "FuzzDatagram", dependencies: ["WireFuzzChecks"]),
+        .executableTarget(name: "FuzzHandshake", dependencies: ["NoiseFuzzChecks"]),
+        .executableTarget(name: "FuzzSeeds", dependencies: ["WireFuzzChecks", "NoiseFuzzChecks"]),
+
         // MARK: tests
         // Test support (a real Xvfb per test); linked only into test targets.
         .target(name: "RemotionTestSupport", dependencies: [
             .target(name: "CX11", condition: .when(platforms: [.linux])),
         ]),
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
+        .testTarget(name: "FuzzChecksTests", dependencies: ["WireFuzzChecks", "NoiseFuzzChecks"]),
         .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
         .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
         .testTarget(name: "RemotionNoiseTests", dependencies: ["RemotionNoise"]),
