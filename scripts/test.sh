@@ -19,6 +19,7 @@ stage "swift test" swift test --skip-build
 stage "cli end to end" bash scripts/cli-e2e.sh
 stage "discovery across namespaces" bash scripts/discovery-e2e.sh
 stage "dashboard in headless chromium" env REMOTION_SKIP_BUILD=1 bash scripts/browser-test.sh
+stage "fuzzers (${FUZZ_SECONDS:-60} s each)" bash scripts/fuzz.sh
 
 echo "=== stages: ${failures[*]:-none} failed"
 echo "test stages: $passed passed, $failed failed"
