@@ -14,6 +14,9 @@ public struct HostSession<Address: Hashable & Sendable>: Sendable {
     /// The client's estimate of (host clock − client clock), from its pings.
     public internal(set) var clockOffsetMicros: Int64 = 0
     public internal(set) var stats = Stats()
+    /// When the last button batch arrived, and when the host last acknowledged.
+    var lastButtons: Instant?
+    var lastAck: Instant?
 
     public struct Stats: Sendable, Equatable {
         public var datagrams = 0

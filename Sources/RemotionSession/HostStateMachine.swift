@@ -15,6 +15,11 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         public init() {}
     }
 
+    /// For this long after a button batch, the ack is repeated at most every
+    /// `ackRepeatInterval` as motion packets arrive (at most 10 extra acks per batch).
+    public static var ackRepeatWindow: Duration { .seconds(1) }
+    public static var ackRepeatInterval: Duration { .milliseconds(100) }
+
     public let configuration: Configuration
     public private(set) var sessions: [SessionID: HostSession<Address>] = [:]
     public private(set) var drops = DropCounters()
@@ -81,6 +86,8 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         case let .buttons(events):
             let deliverable = session.receiver.receive(events)
             deliver(deliverable, in: &session, to: &actions)
+            session.lastButtons = now
+            session.lastAck = now
             actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
         case let .motion(packet):
             session.stats.motionPackets += 1
@@ -94,6 +101,13 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             if !repaired.isEmpty {
                 session.stats.repairedEdges += repaired.count
                 deliver(repaired, in: &session, to: &actions)
+                session.lastAck = now
+                actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
+            } else if let buttons = session.lastButtons, now - buttons < Self.ackRepeatWindow,
+                      let acked = session.lastAck, now - acked >= Self.ackRepeatInterval {
+                // Acks travel once and may be lost; while button traffic is recent, repeat
+                // the ack on the motion stream's clock so the client stops resending soon.
+                session.lastAck = now
                 actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
             }
             let sampleOnHostClock = Int64(truncatingIfNeeded: packet.sample.timestampMicros) &+ session.clockOffsetMicros

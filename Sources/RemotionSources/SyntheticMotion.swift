@@ -70,21 +70,11 @@ public struct SyntheticMotion: MotionSource {
     }
 }
 
-/// SplitMix64: a small, fast, seedable generator (deterministic noise and tests).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A standard normal deviate (Box–Muller).
+extension SplitMix64 {
+    /// A standard normal deviate (Box–Muller), for synthetic sensor noise.
     public mutating func nextGaussian() -> Double {
-        let u1 = max(Double.leastNonzeroMagnitude, Double.random(in: 0..<1, using: &self))
-        let u2 = Double.random(in: 0..<1, using: &self)
+        let u1 = max(Double.leastNonzeroMagnitude, nextUnit())
+        let u2 = nextUnit()
         return (-2 * Double.log(u1)).squareRoot() * Double.cos(2 * Double.pi * u2)
     }
 }

@@ -12,22 +12,12 @@ struct FakeAddress: SourceAddress {
 }
 
 /// Deterministic randomness for the sans-IO cores.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
 
 func withBytes<R>(_ a: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) -> R { a.withUnsafeBytes(body) }
 
 /// The pure host and client cores exchanging bytes in memory under a simulated clock.
 @Suite struct SecureCoreTests {
-    var rng = SplitMix64(state: 7)
+    var rng = SplitMix64(seed: 7)
     let address = FakeAddress(n: 1)
 
     @Test mutating func rekeyEveryTwoMinutesLosesNoMessage() throws {
@@ -166,7 +156,7 @@ func withBytes<R>(_ a: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) -> R { a.
     }
 
     @Test func pairingCodeRoundTripsAndRejectsDamage() throws {
-        var rng = SplitMix64(state: 3)
+        var rng = SplitMix64(seed: 3)
         let code = PairingCode(hostKey: rng.bytes(32), secret: rng.bytes(16), address: "[::1]:7474")
         let text = code.description
         #expect(text.hasPrefix("remotion-pair:v1:"))

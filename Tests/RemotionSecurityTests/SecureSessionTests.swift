@@ -63,6 +63,13 @@ import Testing
         #expect(await events(of: client).first == .connected)
         await client.close()
         #expect(try await eventually(within: .seconds(1)) { try await recorded(host).buttonEdges == ["B↓", "B↑"] })
+        // The baseline is taken once the session has ended (the client's goodbye and
+        // every datagram before it processed): a datagram the host first sees in the
+        // replay would otherwise be a late original, not a replay.
+        #expect(try await eventually(within: .seconds(3)) {
+            let r = try await recorded(host)
+            return r.report.sessions.isEmpty && r.report.datagramsReceived >= relay.datagrams.count
+        })
         let before = try await recorded(host)
         let captured = relay.datagrams
         #expect(captured.count > 20)

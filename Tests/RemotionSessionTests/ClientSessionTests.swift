@@ -48,7 +48,8 @@ private func connectedSession() -> ClientSession {
             }
         }
         #expect(events == [.timedOut])
-        #expect(now == ms(2500) && pings == 5)                // 0, 0.5, 1, 1.5, 2 s
+        // 0 and 0.5 s, then, with the pong overdue, probes every 0.1 s: 0.6 … 2.4 s.
+        #expect(now == ms(2500) && pings == 21)
         #expect(c.state == .closed)
         #expect(c.tick(now: ms(9000)).isEmpty)
     }

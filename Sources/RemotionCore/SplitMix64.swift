@@ -26,3 +26,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
         nextUnit() * 100 < percent
     }
 }
+
+extension SplitMix64 {
+    /// True with probability `p` (0…1).
+    public mutating func chance(_ p: Double) -> Bool { nextUnit() < p }
+    public mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
+    public mutating func bytes(_ n: Int) -> [UInt8] { (0..<n).map { _ in byte() } }
+}
