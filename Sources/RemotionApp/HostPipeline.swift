@@ -31,6 +31,8 @@ public final class HostPipeline: HostEventSink {
     /// Name and listening address shown in snapshots.
     public var identity = (name: "", listen: "")
     private var trails: [SessionID: [[Int]]] = [:]
+    /// Pointer positions kept per controller for the dashboard's trail (about 2 s at 120 Hz).
+    public static let trailLength = 256
     private var started: Instant?
 
     public init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
@@ -88,7 +90,7 @@ public final class HostPipeline: HostEventSink {
             telemetry[id]?.pointer = p
             if publisher != nil {
                 trails[id, default: []].append([p.x, p.y])
-                if trails[id]!.count > 64 { trails[id]!.removeFirst() }
+                if trails[id]!.count > Self.trailLength { trails[id]!.removeFirst() }
             }
         }
         let events = output.events
