@@ -124,6 +124,8 @@ let package = Package(
         // Test support (a real Xvfb per test); linked only into test targets.
         .target(name: "RemotionTestSupport", dependencies: [
             .target(name: "CX11", condition: .when(platforms: [.linux])),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["WireFuzzChecks", "NoiseFuzzChecks"]),
@@ -151,13 +153,14 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "RemotionSecurityTests", dependencies: [
-            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise", "RemotionTransport", "RemotionSession",
+            "RemotionSecurity", "RemotionTestSupport", "RemotionSecureSession", "RemotionNoise", "RemotionTransport", "RemotionSession",
             "RemotionSources", "RemotionWire", "RemotionCore",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .testTarget(name: "RemotionTransportTests", dependencies: [
             "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire", "RemotionImpairment",
+            "RemotionTestSupport",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),

@@ -1,3 +1,4 @@
+import RemotionCore
 /// Small text helpers the views share (no Foundation: the UI core stays pure).
 public enum TextFormat {
     /// `value` with exactly `decimals` digits after the point, rounded half away from
@@ -49,26 +50,7 @@ public enum TextFormat {
     }
 
     /// A JSON string literal for `s` (RFC 8259 escaping).
-    public static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    public static func jsonString(_ s: String) -> String { JSONText.quote(s) }
 
     /// A JSON number with `decimals` digits, or `null` when not finite or absent.
     public static func jsonNumber(_ value: Double?, _ decimals: Int) -> String {

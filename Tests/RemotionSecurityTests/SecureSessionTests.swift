@@ -1,3 +1,4 @@
+import RemotionTestSupport
 import Foundation
 import NIOCore
 import RemotionCore

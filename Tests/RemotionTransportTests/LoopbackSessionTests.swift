@@ -1,3 +1,4 @@
+import RemotionTestSupport
 import NIOCore
 import RemotionCore
 import RemotionSession
