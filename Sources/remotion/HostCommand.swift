@@ -93,7 +93,8 @@ struct HostCommand: AsyncParsableCommand {
         if insecure {
             printInsecureWarning("host")
             let host = try await startHost(machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
-            try await serve(host, context, note: "INSECURE plain datagrams", hostID: nil)
+            try await serve(host, context, note: "INSECURE plain datagrams", hostID: nil,
+                            hint: "INSECURE: anyone on the network can inject input")
         } else {
             let store = KeyStore(directory: dataDirectory(dataDir, environment: environment))
             let framing: @Sendable () throws -> NoiseHostFraming
@@ -106,7 +107,9 @@ struct HostCommand: AsyncParsableCommand {
             let fingerprint = (try? store.hostKey()).map { KeyFingerprint.fingerprint(of: $0.publicKey) }
             try await serve(host, context,
                             note: "encrypted (Noise IK), \(paired) paired controller(s), host key \(fingerprint ?? "?")",
-                            hostID: fingerprint)
+                            hostID: fingerprint,
+                            hint: paired == 0 ? "no controller paired yet: stop the host and run remotion pair --listen"
+                                              : "\(paired) paired controller(s); host key \(fingerprint ?? "?")")
         }
     }
 
@@ -133,7 +136,8 @@ struct HostCommand: AsyncParsableCommand {
     /// Runs the host with its companions (status view, DNS-SD announcement) until
     /// SIGINT/SIGTERM. The TXT record's `id` is the host key's fingerprint, so a
     /// controller knows it found the host it paired with.
-    private func serve<F: HostFraming>(_ host: HostService<F>, _ context: ServeContext, note: String, hostID: String?) async throws {
+    private func serve<F: HostFraming>(_ host: HostService<F>, _ context: ServeContext, note: String, hostID: String?,
+                                       hint: String) async throws {
         let reason = try await host.onLoop { ($0.sink as? HostPipeline)?.injectorReason ?? "" }
         let boundPort = host.localAddress.port ?? port
         printErr("remotion host: listening on \(host.localAddress.displayText) (UDP, \(note)), injecting with \(reason)")
@@ -142,7 +146,7 @@ struct HostCommand: AsyncParsableCommand {
         let interactive = !json && isatty(STDOUT_FILENO) == 1 && inject != .log
         let status = StatusDisplay(publisher: context.publisher, name: context.instance.value,
                                    addresses: StatusDisplay.addresses(for: host.localAddress),
-                                   port: boundPort, interactive: interactive)
+                                   port: boundPort, interactive: interactive, pairingHint: hint)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host)),
                                                                           .init(service: status)]
         if !noDashboard {

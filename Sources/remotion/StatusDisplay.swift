@@ -16,6 +16,8 @@ struct StatusDisplay: Service {
     let addresses: [String]
     let port: Int
     let interactive: Bool
+    /// What the welcome view says about pairing (nil: nothing).
+    var pairingHint: String?
 
     func run() async throws {
         var renderer = try StatusRenderer(font: PixelFont.standard())
@@ -28,7 +30,7 @@ struct StatusDisplay: Service {
             let generation = publisher.generation
             var snapshot = publisher.current()
             snapshot.hostName = name
-            let status = StatusSnapshot(snapshot, addresses: addresses, port: port)
+            let status = StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint)
             if interactive {
                 if case .draw = policy.decide(status, now: MonotonicClock.now()) { write(renderer.frame(for: status)) }
             } else if generation != lastGeneration {
