@@ -41,7 +41,11 @@ public enum SecureHosting {
     public static func codeAddress(bound: SocketAddress, advertise: String?) -> String {
         if let advertise { return advertise }
         guard let ip = bound.ipAddress, let port = bound.port else { return bound.displayText }
-        if ip == "::" || ip == "0.0.0.0" { return "127.0.0.1:\(port)" }
+        if ip == "::" || ip == "0.0.0.0" {
+            // A controller on the LAN needs an address it can reach: the first interface's.
+            let first = SocketAddress.reachableAddresses(for: bound).first ?? "127.0.0.1"
+            return first.contains(":") ? "[\(first)]:\(port)" : "\(first):\(port)"
+        }
         return bound.displayText
     }
 }

@@ -65,3 +65,19 @@ extension SocketAddress {
         return plain
     }
 }
+
+extension SocketAddress {
+    /// The addresses a controller can reach this socket at: the bound one, or every
+    /// interface's non-loopback, non-link-local address when bound to the wildcard
+    /// (IPv4 first); loopback when there is nothing else.
+    public static func reachableAddresses(for local: SocketAddress) -> [String] {
+        guard let ip = local.ipAddress, ip == "::" || ip == "0.0.0.0" else { return [local.ipAddress ?? "\(local)"] }
+        let devices = (try? System.enumerateDevices()) ?? []
+        let found = Set(devices.compactMap { d -> String? in
+            guard let a = d.address?.ipAddress, a != "::1", a != "127.0.0.1", !a.hasPrefix("fe80") else { return nil }
+            return a
+        })
+        let sorted = found.sorted { ($0.contains(":") ? 1 : 0, $0) < ($1.contains(":") ? 1 : 0, $1) }
+        return sorted.isEmpty ? ["127.0.0.1"] : sorted
+    }
+}

@@ -24,7 +24,7 @@ struct PairCommand: AsyncParsableCommand {
     @Option(help: "Host side: UDP port (the same as `remotion host`, which must not run at the same time).")
     var port = 7474
 
-    @Option(help: "Host side: the address:port to put in the code (default: the bound address, loopback for a wildcard bind).")
+    @Option(help: "Host side: the address:port to put in the code (default: the bound address; for a wildcard bind, this machine's first LAN address).")
     var advertise: String?
 
     @Option(help: "Seconds the pairing window stays open (host) or the controller waits (controller).")

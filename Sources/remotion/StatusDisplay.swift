@@ -43,15 +43,5 @@ struct StatusDisplay: Service {
 
     private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 
-    /// The addresses a controller can use: the bound one, or every interface's when
-    /// bound to the wildcard.
-    static func addresses(for local: SocketAddress) -> [String] {
-        guard let ip = local.ipAddress, ip == "::" || ip == "0.0.0.0" else { return [local.ipAddress ?? "\(local)"] }
-        let devices = (try? System.enumerateDevices()) ?? []
-        let found = devices.compactMap { d -> String? in
-            guard let a = d.address?.ipAddress, a != "::1", a != "127.0.0.1", !a.hasPrefix("fe80") else { return nil }
-            return a
-        }
-        return found.isEmpty ? ["127.0.0.1"] : Array(Set(found)).sorted()
-    }
+    static func addresses(for local: SocketAddress) -> [String] { SocketAddress.reachableAddresses(for: local) }
 }
