@@ -22,5 +22,5 @@ stage "dashboard in headless chromium" env REMOTION_SKIP_BUILD=1 bash scripts/br
 stage "fuzzers (${FUZZ_SECONDS:-60} s each)" bash scripts/fuzz.sh
 
 echo "=== stages: ${failures[*]:-none} failed"
-echo "test stages: $passed passed, $failed failed"
+echo "stages: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
