@@ -102,6 +102,13 @@ check "bad --host says what to fix" grep -q "HOST:PORT" "$work/bad.err"
 check "bad --press is one clear line" test "$rc" -ne 0 -a "$(wc -l <"$work/bad2.err")" -eq 1
 "$bin" host --port 70000 2>"$work/bad3.err"; rc=$?
 check "bad --port is one clear line" test "$rc" -ne 0 -a "$(wc -l <"$work/bad3.err")" -eq 1
+"$bin" host --inject bogus 2>"$work/bad4.err"; rc=$?
+check "bad --inject is one line naming the choices" test "$rc" -ne 0 -a "$(wc -l <"$work/bad4.err")" -eq 1
+grep -q "auto, xtest, uinput" "$work/bad4.err" || cat "$work/bad4.err"
+printf '[buttons]\nQ = "left"\n' >"$work/bad.toml"
+"$bin" host --insecure --config "$work/bad.toml" 2>"$work/bad5.err"; rc=$?
+check "a bad config file stops the host with file:line and the fix" grep -q "bad.toml:2: button \"Q\" is not a button; use A to P" "$work/bad5.err"
+check "... and nothing else started (one line, non-zero exit)" test "$rc" -ne 0 -a "$(wc -l <"$work/bad5.err")" -eq 1
 
 # 5. Nobody answering: the client says so and fails.
 "$bin" client --host 127.0.0.1:9 --data-dir "$clientkeys" --timeout 1 --duration 1 2>"$work/timeout.err"; rc=$?

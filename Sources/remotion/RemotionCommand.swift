@@ -23,12 +23,25 @@ struct RemotionCommand: AsyncParsableCommand {
             if code == .success || error is CleanExit {
                 exit(withError: error)
             }
-            let message = self.message(for: error)
-            let firstLine = message.split(separator: "\n").first.map(String.init) ?? message
-            printErr("remotion: \(firstLine.replacingOccurrences(of: "Error: ", with: ""))")
+            printErr("remotion: \(oneLine(self.message(for: error)))")
             Foundation.exit(code.rawValue)
         }
     }
+}
+
+/// ArgumentParser's message as one line: "Error: " dropped, a bullet list of allowed
+/// values joined with commas ("… one of the following: auto, xtest, uinput").
+func oneLine(_ message: String) -> String {
+    var text = ""
+    var bullets: [String] = []
+    for raw in message.split(separator: "\n") {
+        let line = raw.trimmingCharacters(in: .whitespaces)
+        if line.hasPrefix("- ") { bullets.append(String(line.dropFirst(2))); continue }
+        if line.isEmpty || line.hasPrefix("Usage:") || line.hasPrefix("See '") { continue }
+        text += (text.isEmpty ? "" : " ") + line
+    }
+    if !bullets.isEmpty { text += " " + bullets.joined(separator: ", ") }
+    return text.replacingOccurrences(of: "Error: ", with: "")
 }
 
 /// An error the commands raise for the user: printed as one line.
