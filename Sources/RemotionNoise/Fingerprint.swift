@@ -1,22 +1,10 @@
 /// Human-checkable identifiers for pairing (docs/NOISE.md §7).
 public enum KeyFingerprint {
-    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") // RFC 4648 base32
-
     /// The first 15 bytes (120 bits) of SHA256(public key) in base32, as six
     /// groups of four: "MFRG-GZDF-MZTW-Q2LK-NNWG-23TP".
     public static func fingerprint(of publicKey: [UInt8]) -> String {
-        let digest = NoiseHash.hash(publicKey).prefix(15)
-        var chars: [Character] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in digest {
-            buffer = buffer << 8 | UInt32(byte)
-            bits += 8
-            while bits >= 5 {
-                bits -= 5
-                chars.append(alphabet[Int((buffer >> UInt32(bits)) & 31)])
-            }
-        }
+        // 15 bytes are exactly 24 base32 characters: no padding bits.
+        let chars = Array(Base32.encode(Array(NoiseHash.hash(publicKey).prefix(15))))
         return stride(from: 0, to: chars.count, by: 4).map { String(chars[$0..<($0 + 4)]) }.joined(separator: "-")
     }
 }

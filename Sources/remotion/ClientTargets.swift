@@ -1,5 +1,6 @@
 import NIOCore
 import RemotionApp
+import RemotionCore
 import RemotionTransport
 
 /// Where `remotion client` connects: the --host address, or what discovery finds.
@@ -22,8 +23,7 @@ struct ClientTargets {
         do {
             let started = ContinuousClock.now
             let found = try await HostFinder(browser: backend, timeout: browseTimeout).find(named: hostName)
-            let ms = Double((ContinuousClock.now - started).components.attoseconds / 1_000_000_000_000) / 1000
-                + Double((ContinuousClock.now - started).components.seconds) * 1000
+            let ms = (ContinuousClock.now - started).secondsDouble * 1000
             printErr("remotion client: found \"\(found.name)\" at \(found.addresses.map(\.displayText).joined(separator: ", ")) after \(Int(ms.rounded())) ms")
             return ClientTargets(label: "\"\(found.name)\"", addresses: found.addresses, fingerprint: found.txt["id"])
         } catch {
