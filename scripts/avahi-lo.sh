@@ -15,6 +15,7 @@
 # (a path socket, usable from any network namespace): export the printed
 # DBUS_SYSTEM_BUS_ADDRESS before creating an avahi client (libavahi-client reads it in
 # avahi_client_new). The system bus at /run/dbus is not touched.
+. "$(dirname "${BASH_SOURCE[0]}")/lib/private-dbus.sh"
 set -eu
 
 # The daemons below must not inherit the caller's descriptors: a parent that waits for a pipe
@@ -35,23 +36,7 @@ dir=$(cd "$dir" && pwd)
 bus="unix:path=$dir/dbus.sock"
 
 write_configs() {
-    cat > "$dir/dbus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$dir/dbus.sock</listen>
-  <pidfile>$dir/dbus.pid</pidfile>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <allow own="*"/>
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow receive_sender="*"/>
-    <allow eavesdrop="true"/>
-  </policy>
-</busconfig>
-CONF
+    write_private_dbus_conf "$dir"
     cat > "$dir/avahi.conf" <<CONF
 [server]
 host-name=remotion-lab

@@ -10,6 +10,7 @@
 #
 # Run a program as host A:
 #   ip netns exec remotion-a env DBUS_SYSTEM_BUS_ADDRESS=unix:path=STATE_DIR/a/dbus.sock PROGRAM
+. "$(dirname "${BASH_SOURCE[0]}")/lib/private-dbus.sh"
 set -eu
 
 for fd in /proc/$$/fd/*; do
@@ -39,22 +40,7 @@ start_host() { # side ns ifname
     side=$1 ns=$2 ifname=$3
     dir=$root/$side
     mkdir -p "$dir/run"
-    cat > "$dir/dbus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path=$dir/dbus.sock</listen>
-  <pidfile>$dir/dbus.pid</pidfile>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow user="*"/>
-    <allow own="*"/>
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow receive_sender="*"/>
-  </policy>
-</busconfig>
-CONF
+    write_private_dbus_conf "$dir"
     cat > "$dir/avahi.conf" <<CONF
 [server]
 host-name=remotion-$side
