@@ -1,16 +1,32 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Layers (docs/ARCHITECTURE.md):
-//   pure core   RemotionCore, RemotionWire, RemotionSession, RemotionMotion, RemotionInput,
-//               RemotionNoise, RemotionSources: bytes, events and the time in; bytes,
-//               events and the next deadline out. No sockets, no Glibc, no clock.
-//   adapters    RemotionTransport (SwiftNIO UDP), RemotionInject* (XTest, uinput,
-//               CGEvent), RemotionApp (the host's pipeline and the demo)
-//   executable  remotion: argument parsing and wiring only
+// Layers (docs/ARCHITECTURE.md), one folder each under Sources/:
+//   Protocol/   RemotionProtocol   sans-IO: wire codec, session state machines, Noise, the
+//                                  secure sessions, motion sources. Bytes, events and the
+//                                  time in; bytes, events and the next deadline out.
+//   HostLogic/  RemotionHostLogic  sans-IO: motion mapping and filters, input mapping and
+//                                  config, the discovery model, terminal views.
+//   Network/    RemotionNetwork    SwiftNIO adapters: UDP transport and its Noise framing.
+//   System/     RemotionSystem     OS adapters: XTest, uinput, CGEvent, Avahi, Bonjour.
+//   App/        RemotionApp        the host pipeline, the demo, the web dashboard.
+//   CLI/        remotion           argument parsing and wiring only.
+//   CLibraries/ system libraries (X11/XTest, Avahi, zlib); Testing/ test support and fuzzers.
+// The sans-IO targets import no NIO, no Glibc and no Foundation networking
+// (scripts/check-layers.sh checks it in CI).
+let nio: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+]
 let package = Package(
     name: "Remotion",
     platforms: [.macOS(.v15)],
+    products: [
+        // For a controller app: the protocol core and the client transport.
+        .library(name: "RemotionProtocol", targets: ["RemotionProtocol"]),
+        .library(name: "RemotionNetwork", targets: ["RemotionNetwork"]),
+        .executable(name: "remotion", targets: ["remotion"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -23,152 +39,75 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.0.0"),
     ],
     targets: [
-        // MARK: pure core (no Foundation networking, no NIO sockets, no Glibc)
-        .target(name: "RemotionCore"),
-        .target(name: "RemotionWire", dependencies: ["RemotionCore"]),
-        .target(name: "RemotionSession", dependencies: ["RemotionCore", "RemotionWire"]),
-        .target(name: "RemotionMotion", dependencies: ["RemotionCore"]),
-        .target(name: "RemotionInput", dependencies: ["RemotionCore"]),
-        .target(name: "RemotionNoise", dependencies: [
-            "RemotionCore", "RemotionWire", .product(name: "Crypto", package: "swift-crypto"),
-        ]),
-        .target(name: "RemotionSecureSession", dependencies: [
-            "RemotionCore", "RemotionWire", "RemotionSession", "RemotionNoise",
-        ]),
-        .target(name: "RemotionSources", dependencies: [
-            "RemotionCore", .product(name: "RealModule", package: "swift-numerics"),
-        ]),
+        // MARK: sans-IO
+        .target(name: "RemotionProtocol", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "RealModule", package: "swift-numerics"),
+        ], path: "Sources/Protocol"),
+        .target(name: "RemotionHostLogic", dependencies: ["RemotionProtocol", "CZlib"], path: "Sources/HostLogic"),
 
-        .target(name: "RemotionDiscovery", dependencies: ["RemotionCore"]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "RemotionUI", dependencies: ["RemotionCore", "CZlib"]),
-
-        // MARK: adapters (platform backends compile to nothing where they do not apply)
-        .target(name: "RemotionTransport", dependencies: [
-            "RemotionCore", "RemotionWire", "RemotionSession", "RemotionSources",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
-        .target(name: "RemotionSecurity", dependencies: [
-            "RemotionCore", "RemotionWire", "RemotionSession", "RemotionNoise", "RemotionSecureSession",
-            "RemotionTransport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
-        .systemLibrary(name: "CX11", pkgConfig: "xtst", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
-        .target(name: "RemotionInjectX11", dependencies: [
-            "RemotionInput", .target(name: "CX11", condition: .when(platforms: [.linux])),
-        ]),
-        .target(name: "RemotionInjectUInput", dependencies: ["RemotionInput"]),
-        .target(name: "RemotionInjectCGEvent", dependencies: ["RemotionInput"]),
-        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
-        .target(name: "RemotionAvahi", dependencies: [
-            "RemotionDiscovery", .target(name: "CAvahi", condition: .when(platforms: [.linux])),
-        ]),
-        // Apple backend (dns_sd); compiles to nothing on Linux. Untested so far.
-        .target(name: "RemotionBonjour", dependencies: ["RemotionDiscovery"]),
-        // test tooling: pure impairment scheduler + thin SwiftNIO UDP relay
-        .target(name: "RemotionImpairment", dependencies: [
-            "RemotionCore",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
+        // MARK: adapters
+        .target(name: "RemotionNetwork", dependencies: ["RemotionProtocol"] + nio, path: "Sources/Network"),
+        .target(name: "RemotionSystem", dependencies: [
+            "RemotionProtocol", "RemotionHostLogic",
+            .target(name: "CX11", condition: .when(platforms: [.linux])),
+            .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+        ], path: "Sources/System"),
         .target(name: "RemotionApp", dependencies: [
-            "RemotionCore", "RemotionSession", "RemotionMotion", "RemotionInput", "RemotionSources",
-            "RemotionTransport", "RemotionInjectX11", "RemotionInjectUInput", "RemotionInjectCGEvent", "RemotionUI",
-            "RemotionDiscovery", "RemotionAvahi", "RemotionBonjour",
-            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise",
+            "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionSystem",
             .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
-
-        // web dashboard (Hummingbird): off the injection path, reads SnapshotPublisher
-        .target(name: "RemotionDashboard", dependencies: [
-            "RemotionApp", "RemotionMotion", "RemotionTransport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ], resources: [.copy("Resources")]),
-        // test host for the browser test and the latency measurement (scripts/browser-test.sh)
-        .executableTarget(name: "remotion-dashboard-demo", dependencies: [
-            "RemotionDashboard", "RemotionApp", "RemotionCore", "RemotionInput", "RemotionMotion",
-            "RemotionSession", "RemotionSources", "RemotionTransport",
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ], path: "Sources/RemotionDashboardDemo"),
-
-        // MARK: the executable
+        ] + nio, path: "Sources/App", resources: [.copy("Dashboard/Resources")]),
         .executableTarget(name: "remotion", dependencies: [
-            "RemotionApp", "RemotionCore", "RemotionSession", "RemotionSources", "RemotionTransport",
-            "RemotionInput", "RemotionMotion", "RemotionUI", "RemotionDiscovery",
-            "RemotionSecurity", "RemotionSecureSession", "RemotionNoise", "RemotionDashboard",
+            "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionSystem", "RemotionApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
+        ] + nio, path: "Sources/CLI"),
 
-        // MARK: fuzzing (docs/FUZZING.md; scripts/fuzz.sh builds these with --sanitize=fuzzer)
-        .target(name: "WireFuzzChecks", dependencies: ["RemotionCore", "RemotionWire"]),
-        .target(name: "NoiseFuzzChecks", dependencies: [
-            "RemotionCore", "RemotionWire", "RemotionNoise", "WireFuzzChecks",
-        ]),
-        .executableTarget(name: "FuzzDatagram", dependencies: ["WireFuzzChecks"]),
-        .executableTarget(name: "FuzzHandshake", dependencies: ["NoiseFuzzChecks"]),
-        .executableTarget(name: "FuzzSeeds", dependencies: ["WireFuzzChecks", "NoiseFuzzChecks"]),
+        // MARK: system libraries
+        .systemLibrary(name: "CZlib", path: "Sources/CLibraries/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CX11", path: "Sources/CLibraries/CX11", pkgConfig: "xtst",
+                       providers: [.apt(["libx11-dev", "libxtst-dev"])]),
+        .systemLibrary(name: "CAvahi", path: "Sources/CLibraries/CAvahi", pkgConfig: "avahi-client",
+                       providers: [.apt(["libavahi-client-dev"])]),
 
-        // MARK: tests
-        // Test support (a real Xvfb per test); linked only into test targets.
+        // MARK: testing: support (Xvfb, loopback helpers, the impairment relay), fuzzing
         .target(name: "RemotionTestSupport", dependencies: [
+            "RemotionProtocol", .target(name: "CX11", condition: .when(platforms: [.linux])),
+        ] + nio, path: "Sources/Testing/Support"),
+        .target(name: "RemotionFuzzChecks", dependencies: ["RemotionProtocol"], path: "Sources/Testing/FuzzChecks"),
+        // libFuzzer entry points (docs/FUZZING.md; scripts/fuzz.sh builds them with --sanitize=fuzzer)
+        .executableTarget(name: "FuzzDatagram", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzDatagram"),
+        .executableTarget(name: "FuzzHandshake", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHandshake"),
+        .executableTarget(name: "FuzzSeeds", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzSeeds"),
+        // a loopback host + dashboard + synthetic controller for the browser test
+        .executableTarget(name: "remotion-dashboard-demo", dependencies: [
+            "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionApp",
+            .product(name: "Logging", package: "swift-log"),
+        ] + nio, path: "Sources/Testing/DashboardDemo"),
+
+        // MARK: tests, one target per library target
+        .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),
+        .testTarget(name: "RemotionHostLogicTests", dependencies: ["RemotionHostLogic", "RemotionProtocol", "CZlib"],
+                    exclude: ["UI/Golden"]),
+        .testTarget(name: "RemotionNetworkTests", dependencies: [
+            "RemotionNetwork", "RemotionProtocol", "RemotionTestSupport",
+        ] + nio),
+        .testTarget(name: "RemotionSystemTests", dependencies: [
+            "RemotionSystem", "RemotionHostLogic", "RemotionProtocol", "RemotionTestSupport",
             .target(name: "CX11", condition: .when(platforms: [.linux])),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
-        .testTarget(name: "RemotionWireTests", dependencies: ["RemotionWire"]),
-        .testTarget(name: "FuzzChecksTests", dependencies: ["WireFuzzChecks", "NoiseFuzzChecks"]),
-        .testTarget(name: "RemotionSessionTests", dependencies: ["RemotionSession"]),
-        .testTarget(name: "RemotionMotionTests", dependencies: ["RemotionMotion"]),
-        .testTarget(name: "RemotionNoiseTests", dependencies: ["RemotionNoise"]),
-        .testTarget(name: "RemotionInputTests", dependencies: ["RemotionInput"]),
-        .testTarget(name: "RemotionDiscoveryTests", dependencies: ["RemotionDiscovery"]),
-        .testTarget(name: "RemotionAvahiTests", dependencies: ["RemotionAvahi", "RemotionDiscovery"]),
-        .testTarget(name: "RemotionUITests", dependencies: ["RemotionUI", "CZlib"], exclude: ["Golden"]),
-        .testTarget(name: "RemotionInjectX11Tests", dependencies: [
-            "RemotionInjectX11", "RemotionTestSupport", .target(name: "CX11", condition: .when(platforms: [.linux])),
         ]),
         .testTarget(name: "RemotionAppTests", dependencies: [
-            "RemotionApp", "RemotionTestSupport", "RemotionTransport", "RemotionSources", "RemotionMotion",
-            "RemotionInput", "RemotionInjectX11", "RemotionSession", "RemotionImpairment",
+            "RemotionApp", "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionSystem",
+            "RemotionTestSupport",
             .target(name: "CX11", condition: .when(platforms: [.linux])),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-        ]),
-        .testTarget(name: "RemotionInjectUInputTests", dependencies: ["RemotionInjectUInput"]),
-        .testTarget(name: "RemotionImpairmentTests", dependencies: [
-            "RemotionImpairment", "RemotionCore",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
-        .testTarget(name: "RemotionSecurityTests", dependencies: [
-            "RemotionSecurity", "RemotionTestSupport", "RemotionSecureSession", "RemotionNoise", "RemotionTransport", "RemotionSession",
-            "RemotionSources", "RemotionWire", "RemotionCore",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
-        .testTarget(name: "RemotionTransportTests", dependencies: [
-            "RemotionTransport", "RemotionSession", "RemotionSources", "RemotionWire", "RemotionImpairment",
-            "RemotionTestSupport",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
-        .testTarget(name: "RemotionDashboardTests", dependencies: [
-            "RemotionDashboard", "RemotionApp", "RemotionMotion",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
+        ] + nio),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import RemotionHostLogic
+
+/// The dashboard's HTTP routes: the page and its files, the snapshot and the settings.
+struct DashboardRoutes: Sendable {
+    let assets: StaticAssets
+    let publisher: SnapshotPublisher
+    let settings: any SettingsControl
+
+    /// The most a settings request body may hold.
+    static let maxBody = 16 * 1024
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in self.asset("index.html") }
+        router.get("/assets/:name") { _, context in
+            self.asset(context.parameters.get("name") ?? "")
+        }
+        router.get("/api/snapshot") { _, _ in
+            Self.json(.ok, DashboardJSON.encode(self.publisher.current()))
+        }
+        router.get("/api/settings") { _, _ in
+            Self.json(.ok, DashboardJSON.encode(SettingsView(await self.settings.current())))
+        }
+        router.post("/api/settings") { request, _ in
+            var request = request
+            let body: ByteBuffer
+            do {
+                body = try await request.collectBody(upTo: Self.maxBody)
+            } catch {
+                return Self.json(.contentTooLarge, DashboardJSON.encode(["error": "the request body is over \(Self.maxBody) bytes"]))
+            }
+            let result = await self.change(Data(body.readableBytesView))
+            switch result {
+            case .success(let s): return Self.json(.ok, DashboardJSON.encode(SettingsView(s)))
+            case .failure(let e): return Self.json(e.status, DashboardJSON.encode(["error": e.message]))
+            }
+        }
+    }
+
+    /// Why a settings change failed, with the HTTP status to answer.
+    struct ChangeFailure: Error {
+        var status: HTTPResponse.Status
+        var message: String
+    }
+
+    /// Decodes and applies one change (shared by POST /api/settings and the WebSocket).
+    func change(_ data: Data) async -> Result<MappingSettings, ChangeFailure> {
+        let change: SettingsChange
+        do { change = try DashboardJSON.decodeChange(data) } catch {
+            return .failure(ChangeFailure(status: .badRequest, message: error.message))
+        }
+        do {
+            return .success(try await settings.apply(key: change.key, value: change.value))
+        } catch let error as MappingSettingError {
+            return .failure(ChangeFailure(status: .badRequest, message: error.message))
+        } catch {
+            return .failure(ChangeFailure(status: .internalServerError, message: "could not apply \(change.key): \(error)"))
+        }
+    }
+
+    private func asset(_ name: String) -> Response {
+        guard let file = assets.files[name] else {
+            return Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "not found\n")))
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = file.contentType
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.body)))
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ data: Data) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

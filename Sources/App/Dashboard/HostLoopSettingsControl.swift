@@ -1,0 +1,31 @@
+import RemotionHostLogic
+import RemotionNetwork
+
+/// Applies dashboard changes on the host's loop, then (off the loop) hands the new
+/// value to `save` — `remotion host` writes it to its config file. The dashboard awaits
+/// the hop; the loop never waits for the dashboard.
+package struct HostLoopSettingsControl<Framing: HostFraming>: SettingsControl {
+    let host: HostService<Framing, HostPipeline>
+    let save: @Sendable (_ key: String, _ value: String) throws -> Void
+
+    package init(host: HostService<Framing, HostPipeline>, save: @escaping @Sendable (_ key: String, _ value: String) throws -> Void = { _, _ in }) {
+        self.host = host
+        self.save = save
+    }
+
+    package func apply(key: String, value: String) async throws -> MappingSettings {
+        let settings = try await host.onLoop { handler in
+            let pipeline = handler.sink
+            var settings = pipeline.settings
+            try settings.set(key, to: value)
+            pipeline.update(settings: settings)
+            return settings
+        }
+        try save(key, settings.value(of: key))
+        return settings
+    }
+
+    package func current() async -> MappingSettings {
+        (try? await host.onLoop { $0.sink.settings }) ?? MappingSettings()
+    }
+}

@@ -1,0 +1,32 @@
+import RemotionHostLogic
+import Synchronization
+
+/// Where the dashboard sends a settings change. The host implements it by hopping to
+/// its own loop (and saving its config file); the dashboard only awaits the answer, so
+/// nothing on the host's loop ever waits for the dashboard.
+package protocol SettingsControl: Sendable {
+    /// Sets `key` (one of `MappingSettings.keys`) from its text form and returns the
+    /// settings now in force. Throws `MappingSettingError` for an unknown key or a bad
+    /// value (the dashboard answers 400 with its message); other errors answer 500.
+    func apply(key: String, value: String) async throws -> MappingSettings
+    /// The settings now in force (shown by the page's settings form).
+    func current() async -> MappingSettings
+}
+
+/// Settings kept in memory: for tests and for hosts without a config file.
+package final class InMemorySettingsControl: SettingsControl {
+    private let state: Mutex<MappingSettings>
+
+    package init(_ settings: MappingSettings = MappingSettings()) {
+        state = Mutex(settings)
+    }
+
+    package func apply(key: String, value: String) async throws -> MappingSettings {
+        try state.withLock { (settings: inout MappingSettings) throws(MappingSettingError) -> MappingSettings in
+            try settings.set(key, to: value)
+            return settings
+        }
+    }
+
+    package func current() async -> MappingSettings { state.withLock { $0 } }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The page's files (HTML, CSS, JS), read once from the target's resources.
+struct StaticAssets: Sendable {
+    struct Asset: Sendable {
+        var contentType: String
+        var body: Data
+    }
+
+    let files: [String: Asset]
+
+    static let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
+                        "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png"]
+
+    /// Reads every file in the bundle's `Resources` folder; throws if it is missing.
+    static func load() throws(DashboardStartError) -> StaticAssets {
+        guard let folder = Bundle.module.url(forResource: "Resources", withExtension: nil),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+            throw DashboardStartError(message: "the dashboard's page files (Resources) are missing from the bundle")
+        }
+        var files: [String: Asset] = [:]
+        for name in names {
+            let ext = name.split(separator: ".").last.map(String.init) ?? ""
+            guard let type = types[ext],
+                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
+            files[name] = Asset(contentType: type, body: data)
+        }
+        guard files["index.html"] != nil else {
+            throw DashboardStartError(message: "the dashboard's index.html is missing from the bundle")
+        }
+        return StaticAssets(files: files)
+    }
+}
+
+/// Why the dashboard could not start.
+package struct DashboardStartError: Error, Sendable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+import NIOCore
+import RemotionProtocol
+import RemotionHostLogic
+import RemotionNetwork
+
+/// `remotion demo`: a host and a controller in one process over real UDP on loopback.
+/// The host injects into a virtual screen, so it needs no privileges and no display.
+/// The controller pairs with the host through the real XXpsk3 flow (keys in a temporary
+/// directory, the host's confirmation given automatically) and then streams over an
+/// encrypted Noise IK session.
+package enum DemoRunner {
+    package struct Options: Sendable {
+        package var source: any MotionSource = SyntheticMotion(shape: .figureEight, noise: 0.002)
+        package var sourceName = "synthetic:figure-eight"
+        package var rate: Double = 120
+        package var duration: Double = 4
+        package var presses: [PressScript.Press] = [
+            .init(button: .a, at: 1.0, hold: 0.5), .init(button: .b, at: 2.0, hold: 0.3),
+            .init(button: .c, at: 2.5, hold: 0.2),
+        ]
+        package var screen = ScreenGeometry(width: 1920, height: 1080)
+        package var settings = MappingSettings()
+        /// Where the host publishes status snapshots (for a dashboard), if anywhere.
+        package var publisher: SnapshotPublisher?
+        /// Called once the host is serving (the demo command starts the dashboard here).
+        package var onHostReady: (@Sendable (HostService<NoiseHostFraming, HostPipeline>) async throws -> Void)?
+        package init() {}
+    }
+
+    package struct Result: Sendable {
+        package var hostAddress: String
+        package var client: ClientStats
+        package var connected: Bool
+        package var hostDatagramsReceived: Int
+        package var hostDrops: DropCounters
+        package var motionDelivered: Int
+        package var staleMotion: Int
+        package var edgesDelivered: Int
+        package var injectedButtons: [String]
+        package var path: [(x: Int, y: Int)]
+        package var latencyP50Micros: UInt64
+        package var latencyP99Micros: UInt64
+        package var heldAfterEnd: Int
+        /// "controller <fp> paired with host <fp>".
+        package var pairing: String
+    }
+
+    package static func run(_ options: Options, logger: Logger) async throws -> Result {
+        let screen = options.screen
+        let settings = options.settings
+        let publisher = options.publisher
+        let keys = FileManager.default.temporaryDirectory.appendingPathComponent("remotion-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let hostStore = KeyStore(directory: keys.appendingPathComponent("host"))
+        let clientStore = KeyStore(directory: keys.appendingPathComponent("controller"))
+        let secret = SecureHosting.newSecret()
+        let desk = PairingDesk()
+        let host = try await HostService<NoiseHostFraming, HostPipeline>.start(
+            host: "127.0.0.1", port: 0,
+            makeFraming: try SecureHosting.framing(store: hostStore, pairing: (secret, .seconds(10)), desk: desk),
+            makeSink: {
+                let pipeline = HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: screen)),
+                                            buttonMap: .seedDefault, settings: settings, logger: logger,
+                                            injectorReason: "virtual screen", publisher: publisher)
+                pipeline.identity = (name: "Remotion demo", listen: "")
+                return pipeline
+            })
+        try await options.onHostReady?(host)
+        // The demo's "user" confirms the controller automatically; a real host asks (remotion pair --listen).
+        let confirmer = Task {
+            for await request in desk.requests {
+                _ = try? hostStore.addPaired(name: request.name, publicKey: request.publicKey)
+                desk.decide(request, accept: true)
+            }
+        }
+        let code = PairingCode(hostKey: try hostStore.hostKey().publicKey, secret: secret,
+                               address: host.localAddress.displayText)
+        let clientKey = try clientStore.clientKey()
+        let hostKey = try await PairingConnector.pair(code: code, staticKey: clientKey, name: "demo controller",
+                                                      timeout: .seconds(10))
+        desk.finish()
+        await confirmer.value
+        _ = try clientStore.addKnownHost(publicKey: hostKey, address: code.address)
+        let pairing = "controller \(KeyFingerprint.fingerprint(of: clientKey.publicKey)) paired with host \(KeyFingerprint.fingerprint(of: hostKey))"
+        logger.info("\(pairing)")
+        let plan = StreamPlan(source: options.source, rate: options.rate, duration: options.duration,
+                              presses: PressScript(presses: options.presses))
+        let client = try await ClientService<NoiseClientFraming>.start(
+            host: host.localAddress, sessionID: SessionID(UInt32.random(in: 1...UInt32.max)), plan: plan,
+            makeFraming: { NoiseClientFraming(staticKey: clientKey, hostStatic: hostKey) })
+        var stats = ClientStats()
+        var connected = false
+        for await event in client.events {
+            switch event {
+            case .connected: connected = true
+            case .finished(let s): stats = s
+            case .timedOut, .disconnected: break
+            }
+        }
+        await client.close()
+        // The host closes the session when the client's disconnect arrives; give the
+        // loopback a moment, then read the host's view on its own loop.
+        try await Task.sleep(for: .milliseconds(100))
+        let view = try await host.onLoop { handler -> HostView in
+            let report = handler.report()
+            let pipeline = handler.sink
+            let finished = pipeline.closed.map(\.1)
+            let screenBackend = pipeline.injector.backend as? VirtualScreenBackend
+            let buttons = screenBackend?.events.compactMap { entry -> String? in
+                switch entry.event {
+                case let .button(b, down): "\(b)\(down ? "↓" : "↑")"
+                case let .key(k, down): "\(k)\(down ? "↓" : "↑")"
+                default: nil
+                }
+            } ?? []
+            return HostView(
+                received: report.datagramsReceived, drops: report.drops,
+                motion: finished.reduce(0) { $0 + $1.motionPackets },
+                stale: report.drops[.staleMotion],
+                edges: finished.reduce(0) { $0 + $1.buttonEdges },
+                buttons: buttons,
+                path: screenBackend?.path.map { (x: $0.x, y: $0.y) } ?? [],
+                p50: finished.first?.latencyP50Micros ?? 0, p99: finished.first?.latencyP99Micros ?? 0,
+                held: pipeline.injector.held.values.reduce(0) { $0 + $1.count })
+        }
+        await host.shutdown()
+        return Result(hostAddress: host.localAddress.displayText, client: stats, connected: connected,
+                      hostDatagramsReceived: view.received, hostDrops: view.drops,
+                      motionDelivered: view.motion, staleMotion: view.stale, edgesDelivered: view.edges,
+                      injectedButtons: view.buttons, path: view.path,
+                      latencyP50Micros: view.p50, latencyP99Micros: view.p99, heldAfterEnd: view.held, pairing: pairing)
+    }
+
+    struct HostView: Sendable {
+        var received: Int
+        var drops: DropCounters
+        var motion: Int
+        var stale: Int
+        var edges: Int
+        var buttons: [String]
+        var path: [(x: Int, y: Int)]
+        var p50: UInt64
+        var p99: UInt64
+        var held: Int
+    }
+}

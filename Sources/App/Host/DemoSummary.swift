@@ -1,0 +1,24 @@
+import RemotionProtocol
+
+extension DemoRunner.Result {
+    /// The summary `remotion demo` prints.
+    package func summary(options: DemoRunner.Options) -> String {
+        func ms(_ micros: UInt64) -> String {
+            let v = Double(micros) / 1000
+            return v < 10 ? "\((v * 100).rounded() / 100) ms" : "\(v.rounded()) ms"
+        }
+        var lines: [String] = []
+        lines.append("Remotion demo: host on \(hostAddress), controller streaming \(options.sourceName) at \(Int(options.rate)) Hz for \(options.duration) s")
+        lines.append("  connection  \(connected ? "connected" : "NEVER CONNECTED")")
+        lines.append("  security    paired through XXpsk3 (\(pairing)), streamed over Noise IK")
+        lines.append("  packets     client sent \(client.datagramsSent), host received \(hostDatagramsReceived), host dropped \(hostDrops.total)\(hostDrops.total > 0 ? " (\(hostDrops.summary))" : "")")
+        lines.append("  motion      \(client.motionSent) samples sent, \(motionDelivered) delivered, \(staleMotion) stale")
+        lines.append("  buttons     \(client.buttonEdges) edges sent, \(edgesDelivered) delivered; injected: \(injectedButtons.isEmpty ? "-" : injectedButtons.joined(separator: " "))")
+        lines.append("  reliability \(client.retransmissions) retransmissions, \(client.unacknowledgedAtEnd) unacknowledged at the end")
+        lines.append("  latency     one-way p50 \(ms(latencyP50Micros)), p99 \(ms(latencyP99Micros)) (from sample timestamps)")
+        lines.append("  held        \(heldAfterEnd) inputs still held after the controller left")
+        lines.append("  pointer     \(path.count) positions on a \(options.screen.width)x\(options.screen.height) virtual screen (o start, @ end):")
+        lines += PathPlot.render(path, screen: options.screen).map { "    " + $0 }
+        return lines.joined(separator: "\n")
+    }
+}

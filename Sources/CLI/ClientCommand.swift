@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NIOCore
+import RemotionProtocol
+import RemotionNetwork
+import ServiceLifecycle
+
+struct ClientCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client",
+        abstract: "Connect to a host and stream motion and button presses.")
+
+    @Option(help: "The host's address and port, e.g. 127.0.0.1:7474 or [::1]:7474 (default: find it with DNS-SD).")
+    var host: String?
+
+    @Option(name: .customLong("host-name"), help: "With discovery: connect to the host announced under this name.")
+    var hostName: String?
+
+    @Option(help: "With discovery: seconds to look for a host before giving up.")
+    var browseTimeout: Double = 5
+
+    @Option(help: "Motion source: synthetic:<still|circle|figure-eight|sweep>[,noise=R][,seed=N] or replay:<file.csv>.")
+    var source = "synthetic:circle"
+
+    @Option(help: "Samples per second.")
+    var rate: Double = 100
+
+    @Option(help: "Seconds to stream after connecting (default: until Ctrl-C, or the end of a replay).")
+    var duration: Double?
+
+    @Option(name: .customLong("press"), help: "Scripted press BUTTON@START+HOLD (repeatable), e.g. A@1.0+0.5.")
+    var presses: [String] = []
+
+    @Option(help: "Seconds without an answer before giving up.")
+    var timeout: Double = 2.5
+
+    @Flag(help: "Send unencrypted, unauthenticated datagrams (debugging only; the host needs --insecure too).")
+    var insecure = false
+
+    @Option(help: "Fingerprint (or prefix) of the paired host to use (default: the host paired at --host, the discovered host's, or the only one).")
+    var hostKey: String?
+
+    @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
+    func validate() throws {
+        guard rate > 0, rate <= 2000 else { throw ValidationError("--rate must be between 1 and 2000 samples per second") }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
+        guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
+        guard browseTimeout > 0, browseTimeout <= 120 else { throw ValidationError("--browse-timeout must be between 0 and 120 seconds") }
+    }
+
+    func run() async throws {
+        let scripted: [PressScript.Press]
+        do { scripted = try presses.map(PressScript.parsePress) } catch { throw UserError(error.description) }
+        let plan = StreamPlan(source: try SourceLoader.load(source), rate: rate, duration: duration,
+                              presses: PressScript(presses: scripted))
+        let targets = try await ClientTargets.resolve(host: host, hostName: hostName,
+                                                      browseTimeout: .secondsDouble(browseTimeout))
+        // The seed's connecting state: try each resolved address in order.
+        for (index, address) in targets.addresses.enumerated() {
+            let label = targets.addresses.count > 1 ? "\(targets.label) (\(address.displayText))" : targets.label
+            let timedOut = try await stream(to: address, label: label, plan: plan,
+                                            fingerprint: hostKey ?? targets.fingerprint)
+            if !timedOut { return }
+            if index + 1 < targets.addresses.count {
+                printErr("remotion client: no answer from \(address.displayText), trying the next address")
+            } else {
+                throw UserError("no answer from \(label) within \(timeout) s: is `remotion host` running there, and is UDP allowed?")
+            }
+        }
+    }
+
+    /// Connects and streams; returns true when the host never answered.
+    private func stream(to address: SocketAddress, label: String, plan: StreamPlan, fingerprint: String?) async throws -> Bool {
+        var configuration = ClientSession.Configuration()
+        configuration.timeout = .secondsDouble(timeout)
+        let id = SessionID(UInt32.random(in: 1...UInt32.max))
+        if insecure {
+            printInsecureWarning("client")
+            let client = try await ClientService<PlainClientFraming>.start(
+                host: address, sessionID: id, configuration: configuration, plan: plan,
+                makeFraming: { PlainClientFraming() })
+            return try await follow(client, label: label)
+        }
+        let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
+        do {
+            let key = try store.clientKey()
+            guard let known = try store.knownHost(for: host ?? address.displayText, fingerprint: fingerprint),
+                  let hostStatic = known.key else {
+                throw UserError("not paired with \(label): run `remotion pair --listen` on the host and `remotion pair CODE` here (or use --host-key)")
+            }
+            let client = try await ClientService<NoiseClientFraming>.start(
+                host: address, sessionID: id, configuration: configuration, plan: plan,
+                makeFraming: { NoiseClientFraming(staticKey: key, hostStatic: hostStatic) })
+            printErr("remotion client: encrypted session with host \(known.fingerprint)")
+            return try await follow(client, label: label)
+        } catch let error as KeyStoreError {
+            throw UserError(error.description)
+        }
+    }
+
+    /// Runs until streaming ends or Ctrl-C; returns true when the host never answered.
+    private func follow<F: ClientFraming>(_ client: ClientService<F>, label: String) async throws -> Bool {
+        let runner = ClientRunner(client: client, host: label, timeout: timeout)
+        // The runner returning (plan done, timeout) ends the group normally, not as a failure.
+        let service = ServiceGroupConfiguration.ServiceConfiguration(service: runner,
+                                                                      successTerminationBehavior: .gracefullyShutdownGroup)
+        let group = ServiceGroup(configuration: .init(services: [service], gracefulShutdownSignals: [.sigint, .sigterm],
+                                                      logger: Logger(label: "remotion.client")))
+        try await group.run()
+        if await runner.outcome.timedOut { return true }
+        if let failure = await runner.outcome.failure { throw UserError(failure) }
+        return false
+    }
+}
+
+
+/// Follows the client's events until it finishes; Ctrl-C stops it gracefully (the
+/// host is told, so it releases what this controller held at once).
+final class ClientRunner<F: ClientFraming>: Service {
+    let client: ClientService<F>
+    let host: String
+    let timeout: Double
+    let outcome = Outcome()
+
+    actor Outcome {
+        var failure: String?
+        var timedOut = false
+        func fail(_ message: String) { failure = message }
+        func timeOut() { timedOut = true }
+    }
+
+    init(client: ClientService<F>, host: String, timeout: Double) {
+        self.client = client
+        self.host = host
+        self.timeout = timeout
+    }
+
+    func run() async throws {
+        let client = self.client
+        await withGracefulShutdownHandler {
+            for await event in client.events {
+                switch event {
+                case .connected:
+                    printErr("remotion client: connected to \(host)")
+                case .timedOut:
+                    await outcome.timeOut()
+                case let .disconnected(reason):
+                    await outcome.fail("disconnected from \(host) (\(reason))")
+                case let .finished(stats):
+                    printErr("remotion client: sent \(stats.motionSent) motion samples and \(stats.buttonEdges) button edges; \(stats.retransmissions) retransmissions, \(stats.unacknowledgedAtEnd) unacknowledged")
+                }
+            }
+        } onGracefulShutdown: {
+            Task { await client.stop() }
+        }
+        await client.close()
+    }
+}
+

@@ -1,0 +1,39 @@
+import Foundation
+import RemotionApp
+import RemotionHostLogic
+import RemotionNetwork
+import ServiceLifecycle
+
+/// Serves the web dashboard on loopback while the host runs; settings changed in the
+/// page are applied on the host's loop and written to the config file.
+struct DashboardService<F: HostFraming>: Service {
+    let server: DashboardServer
+
+    static func start(host: HostService<F, HostPipeline>, publisher: SnapshotPublisher, port: Int,
+                      configPath: String?) async throws -> (DashboardService, Int) {
+        let server = DashboardServer()
+        let save: @Sendable (String, String) throws -> Void = { key, value in
+            guard let configPath else { return }
+            try ConfigFile.setMapping(key: key, value: value, path: configPath)
+        }
+        let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
+                                           settings: HostLoopSettingsControl(host: host, save: save))
+        return (DashboardService(server: server), bound)
+    }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await server.shutdown()
+    }
+}
+
+/// Writes a mapping change into the TOML config, keeping everything else as it was.
+enum ConfigFile {
+    static func setMapping(key: String, value: String, path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let old = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        let new = HostConfig.updatingMapping(key: key, value: value, in: old)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(new.utf8).write(to: url, options: .atomic)
+    }
+}

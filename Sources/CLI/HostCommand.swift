@@ -1,0 +1,185 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NIOCore
+import RemotionApp
+import RemotionProtocol
+import RemotionHostLogic
+import RemotionNetwork
+import ServiceLifecycle
+
+extension InjectorFactory.Choice: ExpressibleByArgument {}
+
+struct HostCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
+        abstract: "Accept paired controllers over UDP and inject their motion and buttons into this desktop.")
+
+    @Option(help: "Address to listen on (:: is IPv6 and IPv4 together where the OS allows).")
+    var bind = "::"
+
+    @Option(help: "UDP port to listen on (0 picks a free one).")
+    var port = 7474
+
+    @Option(help: "Name announced on the network (default: \"Remotion on <this machine>\").")
+    var name: String?
+
+    @Flag(help: "Do not announce the host with DNS-SD.")
+    var noDiscovery = false
+
+    @Option(help: "Injector: \(InjectorFactory.Choice.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var inject: InjectorFactory.Choice = .auto
+
+    @Option(help: "Config file (default: $XDG_CONFIG_HOME/remotion/config.toml when it exists).")
+    var config: String?
+
+    @Option(help: "Seconds of silence after which a controller is dropped and its inputs released.")
+    var timeout: Double = 2.5
+
+    @Option(help: "Most controllers served at once.")
+    var maxControllers = 16
+
+    @Flag(help: "Write status as JSON lines (stderr) instead of the terminal view.")
+    var json = false
+
+    @Option(help: "Port of the web dashboard on 127.0.0.1 (0 picks a free one).")
+    var dashboardPort = 7475
+
+    @Flag(help: "Do not serve the web dashboard.")
+    var noDashboard = false
+
+    @Flag(help: "Accept unencrypted, unauthenticated datagrams (debugging only: anyone on the network can inject input).")
+    var insecure = false
+
+    @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
+        guard (1...256).contains(maxControllers) else { throw ValidationError("--max-controllers must be from 1 to 256") }
+    }
+
+    func run() async throws {
+        let machineName = ProcessInfo.processInfo.hostName
+        let instance: InstanceName
+        do {
+            instance = try name.map { try InstanceName($0) } ?? DiscoveryBackend.defaultInstanceName(hostName: machineName)
+        } catch { throw UserError("--name: \(error)") }
+        let environment = ProcessInfo.processInfo.environment
+        let loaded = try ConfigLoader.load(explicitPath: config, environment: environment)
+        var machine = HostStateMachine<SocketAddress>.Configuration()
+        machine.timeout = .secondsDouble(timeout)
+        machine.maximumSessions = maxControllers
+        let logger = Logger(label: "remotion.host")
+        let choice = inject
+        let buttonMap = loaded.buttons
+        let settings = loaded.settings
+        let publisher = SnapshotPublisher()
+        let makeSink: @Sendable () throws -> HostPipeline = {
+            let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
+            let pipeline = HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
+                                        settings: settings, logger: logger, injectorReason: made.reason,
+                                        publisher: publisher)
+            pipeline.identity = (name: instance.value, listen: "")
+            return pipeline
+        }
+        let context = ServeContext(loaded: loaded, logger: logger, publisher: publisher, instance: instance)
+        if insecure {
+            printInsecureWarning("host")
+            let host = try await startHost(machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
+            try await serve(host, context, note: "INSECURE plain datagrams", hostID: nil,
+                            hint: "INSECURE: anyone on the network can inject input")
+        } else {
+            let store = KeyStore(directory: dataDirectory(dataDir, environment: environment))
+            let framing: @Sendable () throws -> NoiseHostFraming
+            do { framing = try SecureHosting.framing(store: store) } catch { throw UserError("\(error)") }
+            let paired = (try? store.pairedControllers().count) ?? 0
+            let host = try await startHost(machine: machine, makeFraming: framing, makeSink: makeSink)
+            if paired == 0 {
+                printErr("remotion host: no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")
+            }
+            let fingerprint = (try? store.hostKey()).map { KeyFingerprint.fingerprint(of: $0.publicKey) }
+            try await serve(host, context,
+                            note: "encrypted (Noise IK), \(paired) paired controller(s), host key \(fingerprint ?? "?")",
+                            hostID: fingerprint,
+                            hint: paired == 0 ? "no controller paired yet: stop the host and run remotion pair --listen"
+                                              : "\(paired) paired controller(s); host key \(fingerprint ?? "?")")
+        }
+    }
+
+    struct ServeContext {
+        var loaded: ConfigLoader.Loaded
+        var logger: Logger
+        var publisher: SnapshotPublisher
+        var instance: InstanceName
+    }
+
+    private func startHost<F: HostFraming>(machine: HostStateMachine<SocketAddress>.Configuration,
+                                           makeFraming: @escaping @Sendable () throws -> F,
+                                           makeSink: @escaping @Sendable () throws -> HostPipeline) async throws -> HostService<F, HostPipeline> {
+        do {
+            return try await HostService<F, HostPipeline>.start(host: bind, port: port, configuration: machine,
+                                                  makeFraming: makeFraming, makeSink: makeSink)
+        } catch let error as InjectionError {
+            throw UserError(error.description)
+        } catch {
+            throw UserError("cannot listen on \(bind) port \(port): \(error)")
+        }
+    }
+
+    /// Runs the host with its companions (status view, DNS-SD announcement) until
+    /// SIGINT/SIGTERM. The TXT record's `id` is the host key's fingerprint, so a
+    /// controller knows it found the host it paired with.
+    private func serve<F: HostFraming>(_ host: HostService<F, HostPipeline>, _ context: ServeContext, note: String, hostID: String?,
+                                       hint: String) async throws {
+        let reason = try await host.onLoop { $0.sink.injectorReason }
+        let boundPort = host.localAddress.port ?? port
+        printErr("remotion host: listening on \(host.localAddress.displayText) (UDP, \(note)), injecting with \(reason)")
+        if let path = context.loaded.path { printErr("remotion host: config \(path)") }
+        // The terminal view only where stdout is a terminal and carries no injected-event log.
+        let interactive = !json && isatty(STDOUT_FILENO) == 1 && inject != .log
+        let status = StatusDisplay(publisher: context.publisher, name: context.instance.value,
+                                   addresses: StatusDisplay.addresses(for: host.localAddress),
+                                   port: boundPort, interactive: interactive, pairingHint: hint)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host)),
+                                                                          .init(service: status)]
+        if !noDashboard {
+            let configPath = context.loaded.path ?? HostConfig.defaultPath(environment: ProcessInfo.processInfo.environment)
+            do {
+                let (dashboard, bound) = try await DashboardService.start(host: host, publisher: context.publisher,
+                                                                          port: dashboardPort, configPath: configPath)
+                services.append(.init(service: dashboard))
+                printErr("remotion host: dashboard on http://127.0.0.1:\(bound)/ (settings saved to \(configPath ?? "nowhere"))")
+            } catch {
+                printErr("remotion host: dashboard off (\(error)); use --dashboard-port to pick another port")
+            }
+        }
+        if !noDiscovery {
+            let txt = HostTXT(protocolVersion: 1, hostID: hostID,
+                              capabilities: ["attitude", "gyro", "buttons16", "reliable", insecure ? "plain" : "noise-ik"])
+            services.append(.init(service: HostAnnouncer(name: context.instance, port: UInt16(boundPort), txt: txt)))
+        }
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigint, .sigterm],
+                                                      logger: context.logger))
+        try await group.run()
+    }
+}
+
+/// Keeps the host running until SIGINT/SIGTERM, then stops it gracefully: every client
+/// is told, every held input released, the socket closed.
+struct HostRunner<F: HostFraming>: Service {
+    let host: HostService<F, HostPipeline>
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        let counts = try? await host.onLoop { handler -> (Int, Int, String) in
+            let pipeline = handler.sink
+            let l = pipeline.latencySummary()
+            let latency = "one-way latency p50 \(Double(l.p50) / 1000) ms, p99 \(Double(l.p99) / 1000) ms over \(l.samples) samples"
+            return (pipeline.injectedEvents, handler.report().drops.total, latency)
+        }
+        await host.shutdown()
+        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped; \(counts?.2 ?? "")); every held input released")
+    }
+}

@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import NIOCore
+import RemotionProtocol
+import RemotionNetwork
+
+struct PairCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pair",
+        abstract: "Pair a controller with a host (run `remotion pair --listen` on the host, then `remotion pair CODE` on the controller).")
+
+    @Argument(help: "The pairing code the host printed (controller side).")
+    var code: String?
+
+    @Flag(help: "Host side: open a pairing window and print a pairing code.")
+    var listen = false
+
+    @Option(help: "Host side: address to listen on.")
+    var bind = "::"
+
+    @Option(help: "Host side: UDP port (the same as `remotion host`, which must not run at the same time).")
+    var port = 7474
+
+    @Option(help: "Host side: the address:port to put in the code (default: the bound address; for a wildcard bind, this machine's first LAN address).")
+    var advertise: String?
+
+    @Option(help: "Seconds the pairing window stays open (host) or the controller waits (controller).")
+    var window: Double = 120
+
+    @Flag(help: "Host side: accept the controller without asking (for scripts).")
+    var yes = false
+
+    @Option(help: "Controller side: the name the host will list this controller under.")
+    var name = ProcessInfo.processInfo.hostName
+
+    @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
+    func validate() throws {
+        guard listen != (code != nil) else { throw ValidationError("give either --listen (host) or a pairing code (controller)") }
+        guard window >= 1, window <= 3600 else { throw ValidationError("--window must be between 1 and 3600 seconds") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+    }
+
+    func run() async throws {
+        let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
+        if listen { try await runHost(store: store) } else { try await runController(store: store) }
+    }
+
+    private func runController(store: KeyStore) async throws {
+        let parsed: PairingCode
+        do { parsed = try PairingCode.parse(code ?? "") } catch { throw UserError(error.description) }
+        let key: KeyPair
+        do { key = try store.clientKey() } catch { throw UserError("\(error)") }
+        printErr("remotion pair: this controller's fingerprint is \(KeyFingerprint.fingerprint(of: key.publicKey))")
+        printErr("remotion pair: waiting for the host's user to confirm it ...")
+        do {
+            let hostKey = try await PairingConnector.pair(code: parsed, staticKey: key, name: name,
+                                                          timeout: .secondsDouble(window))
+            let entry = try store.addKnownHost(publicKey: hostKey, address: parsed.address)
+            print("paired with host \(entry.fingerprint) at \(entry.lastAddress)")
+        } catch {
+            throw UserError("pairing failed: \(error)")
+        }
+    }
+
+    private func runHost(store: KeyStore) async throws {
+        let secret = SecureHosting.newSecret()
+        let desk = PairingDesk()
+        let makeFraming: @Sendable () throws -> NoiseHostFraming
+        let hostKey: KeyPair
+        do {
+            hostKey = try store.hostKey()
+            makeFraming = try SecureHosting.framing(store: store, pairing: (secret, .secondsDouble(window)), desk: desk)
+        } catch { throw UserError("\(error)") }
+        let host: HostService<NoiseHostFraming, DiscardingSink>
+        do {
+            host = try await HostService.start(host: bind, port: port, makeFraming: makeFraming, makeSink: { DiscardingSink() })
+        } catch {
+            throw UserError("cannot listen on \(bind) port \(port): \(error) (stop `remotion host` while pairing)")
+        }
+        let code = PairingCode(hostKey: hostKey.publicKey, secret: secret,
+                               address: SecureHosting.codeAddress(bound: host.localAddress, advertise: advertise))
+        say("host fingerprint: \(KeyFingerprint.fingerprint(of: hostKey.publicKey))")
+        say("pairing code (valid \(Int(window)) s, one controller; on the controller run `remotion pair CODE`):")
+        say(code.description)
+        let timeout = Task {
+            try? await Task.sleep(for: .seconds(window))
+            desk.finish()
+        }
+        var paired: PairedController?
+        for await request in desk.requests {
+            let label = request.name.isEmpty ? "(unnamed)" : request.name
+            var accept = yes
+            if !yes {
+                say("controller '\(label)' with fingerprint \(request.fingerprint) wants to pair.")
+                FileHandle.standardOutput.write(Data("Does the controller show the same fingerprint? Accept? [y/N] ".utf8))
+                let answer = await Task.detached { readLine() }.value
+                accept = answer?.lowercased().hasPrefix("y") ?? false
+            }
+            if accept {
+                do { paired = try store.addPaired(name: request.name, publicKey: request.publicKey) } catch {
+                    desk.decide(request, accept: false)
+                    throw UserError("\(error)")
+                }
+            }
+            desk.decide(request, accept: accept)
+            // The answer rides on the controller's next retransmission (every 0.5 s).
+            try? await Task.sleep(for: .milliseconds(1500))
+            if accept { break }
+            say("refused; nothing was stored")
+        }
+        timeout.cancel()
+        await host.shutdown()
+        guard let paired else { throw UserError("no controller paired within \(Int(window)) s") }
+        say("paired controller '\(paired.name)' \(paired.fingerprint)")
+    }
+}
+
+struct DevicesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices", abstract: "List paired controllers (host side) and known hosts, or revoke a controller.")
+
+    @Option(help: "Remove the paired controller with this fingerprint (or prefix) or name.")
+    var revoke: String?
+
+    @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
+    func run() async throws {
+        let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
+        do {
+            if let revoke {
+                let removed = try store.revoke(revoke)
+                guard !removed.isEmpty else { throw UserError("no paired controller matches '\(revoke)'") }
+                for r in removed { print("revoked '\(r.name)' \(r.fingerprint)") }
+                return
+            }
+            let paired = try store.pairedControllers()
+            print("paired controllers (\(paired.count)):")
+            for p in paired { print("  \(p.fingerprint)  \(p.name)  paired \(p.pairedAt.formatted(.iso8601))") }
+            let hosts = try store.knownHosts()
+            print("known hosts (\(hosts.count)):")
+            for h in hosts { print("  \(h.fingerprint)  \(h.lastAddress)  paired \(h.pairedAt.formatted(.iso8601))") }
+        } catch let error as KeyStoreError {
+            throw UserError(error.description)
+        }
+    }
+}
+
+/// A line to stdout, unbuffered (the pairing code must appear at once, also in a pipe).
+private func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

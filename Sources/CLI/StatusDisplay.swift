@@ -1,0 +1,47 @@
+import Foundation
+import NIOCore
+import RemotionApp
+import RemotionProtocol
+import RemotionNetwork
+import RemotionHostLogic
+import ServiceLifecycle
+
+/// `remotion host`'s face: in a terminal, the welcome view and one block per controller,
+/// redrawn at most 10 times a second and only when something changed; piped or with
+/// `--json`, one JSON line per change. It only reads published snapshots, so a slow
+/// terminal never delays injection.
+struct StatusDisplay: Service {
+    let publisher: SnapshotPublisher
+    let name: String
+    let addresses: [String]
+    let port: Int
+    let interactive: Bool
+    /// What the welcome view says about pairing (nil: nothing).
+    var pairingHint: String?
+
+    func run() async throws {
+        var renderer = try StatusRenderer(font: PixelFont.standard())
+        var policy = RedrawPolicy()
+        var log = StatusLog()
+        var lastGeneration = -1
+        if interactive { write(TerminalScreen.setUp) }
+        defer { if interactive { write(TerminalScreen.tearDown) } }
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            let generation = publisher.generation
+            var snapshot = publisher.current()
+            snapshot.hostName = name
+            let status = StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint)
+            if interactive {
+                if case .draw = policy.decide(status, now: MonotonicClock.now()) { write(renderer.frame(for: status)) }
+            } else if generation != lastGeneration {
+                for line in log.lines(for: status, at: MonotonicClock.now()) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+            }
+            lastGeneration = generation
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+
+    static func addresses(for local: SocketAddress) -> [String] { SocketAddress.reachableAddresses(for: local) }
+}

@@ -1,0 +1,89 @@
+import RemotionProtocol
+
+/// The host configuration file (`config.toml`, see docs/INJECTION.md):
+///
+///     [buttons]            # overrides of the seed's default button map
+///     A = "left"
+///     G = "key:ctrl+shift+i"
+///     H = "wheel:up"
+///     I = "action:recenter"
+///     P = "none"
+///
+///     [mapping]            # motion mapping settings, kept raw for the mapper
+///     sensitivity = 1.5
+///
+/// Unknown tables, unknown keys and bad values are errors naming file and line.
+package struct HostConfig: Sendable, Hashable {
+    /// One raw `[mapping]` setting; `value` is a string's contents or the literal
+    /// text of a number / boolean; `quoted` tells which.
+    package struct MappingEntry: Sendable, Hashable {
+        package var key: String
+        package var value: String
+        package var line: Int
+        package var quoted: Bool
+        package init(key: String, value: String, line: Int, quoted: Bool) {
+            self.key = key; self.value = value; self.line = line; self.quoted = quoted
+        }
+    }
+
+    /// The seed's default map with the file's `[buttons]` entries applied.
+    package var buttons: ButtonMap
+    /// The `[mapping]` entries in file order, unvalidated.
+    package var mapping: [MappingEntry]
+
+    package init(buttons: ButtonMap = .seedDefault, mapping: [MappingEntry] = []) {
+        self.buttons = buttons
+        self.mapping = mapping
+    }
+
+    package static let tables = ["buttons", "mapping"]
+
+    /// Parses the file's text; `path` is only used in error messages.
+    package static func parse(_ text: String, path: String) throws(ConfigError) -> HostConfig {
+        let doc = try TOMLSubset.parse(text, path: path)
+        for (name, line) in doc.tables where !tables.contains(name) {
+            throw ConfigError(path: path, line: line, "unknown table [\(name)]; use [buttons] or [mapping]")
+        }
+        var config = HostConfig()
+        for entry in doc.entries {
+            switch entry.table {
+            case nil:
+                throw ConfigError(path: path, line: entry.line,
+                                  "\"\(entry.key)\" is outside any table; put it under [buttons] or [mapping]")
+            case "buttons":
+                guard let button = Button(letter: entry.key) else {
+                    throw ConfigError(path: path, line: entry.line, "button \"\(entry.key)\" is not a button; use A to P")
+                }
+                guard entry.kind == .string else {
+                    throw ConfigError(path: path, line: entry.line,
+                                      "button \(button) needs a quoted action such as \"left\" or \"key:Left\"")
+                }
+                switch ButtonAction.parse(entry.value) {
+                case .success(let action): config.buttons[button] = action
+                case .failure(let e): throw ConfigError(path: path, line: entry.line, "button \(button): \(e.message)")
+                }
+            default:
+                config.mapping.append(MappingEntry(key: entry.key, value: entry.value, line: entry.line,
+                                                   quoted: entry.kind == .string))
+            }
+        }
+        return config
+    }
+
+    /// Where the host looks for its config: `$XDG_CONFIG_HOME/remotion/config.toml`
+    /// (when set to an absolute path, as the XDG spec requires), else
+    /// `$HOME/.config/remotion/config.toml`; nil when neither variable helps.
+    package static func defaultPath(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return join(xdg, "remotion/config.toml")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return join(home, ".config/remotion/config.toml")
+        }
+        return nil
+    }
+
+    private static func join(_ dir: String, _ rest: String) -> String {
+        dir.hasSuffix("/") ? dir + rest : dir + "/" + rest
+    }
+}

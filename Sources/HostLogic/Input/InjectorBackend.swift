@@ -1,0 +1,47 @@
+import RemotionProtocol
+
+/// Something that turns `InputEvent`s into real (or recorded) input: XTest,
+/// uinput, CGEvent, a log, a virtual screen.
+///
+/// Backends wrap C handles and are not `Sendable`: one owner (the `Injector`)
+/// drives a backend from one isolation domain. Events are posted one by one and
+/// made visible together by `flush()` (one frame = posts + one flush).
+package protocol InjectorBackend: AnyObject {
+    /// A short name for logs and status ("xtest", "uinput", "log", ...).
+    var name: String { get }
+    /// The screen the pointer moves on, as the backend currently sees it.
+    func screenGeometry() -> ScreenGeometry
+    /// Queues (or performs) one event on behalf of `session`.
+    func post(_ event: InputEvent, session: SessionID) throws(InjectionError)
+    /// Makes every queued event visible to the OS.
+    func flush() throws(InjectionError)
+    /// Releases OS resources. Idempotent; no call is valid afterwards.
+    func close()
+}
+
+/// Why an event could not be injected. `message` says what went wrong and, where
+/// the user can act, what to do about it.
+package struct InjectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Hashable {
+        /// The backend cannot be opened (no display, no permission, no device).
+        case unavailable
+        /// The event cannot be expressed by this backend (e.g. a key with no code).
+        case unsupported
+        /// The OS rejected or lost an event (write failed, X error, connection gone).
+        case failed
+        /// The backend was used after `close()`.
+        case closed
+    }
+
+    package var kind: Kind
+    package var backend: String
+    package var message: String
+
+    package init(_ kind: Kind, backend: String, _ message: String) {
+        self.kind = kind
+        self.backend = backend
+        self.message = message
+    }
+
+    package var description: String { "\(backend) injector: \(message)" }
+}

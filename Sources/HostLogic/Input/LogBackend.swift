@@ -1,0 +1,52 @@
+import RemotionProtocol
+
+/// Writes one JSON object per injected event, one per line, to a sink:
+///
+///     {"session":"0000002a","kind":"move_to","x":10,"y":20}
+///     {"session":"0000002a","kind":"move_by","dx":-3,"dy":4}
+///     {"session":"0000002a","kind":"button","button":"left","state":"down"}
+///     {"session":"0000002a","kind":"key","key":"Left","state":"up"}
+///     {"session":"0000002a","kind":"wheel","dx":0,"dy":1}
+///
+/// Used by `--inject log` (no OS access at all) and in tests.
+package final class LogBackend: InjectorBackend {
+    package let name = "log"
+    private let sink: (String) -> Void
+    private let screen: ScreenGeometry
+
+    package init(screen: ScreenGeometry = ScreenGeometry(width: 1920, height: 1080),
+                sink: @escaping (String) -> Void) {
+        self.screen = screen
+        self.sink = sink
+    }
+
+    package func screenGeometry() -> ScreenGeometry { screen }
+
+    package func post(_ event: InputEvent, session: SessionID) throws(InjectionError) {
+        sink(Self.line(for: event, session: session))
+    }
+
+    package func flush() throws(InjectionError) {}
+    package func close() {}
+
+    /// The JSON line for one event (fields in a fixed order).
+    package static func line(for event: InputEvent, session: SessionID) -> String {
+        var fields: [(String, String)] = [("session", quote(session.description))]
+        switch event {
+        case .moveTo(let x, let y):
+            fields += [("kind", quote("move_to")), ("x", "\(x)"), ("y", "\(y)")]
+        case .moveBy(let dx, let dy):
+            fields += [("kind", quote("move_by")), ("dx", "\(dx)"), ("dy", "\(dy)")]
+        case .button(let b, let down):
+            fields += [("kind", quote("button")), ("button", quote(b.description)), ("state", quote(down ? "down" : "up"))]
+        case .key(let k, let down):
+            fields += [("kind", quote("key")), ("key", quote(k.name)), ("state", quote(down ? "down" : "up"))]
+        case .wheel(let dx, let dy):
+            fields += [("kind", quote("wheel")), ("dx", "\(dx)"), ("dy", "\(dy)")]
+        }
+        return "{" + fields.map { quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string literal (RFC 8259 escaping).
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
+}

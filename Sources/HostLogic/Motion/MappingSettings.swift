@@ -1,0 +1,116 @@
+/// How one session turns controller motion into pointer output. Every field has a
+/// dotted key (see `MappingSettings.keys`) for the config file and the dashboard.
+package struct MappingSettings: Sendable, Equatable, Hashable, Codable {
+    package enum Mode: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+        /// Absolute, Wiimote-like: where the controller points is where the pointer is.
+        case pointer
+        /// Relative gyro mouse for games (JoyShockMapper / GyroWiki style).
+        case fps
+        /// The seed article's MotionInjector (absolute position plus roll turning).
+        case seed
+    }
+
+    package var mode: Mode = .pointer
+    /// Global multiplier applied by every mode (the seed's sensitivityRatio).
+    package var sensitivity: Double = 1
+    package var pointer = PointerSettings()
+    package var fps = FPSSettings()
+    package var seed = SeedSettings()
+    package var filterSettings = FilterSettings()
+
+    package init() {}
+
+    /// The host-side attitude filter, built from `filterSettings`.
+    package var filter: MotionFilter {
+        get {
+            switch filterSettings.kind {
+            case .none: .none
+            case .lowPass: .lowPass(factor: filterSettings.factor)
+            case .oneEuro: .oneEuro(minCutoff: filterSettings.minCutoff, beta: filterSettings.beta,
+                                    dCutoff: filterSettings.dCutoff)
+            }
+        }
+        set {
+            switch newValue {
+            case .none:
+                filterSettings.kind = .none
+            case .lowPass(let factor):
+                filterSettings.kind = .lowPass
+                filterSettings.factor = factor
+            case let .oneEuro(minCutoff, beta, dCutoff):
+                filterSettings.kind = .oneEuro
+                filterSettings.minCutoff = minCutoff
+                filterSettings.beta = beta
+                filterSettings.dCutoff = dCutoff
+            }
+        }
+    }
+}
+
+/// Pointer (absolute) mode.
+package struct PointerSettings: Sendable, Equatable, Hashable, Codable {
+    /// Degrees of yaw that span the screen width (divided by `sensitivity`).
+    package var fovX: Double = 40
+    /// Degrees of pitch that span the screen height (divided by `sensitivity`).
+    package var fovY: Double = 25
+    /// Roll (radians) beyond which the centre drifts ("center setter", seed: 0.2).
+    package var rollThreshold: Double = 0.2
+    /// Centre drift per update per radian of roll beyond the threshold (seed: 1/100).
+    package var driftRate: Double = 0.01
+    package init() {}
+}
+
+/// FPS (relative gyro mouse) mode. Rates are in degrees per second.
+package struct FPSSettings: Sendable, Equatable, Hashable, Codable {
+    package enum Calibration: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+        /// `degreesPerScreen` degrees of controller rotation move one screen width.
+        case screen
+        /// Output counts = in-game degrees · `countsPer360` / 360 (the game's mouse
+        /// counts for a full turn), so sensitivity 1 turns the camera 1:1 with the controller.
+        case counts
+    }
+
+    package var calibration: Calibration = .screen
+    package var degreesPerScreen: Double = 30
+    package var countsPer360: Double = 3600
+    /// Sensitivity at or below `slowThreshold`.
+    package var slowSensitivity: Double = 1
+    /// Sensitivity at or above `fastThreshold`; linear in between (acceleration).
+    package var fastSensitivity: Double = 2
+    package var slowThreshold: Double = 20
+    package var fastThreshold: Double = 120
+    /// Below this speed motion is scaled by speed/tightening (0 disables).
+    package var tightening: Double = 1
+    /// Soft-tiered smoothing: fully smoothed below threshold/2, fully direct at and
+    /// above the threshold, blended in between (0 disables).
+    package var smoothThreshold: Double = 8
+    /// The length of the smoothing average, seconds.
+    package var smoothWindow: Double = 0.1
+    package init() {}
+}
+
+/// Seed (MotionInjector) mode.
+package struct SeedSettings: Sendable, Equatable, Hashable, Codable {
+    /// kMotionInjectorTurn: pixels per update per radian of roll beyond ±0.06.
+    package var turn: Double = 20
+    /// Degrees of yaw spanning the screen width at sensitivity 1 (pitch uses the
+    /// same pixels per degree).
+    package var yawSpan: Double = 60
+    package init() {}
+}
+
+/// The host-side attitude filter's parameters (all kept, whichever kind is active,
+/// so config keys may come in any order).
+package struct FilterSettings: Sendable, Equatable, Hashable, Codable {
+    package enum Kind: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+        case none
+        case lowPass = "lowpass"
+        case oneEuro = "oneeuro"
+    }
+    package var kind: Kind = .none
+    package var factor: Double = 0.3
+    package var minCutoff: Double = 1.0
+    package var beta: Double = 0.1
+    package var dCutoff: Double = 1.0
+    package init() {}
+}

@@ -1,0 +1,142 @@
+import NIOCore
+import RemotionProtocol
+
+/// Receives what the host's protocol engine decided (everything but sending). Runs on
+/// the host's event loop, synchronously: injection happens right here, with no queue
+/// between the socket and the OS input system.
+public protocol HostEventSink: AnyObject {
+    func handle(_ action: HostAction<SocketAddress>, now: Instant)
+    /// The host is stopping: release everything still held.
+    func shutdown()
+    /// The engine's numbers, at most every `HostChannelHandler.reportInterval`.
+    func report(_ report: HostReport, now: Instant)
+}
+
+extension HostEventSink {
+    public func report(_ report: HostReport, now: Instant) {}
+}
+
+/// A point-in-time view of the host's protocol engine, for status displays and summaries.
+public struct HostReport: Sendable {
+    public var sessions: [SessionID: HostSession<SocketAddress>]
+    public var drops: DropCounters
+    public var datagramsReceived: Int
+    public var datagramsSent: Int
+}
+
+/// Owns the host's state machine, framing and sink on one event loop.
+public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>: ChannelInboundHandler {
+    public typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    public typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+
+    private var machine: HostStateMachine<SocketAddress>
+    private var framing: Framing
+    public let sink: Sink
+    private var timer: DeadlineTimer?
+    private var context: ChannelHandlerContext?
+    private var received = 0
+    private var sent = 0
+    private var stopped = false
+    private var lastReport = Instant.zero
+    /// A session opened or closed since the last report: report at the next chance.
+    private var membershipChanged = false
+    public static var reportInterval: Duration { .milliseconds(100) }
+
+    public init(configuration: HostStateMachine<SocketAddress>.Configuration, framing: Framing, sink: Sink) {
+        self.machine = HostStateMachine(configuration: configuration)
+        self.framing = framing
+        self.sink = sink
+    }
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        timer = DeadlineTimer(loop: context.eventLoop) { [weak self] in self?.tick() }
+    }
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let envelope = unwrapInboundIn(data)
+        let now = MonotonicClock.now()
+        received += 1
+        let frame = envelope.data.withUnsafeReadableBytes { framing.inbound($0, from: envelope.remoteAddress, now: now) }
+        switch frame {
+        case let .message(message, session):
+            perform(machine.receive(message, session: session, from: envelope.remoteAddress, now: now), now: now)
+        case let .reply(bytes):
+            write(bytes, to: envelope.remoteAddress)
+        case let .drop(reason):
+            machine.countDrop(reason)
+        }
+    }
+
+    public func channelReadComplete(context: ChannelHandlerContext) {
+        context.flush()
+        reportIfDue(now: MonotonicClock.now())
+        timer?.arm(nextWakeUp)
+    }
+
+    /// Session timeouts, and a report tick while any session is open.
+    private var nextWakeUp: Instant? {
+        earliest(machine.nextDeadline, machine.sessions.isEmpty ? nil : lastReport + Self.reportInterval)
+    }
+
+    private func reportIfDue(now: Instant) {
+        guard membershipChanged || now - lastReport >= Self.reportInterval else { return }
+        lastReport = now
+        membershipChanged = false
+        sink.report(report(), now: now)
+    }
+
+    public func errorCaught(context: ChannelHandlerContext, error: Error) {
+        // A datagram socket reports ICMP errors (e.g. port unreachable) here; they are
+        // not fatal for the host: the silent session will time out.
+    }
+
+    /// Says goodbye to every client, releases everything, then stops the timer.
+    public func shutdown() {
+        guard !stopped else { return }
+        stopped = true
+        perform(machine.shutdown(), now: MonotonicClock.now())
+        context?.flush()
+        sink.shutdown()
+        timer?.cancel()
+    }
+
+    public func report() -> HostReport {
+        HostReport(sessions: machine.sessions, drops: machine.drops, datagramsReceived: received, datagramsSent: sent)
+    }
+
+    private func tick() {
+        let now = MonotonicClock.now()
+        perform(machine.tick(now: now), now: now)
+        context?.flush()
+        reportIfDue(now: now)
+        timer?.arm(nextWakeUp)
+    }
+
+    private func perform(_ actions: [HostAction<SocketAddress>], now: Instant) {
+        for action in actions {
+            switch action {
+            case let .send(message, session, address):
+                if let bytes = framing.outbound(message, session: session, to: address, now: now) {
+                    write(bytes, to: address)
+                }
+            case let .sessionClosed(id, _):
+                framing.sessionClosed(id)
+                membershipChanged = true
+                sink.handle(action, now: now)
+            case .sessionOpened:
+                membershipChanged = true
+                sink.handle(action, now: now)
+            default:
+                sink.handle(action, now: now)
+            }
+        }
+    }
+
+    private func write(_ bytes: [UInt8], to address: SocketAddress) {
+        guard let context else { return }
+        sent += 1
+        let buffer = context.channel.allocator.buffer(bytes: bytes)
+        context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: address, data: buffer)), promise: nil)
+    }
+}

@@ -1,0 +1,66 @@
+import NIOCore
+import RemotionProtocol
+
+/// What the framing layer made of one received datagram.
+public enum InboundFrame {
+    /// A message for a session (authenticated, when the framing encrypts).
+    case message(Message, session: SessionID)
+    /// Handshake traffic the framing answered itself (bytes to send back).
+    case reply([UInt8])
+    case drop(DropReason)
+}
+
+/// The seam between the UDP socket and the protocol engine: plain datagrams today, the
+/// Noise transport (docs/SECURITY.md) when security is on. One owner: the host's loop.
+public protocol HostFraming: SendableMetatype {
+    mutating func inbound(_ datagram: UnsafeRawBufferPointer, from: SocketAddress, now: Instant) -> InboundFrame
+    /// Frames a message for a session; nil if the session has no keys (it is dropped).
+    mutating func outbound(_ message: Message, session: SessionID, to: SocketAddress, now: Instant) -> [UInt8]?
+    /// A session ended: forget its keys.
+    mutating func sessionClosed(_ session: SessionID)
+}
+
+/// Unencrypted v1 datagrams (docs/PROTOCOL.md §2). Anyone who can send a datagram can
+/// drive a plain host: use it only on loopback or with `--insecure`.
+public struct PlainFraming: HostFraming {
+    public init() {}
+
+    public func inbound(_ datagram: UnsafeRawBufferPointer, from: SocketAddress, now: Instant) -> InboundFrame {
+        do {
+            let d = try PlainDatagram.decode(datagram)
+            return .message(d.message, session: d.session)
+        } catch {
+            return .drop(.malformed(error))
+        }
+    }
+
+    public func outbound(_ message: Message, session: SessionID, to: SocketAddress, now: Instant) -> [UInt8]? {
+        PlainDatagram(session: session, message: message).encode()
+    }
+
+    public func sessionClosed(_ session: SessionID) {}
+}
+
+/// The client's side of the same seam.
+public protocol ClientFraming: SendableMetatype {
+    mutating func inbound(_ datagram: UnsafeRawBufferPointer, now: Instant) -> InboundFrame
+    mutating func outbound(_ message: Message, session: SessionID, now: Instant) -> [UInt8]?
+    /// Bytes to send before the session's first message (a handshake), if any.
+    mutating func start(session: SessionID, now: Instant) -> [UInt8]?
+}
+
+public struct PlainClientFraming: ClientFraming {
+    public init() {}
+    public func inbound(_ datagram: UnsafeRawBufferPointer, now: Instant) -> InboundFrame {
+        do {
+            let d = try PlainDatagram.decode(datagram)
+            return .message(d.message, session: d.session)
+        } catch {
+            return .drop(.malformed(error))
+        }
+    }
+    public func outbound(_ message: Message, session: SessionID, now: Instant) -> [UInt8]? {
+        PlainDatagram(session: session, message: message).encode()
+    }
+    public func start(session: SessionID, now: Instant) -> [UInt8]? { nil }
+}

@@ -1,0 +1,51 @@
+import NIOCore
+import RemotionProtocol
+
+/// The adapters' clock: the monotonic uptime clock NIO schedules timers with.
+public enum MonotonicClock {
+    public static func now() -> Instant { Instant(NIODeadline.now()) }
+}
+
+extension Instant {
+    public init(_ deadline: NIODeadline) {
+        self.init(nanoseconds: Int64(truncatingIfNeeded: deadline.uptimeNanoseconds))
+    }
+}
+
+extension NIODeadline {
+    public init(_ instant: Instant) {
+        self = .uptimeNanoseconds(UInt64(max(0, instant.nanoseconds)))
+    }
+}
+
+/// One re-armable timer on an event loop, for a state machine's `nextDeadline`.
+/// Lives on the loop that owns the state machine; never crosses threads.
+final class DeadlineTimer {
+    private let loop: NIOIsolatedEventLoop
+    private var scheduled: Scheduled<Void>?
+    private var armedFor: Instant?
+    private let fire: () -> Void
+
+    init(loop: any EventLoop, fire: @escaping () -> Void) {
+        self.loop = loop.assumeIsolated()
+        self.fire = fire
+    }
+
+    /// Arms the timer for `deadline` (or cancels it for nil); re-arming for the same
+    /// deadline does nothing.
+    func arm(_ deadline: Instant?) {
+        guard deadline != armedFor else { return }
+        scheduled?.cancel()
+        scheduled = nil
+        armedFor = deadline
+        guard let deadline else { return }
+        scheduled = loop.scheduleTask(deadline: NIODeadline(deadline)) { [weak self] in
+            guard let self else { return }
+            self.armedFor = nil
+            self.scheduled = nil
+            self.fire()
+        }
+    }
+
+    func cancel() { arm(nil) }
+}

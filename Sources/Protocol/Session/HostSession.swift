@@ -1,0 +1,79 @@
+
+/// What the host knows about one connected controller.
+public struct HostSession<Address: Hashable & Sendable>: Sendable {
+    public let id: SessionID
+    public let address: Address
+    public let opened: Instant
+    public internal(set) var lastHeard: Instant
+    public internal(set) var receiver = ReliableReceiver()
+    /// The button state as delivered to the host (what is held down right now).
+    public internal(set) var buttons = ButtonSet.none
+    public internal(set) var newestMotion: UInt32?
+    /// The client's estimate of (host clock − client clock), from its pings.
+    public internal(set) var clockOffsetMicros: Int64 = 0
+    public internal(set) var stats = Stats()
+    /// When the last button batch arrived, and when the host last acknowledged.
+    var lastButtons: Instant?
+    var lastAck: Instant?
+
+    public struct Stats: Sendable, Equatable {
+        public var datagrams = 0
+        public var motionPackets = 0
+        public var staleMotion = 0
+        /// Gaps in the motion sequence: packets the network lost (or reordered and then dropped as stale).
+        public var motionGaps = 0
+        public var buttonEdges = 0
+        public var repairedEdges = 0
+    }
+
+    init(id: SessionID, address: Address, now: Instant) {
+        self.id = id
+        self.address = address
+        self.opened = now
+        self.lastHeard = now
+    }
+
+    /// Newest-wins: true if `seq` is newer than every motion packet seen (serial-number
+    /// arithmetic, so the 32-bit counter may wrap).
+    mutating func acceptMotion(_ seq: UInt32) -> Bool {
+        guard let newest = newestMotion else {
+            newestMotion = seq
+            return true
+        }
+        let ahead = Int32(bitPattern: seq &- newest)
+        guard ahead > 0 else { return false }
+        stats.motionGaps += Int(ahead) - 1
+        newestMotion = seq
+        return true
+    }
+}
+
+/// Why a host session ended.
+public enum SessionCloseReason: Hashable, Sendable, CustomStringConvertible {
+    case clientDisconnected(DisconnectReason)
+    case timedOut
+    case hostShutdown
+
+    public var description: String {
+        switch self {
+        case .clientDisconnected(let r): "client-disconnected:\(r)"
+        case .timedOut: "timed-out"
+        case .hostShutdown: "host-shutdown"
+        }
+    }
+}
+
+/// What the host's state machine asks its owner to do.
+public enum HostAction<Address: Hashable & Sendable>: Sendable, Equatable {
+    /// Send this message to that client (the transport frames it, plain or encrypted).
+    case send(Message, session: SessionID, to: Address)
+    case sessionOpened(SessionID, Address)
+    /// A new motion sample; `latencyMicros` is the one-way latency estimated from the
+    /// sample's timestamp and the client's clock offset.
+    case motion(SessionID, MotionSample, latencyMicros: Int64)
+    /// A button edge, delivered exactly once and in order.
+    case button(SessionID, Button, isDown: Bool)
+    /// The session is gone; every button it held has already been released by
+    /// `.button(..., isDown: false)` actions just before this one.
+    case sessionClosed(SessionID, SessionCloseReason)
+}

@@ -1,0 +1,157 @@
+
+/// The host's sans-IO protocol engine for many controllers at once. Feed it datagrams
+/// (or, behind the security layer, authenticated messages) with their source and the
+/// current time; call `tick` at `nextDeadline`. It never injects anything itself: it
+/// returns actions, and every way a session ends releases what it held.
+public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
+    public struct Configuration: Sendable {
+        /// Silence after which a session is closed.
+        public var timeout: Duration = .milliseconds(2500)
+        public var maximumSessions = 16
+        /// Accept plain datagrams (only when the security layer is switched off).
+        public var acceptPlain = true
+        public init() {}
+    }
+
+    /// For this long after a button batch, the ack is repeated at most every
+    /// `ackRepeatInterval` as motion packets arrive (at most 10 extra acks per batch).
+    public static var ackRepeatWindow: Duration { .seconds(1) }
+    public static var ackRepeatInterval: Duration { .milliseconds(100) }
+
+    public let configuration: Configuration
+    public private(set) var sessions: [SessionID: HostSession<Address>] = [:]
+    public private(set) var drops = DropCounters()
+
+    public init(configuration: Configuration = .init()) { self.configuration = configuration }
+
+    public var nextDeadline: Instant? {
+        sessions.values.map { $0.lastHeard + configuration.timeout }.min()
+    }
+
+    /// A raw datagram from the network.
+    public mutating func receive(datagram: UnsafeRawBufferPointer, from address: Address, now: Instant) -> [HostAction<Address>] {
+        guard configuration.acceptPlain else {
+            drops.count(.unsupportedKind)
+            return []
+        }
+        let decoded: PlainDatagram
+        do {
+            decoded = try PlainDatagram.decode(datagram)
+        } catch {
+            drops.count(.malformed(error))
+            return []
+        }
+        return receive(decoded.message, session: decoded.session, from: address, now: now)
+    }
+
+    /// A decoded (and, with the security layer, authenticated) message.
+    public mutating func receive(_ message: Message, session id: SessionID, from address: Address, now: Instant) -> [HostAction<Address>] {
+        guard var session = sessions[id] else {
+            guard case let .ping(clientTime, offset) = message else {
+                drops.count(.unknownSession)
+                // A client still streaming into a session this host closed (it timed
+                // out, or the host restarted) learns so at once instead of sending
+                // button edges nobody will deliver. The reply is no larger than the
+                // request, so it cannot amplify a spoofed flood.
+                switch message {
+                case .motion, .buttons: return [.send(.disconnect(.timeout), session: id, to: address)]
+                default: return []
+                }
+            }
+            guard sessions.count < configuration.maximumSessions else {
+                drops.count(.tooManySessions)
+                return []
+            }
+            var fresh = HostSession(id: id, address: address, now: now)
+            fresh.clockOffsetMicros = offset
+            fresh.stats.datagrams = 1
+            sessions[id] = fresh
+            return [.sessionOpened(id, address), pong(clientTime, id, address, now)]
+        }
+        guard session.address == address else {
+            drops.count(.addressMismatch)
+            return []
+        }
+        if case .pong = message { drops.count(.unexpectedMessage); return [] }
+        if case .ack = message { drops.count(.unexpectedMessage); return [] }
+        session.lastHeard = now
+        session.stats.datagrams += 1
+        var actions: [HostAction<Address>] = []
+        switch message {
+        case let .ping(clientTime, offset):
+            session.clockOffsetMicros = offset
+            actions.append(pong(clientTime, id, address, now))
+        case let .buttons(events):
+            let deliverable = session.receiver.receive(events)
+            deliver(deliverable, in: &session, to: &actions)
+            session.lastButtons = now
+            session.lastAck = now
+            actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
+        case let .motion(packet):
+            session.stats.motionPackets += 1
+            guard session.acceptMotion(packet.sequence) else {
+                session.stats.staleMotion += 1
+                drops.count(.staleMotion)
+                sessions[id] = session
+                return []
+            }
+            let repaired = session.receiver.repair(from: packet, delivered: session.buttons)
+            if !repaired.isEmpty {
+                session.stats.repairedEdges += repaired.count
+                deliver(repaired, in: &session, to: &actions)
+                session.lastAck = now
+                actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
+            } else if let buttons = session.lastButtons, now - buttons < Self.ackRepeatWindow,
+                      let acked = session.lastAck, now - acked >= Self.ackRepeatInterval {
+                // Acks travel once and may be lost; while button traffic is recent, repeat
+                // the ack on the motion stream's clock so the client stops resending soon.
+                session.lastAck = now
+                actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
+            }
+            let sampleOnHostClock = Int64(truncatingIfNeeded: packet.sample.timestampMicros) &+ session.clockOffsetMicros
+            actions.append(.motion(id, packet.sample, latencyMicros: now.microseconds &- sampleOnHostClock))
+        case let .disconnect(reason):
+            sessions[id] = session
+            return close(id, reason: .clientDisconnected(reason))
+        case .pong, .ack:
+            break
+        }
+        sessions[id] = session
+        return actions
+    }
+
+    /// Closes every session that has been silent for the timeout.
+    public mutating func tick(now: Instant) -> [HostAction<Address>] {
+        let expired = sessions.values.filter { now - $0.lastHeard >= configuration.timeout }.map(\.id).sorted()
+        return expired.flatMap { close($0, reason: .timedOut) }
+    }
+
+    /// Host shutdown: says goodbye to every client and releases everything.
+    public mutating func shutdown() -> [HostAction<Address>] {
+        sessions.keys.sorted().flatMap { id -> [HostAction<Address>] in
+            guard let s = sessions[id] else { return [] }
+            return [.send(.disconnect(.shutdown), session: id, to: s.address)] + close(id, reason: .hostShutdown)
+        }
+    }
+
+    /// Counts a datagram the security layer or transport dropped before it got here.
+    public mutating func countDrop(_ reason: DropReason) { drops.count(reason) }
+
+    private mutating func close(_ id: SessionID, reason: SessionCloseReason) -> [HostAction<Address>] {
+        guard let session = sessions.removeValue(forKey: id) else { return [] }
+        let releases = session.buttons.buttons.map { HostAction<Address>.button(id, $0, isDown: false) }
+        return releases + [.sessionClosed(id, reason)]
+    }
+
+    private func deliver(_ events: [ButtonEvent], in session: inout HostSession<Address>, to actions: inout [HostAction<Address>]) {
+        for e in events where session.buttons.contains(e.button) != e.isDown {
+            session.buttons.set(e.button, down: e.isDown)
+            session.stats.buttonEdges += 1
+            actions.append(.button(session.id, e.button, isDown: e.isDown))
+        }
+    }
+
+    private func pong(_ clientTime: UInt64, _ id: SessionID, _ address: Address, _ now: Instant) -> HostAction<Address> {
+        .send(.pong(echoClientTimeMicros: clientTime, hostTimeMicros: UInt64(max(0, now.microseconds))), session: id, to: address)
+    }
+}

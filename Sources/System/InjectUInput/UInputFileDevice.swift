@@ -1,0 +1,81 @@
+#if os(Linux)
+import Glibc
+import RemotionHostLogic
+
+/// The real /dev/uinput.
+package final class UInputFileDevice: UInputDevice {
+    package static let defaultPath = "/dev/uinput"
+
+    /// The udev rule that lets members of the `input` group use uinput
+    /// (also in docs/INJECTION.md).
+    package static let udevRule = #"KERNEL=="uinput", SUBSYSTEM=="misc", MODE="0660", GROUP="input", OPTIONS+="static_node=uinput""#
+
+    private var fd: Int32
+    package let path: String
+
+    package init(path: String = UInputFileDevice.defaultPath) throws(InjectionError) {
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw InjectionError(.unavailable, backend: "uinput", Self.openFailureMessage(errno: errno, path: path))
+        }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { close() }
+
+    /// Whether `path` exists and this process may open it for writing (for `--inject auto`).
+    package static func isWritable(path: String = UInputFileDevice.defaultPath) -> Bool {
+        access(path, W_OK) == 0
+    }
+
+    /// What went wrong opening uinput and how to fix it.
+    package static func openFailureMessage(errno code: Int32, path: String) -> String {
+        switch code {
+        case ENOENT, ENODEV, ENXIO:
+            return "\(path) does not exist: load the module with `modprobe uinput` "
+                + "(persist it with `echo uinput > /etc/modules-load.d/uinput.conf`); "
+                + "kernels built without CONFIG_INPUT_UINPUT cannot use this backend (use --inject xtest)"
+        case EACCES, EPERM, EROFS:
+            return "\(path) is not writable by this user: add the udev rule "
+                + "`\(udevRule)` to /etc/udev/rules.d/60-remotion-uinput.rules, run "
+                + "`udevadm control --reload && udevadm trigger`, add yourself to the input group "
+                + "(`usermod -aG input $USER`) and log in again"
+        default:
+            return "cannot open \(path): \(String(cString: strerror(code)))"
+        }
+    }
+
+    package func control(_ call: UInputIoctl) throws(InjectionError) {
+        guard fd >= 0 else { throw InjectionError(.closed, backend: "uinput", "device is closed") }
+        let result: Int32
+        switch call {
+        case .setEventBit(let bit), .setKeyBit(let bit), .setRelativeBit(let bit):
+            result = ioctl(fd, call.request, CInt(bit))
+        case .setup(let setup):
+            var bytes = setup.bytes
+            result = bytes.withUnsafeMutableBytes { ioctl(fd, call.request, $0.baseAddress!) }
+        case .create, .destroy:
+            result = ioctl(fd, call.request)
+        }
+        guard result >= 0 else {
+            throw InjectionError(.failed, backend: "uinput", "ioctl \(call) failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    package func write(_ bytes: [UInt8]) throws(InjectionError) {
+        guard fd >= 0 else { throw InjectionError(.closed, backend: "uinput", "device is closed") }
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            let why = written < 0 ? String(cString: strerror(errno)) : "short write \(written) of \(bytes.count) bytes"
+            throw InjectionError(.failed, backend: "uinput", "write to \(path) failed: \(why)")
+        }
+    }
+
+    package func close() {
+        guard fd >= 0 else { return }
+        _ = Glibc.close(fd)
+        fd = -1
+    }
+}
+#endif

@@ -1,0 +1,144 @@
+#if os(Linux)
+import CX11
+import RemotionProtocol
+import RemotionHostLogic
+import Synchronization
+
+/// Injects through the X server's XTEST extension (X11 sessions, Xvfb, XWayland
+/// apps only). Absolute and relative motion, buttons 1-3/8/9, the wheel as
+/// buttons 4/5 (vertical) and 6/7 (horizontal), keys by keysym -> keycode.
+/// Events go out on `flush()` (XFlush, no round trip).
+///
+/// Xlib's default error handler exits the process; while a backend is open a
+/// handler that only counts errors is installed instead, and `flush()` reports
+/// errors counted since the previous flush. (A lost connection still ends the
+/// process through Xlib's I/O error handler.)
+package final class XTestBackend: InjectorBackend {
+    package let name = "xtest"
+    private var display: OpaquePointer?
+    private let root: Window
+    private var geometry: ScreenGeometry
+    private var errorsSeen: Int
+
+    /// Opens `displayName` (e.g. ":1"), or `$DISPLAY` when nil.
+    package init(displayName: String? = nil) throws(InjectionError) {
+        let dpy: OpaquePointer? = if let displayName { XOpenDisplay(displayName) } else { XOpenDisplay(nil) }
+        guard let dpy else {
+            let which = displayName.map { "display \"\($0)\"" } ?? "the display named by $DISPLAY"
+            throw InjectionError(.unavailable, backend: "xtest",
+                                 "cannot open \(which); is an X server running and DISPLAY set (e.g. DISPLAY=:0)?")
+        }
+        var eventBase: Int32 = 0, errorBase: Int32 = 0, major: Int32 = 0, minor: Int32 = 0
+        guard XTestQueryExtension(dpy, &eventBase, &errorBase, &major, &minor) != 0 else {
+            XCloseDisplay(dpy)
+            throw InjectionError(.unavailable, backend: "xtest", "the X server has no XTEST extension")
+        }
+        XErrorCounter.install()
+        display = dpy
+        root = XDefaultRootWindow(dpy)
+        let screen = XDefaultScreen(dpy)
+        geometry = ScreenGeometry(width: Int(XDisplayWidth(dpy, screen)), height: Int(XDisplayHeight(dpy, screen)))
+        errorsSeen = XErrorCounter.count
+        // Root window size changes (RandR) arrive as ConfigureNotify on the root.
+        XSelectInput(dpy, root, StructureNotifyMask)
+        XFlush(dpy)
+    }
+
+    deinit { close() }
+
+    /// The root window's size, following resolution changes (pending
+    /// ConfigureNotify events are read without blocking).
+    package func screenGeometry() -> ScreenGeometry {
+        guard let dpy = display else { return geometry }
+        while XPending(dpy) > 0 {
+            var event = XEvent()
+            XNextEvent(dpy, &event)
+            if event.type == ConfigureNotify, event.xconfigure.window == root {
+                geometry = ScreenGeometry(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height))
+            }
+        }
+        return geometry
+    }
+
+    package func post(_ event: InputEvent, session: SessionID) throws(InjectionError) {
+        guard let dpy = display else { throw InjectionError(.closed, backend: name, "posted after close()") }
+        let ok: Bool
+        switch event {
+        case .moveTo(let x, let y):
+            ok = XTestFakeMotionEvent(dpy, -1, Int32(clamping: x), Int32(clamping: y), 0) != 0
+        case .moveBy(let dx, let dy):
+            ok = XTestFakeRelativeMotionEvent(dpy, Int32(clamping: dx), Int32(clamping: dy), 0) != 0
+        case .button(let b, let down):
+            ok = XTestFakeButtonEvent(dpy, UInt32(b.rawValue), down ? 1 : 0, 0) != 0
+        case .key(let k, let down):
+            let code = XKeysymToKeycode(dpy, KeySym(k.keysym))
+            guard code != 0 else {
+                throw InjectionError(.unsupported, backend: name,
+                                     "key \(k.name) (keysym 0x\(String(k.keysym, radix: 16))) has no keycode in the X keyboard map")
+            }
+            ok = XTestFakeKeyEvent(dpy, UInt32(code), down ? 1 : 0, 0) != 0
+        case .wheel(let dx, let dy):
+            ok = Self.click(dpy, button: dy > 0 ? 4 : 5, times: abs(dy))
+                && Self.click(dpy, button: dx > 0 ? 7 : 6, times: abs(dx))
+        }
+        guard ok else { throw InjectionError(.failed, backend: name, "the X server refused \(event)") }
+    }
+
+    private static func click(_ dpy: OpaquePointer, button: UInt32, times: Int) -> Bool {
+        for _ in 0..<times {
+            guard XTestFakeButtonEvent(dpy, button, 1, 0) != 0, XTestFakeButtonEvent(dpy, button, 0, 0) != 0 else {
+                return false
+            }
+        }
+        return true
+    }
+
+    package func flush() throws(InjectionError) {
+        guard let dpy = display else { throw InjectionError(.closed, backend: name, "flushed after close()") }
+        XFlush(dpy)
+        let now = XErrorCounter.count
+        if now != errorsSeen {
+            let code = XErrorCounter.lastErrorCode
+            errorsSeen = now
+            throw InjectionError(.failed, backend: name, "the X server reported an error (code \(code))")
+        }
+    }
+
+    /// Waits until the X server has processed every event sent so far (XSync,
+    /// one round trip). Not needed for injection; for read-backs and tests.
+    package func sync() {
+        guard let dpy = display else { return }
+        XSync(dpy, 0)
+    }
+
+    package func close() {
+        guard let dpy = display else { return }
+        XSync(dpy, 0)
+        XCloseDisplay(dpy)
+        display = nil
+    }
+}
+
+/// Counts X protocol errors instead of letting Xlib exit the process. Process
+/// global (Xlib's handler is); atomics make it safe from any thread.
+enum XErrorCounter {
+    static let errors = Atomic<Int>(0)
+    static let lastCode = Atomic<Int>(0)
+    static let installed = Mutex(false)
+
+    static var count: Int { errors.load(ordering: .acquiring) }
+    static var lastErrorCode: Int { lastCode.load(ordering: .relaxed) }
+
+    static func install() {
+        installed.withLock { done in
+            guard !done else { return }
+            done = true
+            _ = XSetErrorHandler { _, event in
+                XErrorCounter.lastCode.store(Int(event?.pointee.error_code ?? 0), ordering: .relaxed)
+                XErrorCounter.errors.add(1, ordering: .releasing)
+                return 0
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,94 @@
+import RemotionProtocol
+import RemotionHostLogic
+import Testing
+
+@Suite struct HostConfigTests {
+    @Test func fullExample() throws {
+        let text = """
+        # Remotion host config
+        [buttons]
+        A = "left"          # left click
+        B = "right"
+        C = "key:Left"
+        G = "key:ctrl+shift+i"
+        H = 'wheel:up'
+        I = "action:recenter"
+        P = "none"
+
+        [mapping]
+        sensitivity = 1.5
+        "curve" = "quadratic"
+        invert_y = false
+        dead_zone_px = 2
+        """
+        let c = try HostConfig.parse(text, path: "config.toml")
+        #expect(c.buttons[.a] == .mouse(.left))
+        #expect(c.buttons[.g] == .key(.letter("i"), modifiers: [.control, .shift]))
+        #expect(c.buttons[.h] == .wheel(dx: 0, dy: 1))
+        #expect(c.buttons[.i] == .host(.recenter))
+        #expect(c.buttons[.p] == nil)
+        #expect(c.buttons[.j] == ButtonMap.seedDefault[.j])  // untouched defaults stay
+        #expect(c.mapping == [
+            .init(key: "sensitivity", value: "1.5", line: 12, quoted: false),
+            .init(key: "curve", value: "quadratic", line: 13, quoted: true),
+            .init(key: "invert_y", value: "false", line: 14, quoted: false),
+            .init(key: "dead_zone_px", value: "2", line: 15, quoted: false),
+        ])
+    }
+
+    @Test func emptyFileGivesTheDefaults() throws {
+        #expect(try HostConfig.parse("", path: "c.toml") == HostConfig())
+        #expect(try HostConfig.parse("\n# only a comment\r\n", path: "c.toml").buttons == .seedDefault)
+    }
+
+    @Test func stringEscapes() throws {
+        let c = try HostConfig.parse("[mapping]\nname = \"a\\\"b\\\\c\\u00e9\\t\"\n", path: "c")
+        #expect(c.mapping.first?.value == "a\"b\\c\u{e9}\t")
+    }
+
+    static let bad: [(String, String)] = [
+        ("[buttons]\nA = \"left\"\n\n\n\n\nQ = \"right\"", #"config.toml:7: button "Q" is not a button; use A to P"#),
+        ("[buttons]\nA = \"kick\"", "config.toml:2: button A: \"kick\" is not an action"),
+        ("[buttons]\nA = 3", "config.toml:2: button A needs a quoted action"),
+        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons] or [mapping]"),
+        ("A = \"left\"", "config.toml:1: \"A\" is outside any table"),
+        ("[buttons]\nA = \"left\"\nA = \"right\"", "config.toml:3: key \"A\" is set twice in [buttons]"),
+        ("[buttons]\n[buttons]", "config.toml:2: table [buttons] appears twice"),
+        ("[mapping]\nx = [1, 2]", "config.toml:2: arrays are not supported"),
+        ("[mapping]\nx = { a = 1 }", "config.toml:2: inline tables are not supported"),
+        ("[mapping]\nx = \"\"\"\nmulti\n\"\"\"", "config.toml:2: multi-line strings are not supported"),
+        ("[mapping]\nx = linear", "config.toml:2: \"linear\" is not a value; strings need quotes"),
+        ("[mapping]\nx = \"open", "config.toml:2: string is not closed"),
+        ("[mapping]\nx = 1 2", "config.toml:2: unexpected text after the value"),
+        ("[mapping]\na.b = 1", "config.toml:2: dotted keys are not supported"),
+        ("[mapping]\nx =", "config.toml:2: missing value"),
+        ("[mapping]\nx = 0x10", "config.toml:2: \"0x10\" is not a value"),
+        ("[mapping]\nx = \"\\q\"", "config.toml:2: unknown escape \\q"),
+        ("[[buttons]]", "config.toml:1: arrays of tables"),
+        ("[buttons", "config.toml:1: a table header must be a plain name"),
+        ("[mapping]\n= 3", "config.toml:2: expected `key = value`"),
+    ]
+
+    @Test(arguments: bad)
+    func badFilesNameFileLineAndFix(text: String, expected: String) {
+        let error = #expect(throws: ConfigError.self) { try HostConfig.parse(text, path: "config.toml") }
+        #expect(error?.description.hasPrefix(expected) == true, "got: \(error?.description ?? "no error")")
+    }
+
+    @Test func numbersOfTheSubset() throws {
+        let c = try HostConfig.parse("[mapping]\na = -12\nb = 1_000\nc = 3.5e-2\nd = +0.25\n", path: "c")
+        #expect(c.mapping.map(\.value) == ["-12", "1_000", "3.5e-2", "+0.25"])
+        #expect(throws: ConfigError.self) { try HostConfig.parse("[mapping]\na = 1__0", path: "c") }
+        #expect(throws: ConfigError.self) { try HostConfig.parse("[mapping]\na = 012", path: "c") }
+        #expect(throws: ConfigError.self) { try HostConfig.parse("[mapping]\na = nan", path: "c") }
+    }
+
+    @Test func configLocation() {
+        #expect(HostConfig.defaultPath(environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/home/u"])
+                == "/x/cfg/remotion/config.toml")
+        #expect(HostConfig.defaultPath(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/u/"])
+                == "/home/u/.config/remotion/config.toml")
+        #expect(HostConfig.defaultPath(environment: ["HOME": "/root"]) == "/root/.config/remotion/config.toml")
+        #expect(HostConfig.defaultPath(environment: [:]) == nil)
+    }
+}
