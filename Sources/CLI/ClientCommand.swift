@@ -147,6 +147,10 @@ final class ClientRunner<F: ClientFraming>: Service {
                     printErr("remotion client: connected to \(host)")
                 case .timedOut:
                     await outcome.timeOut()
+                case .disconnected(.revoked):
+                    await outcome.fail("\(host) no longer trusts this controller (it was revoked); pair again with `remotion pair CODE`")
+                case .disconnected(.full):
+                    await outcome.fail("\(host) is full: every controller slot is taken (its --max-controllers); try again when one leaves")
                 case let .disconnected(reason):
                     await outcome.fail("disconnected from \(host) (\(reason))")
                 case let .finished(stats):

@@ -3,20 +3,23 @@ import RemotionProtocol
 import Synchronization
 
 /// Supplies the paired controllers' keys; returns nil when nothing changed since the
-/// last call (so a host can ask on every handshake for the price of a `stat`).
+/// last call (so a host can ask on every tick for the price of a `stat`).
 public protocol TrustSource: Sendable {
     func keysIfChanged() -> Set<[UInt8]>?
 }
 
 /// The host's encrypted framing (docs/SECURITY.md): `SecureHost` behind the
 /// `HostFraming` seam. Sessions are presented to the state machine under the host's
-/// index for them.
+/// index for them. Per datagram it only frames; trust reloads, key expiry and the
+/// statistics happen in `tick`, on the host's timer.
 public struct NoiseHostFraming: HostFraming {
     public private(set) var core: SecureHost<SocketAddress>
     private var random = SystemRandomNumberGenerator()
     private let trust: (any TrustSource)?
     private let desk: PairingDesk?
-    private var lastTick = Instant.zero
+    private var lastCoreTick = Instant.zero
+    /// Sessions found untrusted outside `tick` (at a handshake); `tick` hands them out.
+    private var untrusted: [SessionID] = []
     /// The security layer's numbers, readable from any thread.
     public let stats: SecurityStats
 
@@ -35,17 +38,16 @@ public struct NoiseHostFraming: HostFraming {
     public mutating func openPairing(psk: [UInt8], until: Instant) { core.openPairing(psk: psk, until: until) }
 
     public mutating func inbound(_ datagram: UnsafeRawBufferPointer, from: SocketAddress, now: Instant) -> InboundFrame {
-        if now - lastTick >= .seconds(1) {
-            lastTick = now
-            core.tick(now: now, random: &random)
-        }
-        if datagram.count > 2, datagram[2] == DatagramKind.handshakeInitiation.rawValue {
-            if let keys = trust?.keysIfChanged() { core.setTrusted(keys) }
+        if datagram.count > 2, datagram[2] == DatagramKind.handshakeInitiation.rawValue, core.acceptsMac1(datagram) {
+            // A handshake that passed mac1 meets the current trust (a `stat`, and a read
+            // only when the file changed), so a key revoked a moment ago cannot start a
+            // session. Unauthenticated traffic costs no file-system work.
+            reloadTrust()
+            // The user's answers to pairing requests (memory only).
             if let desk { for (id, accept) in desk.takeDecisions() { core.decidePairing(id, accept: accept) } }
         }
         let result = core.inbound(datagram, from: from, now: now, random: &random)
         if let desk { for request in core.takePairingRequests() { desk.post(request) } }
-        if datagram.count > 2, datagram[2] != DatagramKind.transport.rawValue || !isMessage(result) { publish() }
         switch result {
         case let .message(m, session): return .message(m, session: session)
         case let .reply(bytes): return .reply(bytes)
@@ -59,10 +61,22 @@ public struct NoiseHostFraming: HostFraming {
 
     public mutating func sessionClosed(_ session: SessionID) {
         core.sessionClosed(session)
-        publish()
     }
 
-    private func isMessage(_ r: SecureInbound) -> Bool { if case .message = r { true } else { false } }
+    public mutating func tick(now: Instant) -> [SessionID] {
+        if now - lastCoreTick >= .seconds(1) {
+            lastCoreTick = now
+            core.tick(now: now, random: &random)
+        }
+        reloadTrust()
+        publish()
+        defer { untrusted.removeAll() }
+        return untrusted
+    }
+
+    private mutating func reloadTrust() {
+        if let keys = trust?.keysIfChanged() { untrusted += core.setTrusted(keys) }
+    }
 
     private func publish() {
         stats.update(SecurityStats.Snapshot(

@@ -38,9 +38,13 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     private var sent = 0
     private var stopped = false
     private var lastReport = Instant.zero
+    private var lastFramingTick = Instant.zero
     /// A session opened or closed since the last report: report at the next chance.
     private var membershipChanged = false
     public static var reportInterval: Duration { .milliseconds(100) }
+    /// How often the framing's housekeeping runs (trust reloads: a revoked controller
+    /// is gone within this, plus one report tick).
+    public static var framingTickInterval: Duration { .milliseconds(250) }
 
     public init(configuration: HostStateMachine<SocketAddress>.Configuration, framing: Framing, sink: Sink) {
         self.machine = HostStateMachine(configuration: configuration)
@@ -57,6 +61,10 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         let envelope = unwrapInboundIn(data)
         let now = MonotonicClock.now()
         received += 1
+        // Before the datagram, so a controller revoked while the host was idle is
+        // refused at its first datagram (a time check per datagram; a stat at most
+        // every framingTickInterval, however much traffic arrives).
+        tickFramingIfDue(now: now)
         let frame = envelope.data.withUnsafeReadableBytes { framing.inbound($0, from: envelope.remoteAddress, now: now) }
         switch frame {
         case let .message(message, session):
@@ -69,9 +77,20 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     }
 
     public func channelReadComplete(context: ChannelHandlerContext) {
+        let now = MonotonicClock.now()
         context.flush()
-        reportIfDue(now: MonotonicClock.now())
+        reportIfDue(now: now)
         timer?.arm(nextWakeUp)
+    }
+
+    /// The framing's housekeeping; sessions it no longer trusts are told and closed.
+    private func tickFramingIfDue(now: Instant) {
+        guard now - lastFramingTick >= Self.framingTickInterval else { return }
+        lastFramingTick = now
+        for id in framing.tick(now: now) {
+            perform(machine.revoke(id), now: now)
+            framing.sessionClosed(id)   // also for half-open sessions the machine never saw
+        }
     }
 
     /// Session timeouts, and a report tick while any session is open.
@@ -108,6 +127,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     private func tick() {
         let now = MonotonicClock.now()
         perform(machine.tick(now: now), now: now)
+        tickFramingIfDue(now: now)
         context?.flush()
         reportIfDue(now: now)
         timer?.arm(nextWakeUp)

@@ -18,6 +18,14 @@ public protocol HostFraming: SendableMetatype {
     mutating func outbound(_ message: Message, session: SessionID, to: SocketAddress, now: Instant) -> [UInt8]?
     /// A session ended: forget its keys.
     mutating func sessionClosed(_ session: SessionID)
+    /// Housekeeping on the host's tick (at most every `HostChannelHandler.framingTickInterval`,
+    /// never per datagram): key expiry, trust reloads, statistics. Returns the sessions
+    /// whose controller is no longer trusted; the host closes them with `.revoked`.
+    mutating func tick(now: Instant) -> [SessionID]
+}
+
+extension HostFraming {
+    public mutating func tick(now: Instant) -> [SessionID] { [] }
 }
 
 /// Unencrypted v1 datagrams (docs/PROTOCOL.md §2). Anyone who can send a datagram can

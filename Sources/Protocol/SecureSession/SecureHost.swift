@@ -104,12 +104,19 @@ public struct SecureHost<Address: SourceAddress>: Sendable {
 
     public func isPairing(now: Instant) -> Bool { pairingUntil.map { now < $0 } ?? false }
 
-    /// Replaces the set of paired controller keys; sessions of keys no longer
-    /// trusted end at once (their keys are forgotten).
-    public mutating func setTrusted(_ keys: Set<[UInt8]>) {
+    /// Replaces the set of paired controller keys and returns the sessions whose key is
+    /// no longer trusted. Their keys stay until `sessionClosed`, so the host can still
+    /// seal the `disconnect(.revoked)` that tells the controller why; the caller closes
+    /// them at once.
+    @discardableResult
+    public mutating func setTrusted(_ keys: Set<[UInt8]>) -> [SessionID] {
         trusted = keys
-        for (id, slot) in slots where !keys.contains(slot.remoteStatic) { forget(id) }
+        return slots.filter { !keys.contains($0.value.remoteStatic) }.map(\.key).sorted()
     }
+
+    /// True when a handshake datagram carries a valid mac1 (proof that its sender knows
+    /// this host's public key): the cheap check before any costlier work for it.
+    public func acceptsMac1(_ d: UnsafeRawBufferPointer) -> Bool { cookies.verifyMac1(Array(d)) }
 
     public mutating func takePairingRequests() -> [PairingRequest] {
         defer { pairingOutbox.removeAll() }

@@ -98,7 +98,9 @@ public struct ClientSession: Sendable {
         case let .disconnect(reason):
             let wasConnected = state == .connected
             state = .closed
-            return [.event(wasConnected ? .disconnected(reason) : .timedOut)]
+            // A refusal is reported as what it is, connected or not.
+            let refused = reason == .revoked || reason == .full
+            return [.event(wasConnected || refused ? .disconnected(reason) : .timedOut)]
         case .ping, .buttons, .motion:
             return []
         }

@@ -53,12 +53,15 @@ public enum SessionCloseReason: Hashable, Sendable, CustomStringConvertible {
     case clientDisconnected(DisconnectReason)
     case timedOut
     case hostShutdown
+    /// The controller's key was revoked while the session was live.
+    case revoked
 
     public var description: String {
         switch self {
         case .clientDisconnected(let r): "client-disconnected:\(r)"
         case .timedOut: "timed-out"
         case .hostShutdown: "host-shutdown"
+        case .revoked: "revoked"
         }
     }
 }

@@ -60,7 +60,8 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             }
             guard sessions.count < configuration.maximumSessions else {
                 drops.count(.tooManySessions)
-                return []
+                // Tell the controller why (no larger than its ping: no amplification).
+                return [.send(.disconnect(.full), session: id, to: address)]
             }
             var fresh = HostSession(id: id, address: address, now: now)
             fresh.clockOffsetMicros = offset
@@ -132,6 +133,13 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             guard let s = sessions[id] else { return [] }
             return [.send(.disconnect(.shutdown), session: id, to: s.address)] + close(id, reason: .hostShutdown)
         }
+    }
+
+    /// The controller's key is no longer trusted: tell it why, release what it held and
+    /// close the session. Nothing happens for a session this machine does not know.
+    public mutating func revoke(_ id: SessionID) -> [HostAction<Address>] {
+        guard let s = sessions[id] else { return [] }
+        return [.send(.disconnect(.revoked), session: id, to: s.address)] + close(id, reason: .revoked)
     }
 
     /// Counts a datagram the security layer or transport dropped before it got here.

@@ -45,6 +45,10 @@ public struct Ack: Hashable, Sendable {
 
 public enum DisconnectReason: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case user = 0, shutdown = 1, timeout = 2, error = 3, replaced = 4
+    /// The host no longer trusts this controller's key (`remotion devices --revoke`).
+    case revoked = 5
+    /// Every session slot of the host is taken (`--max-controllers`).
+    case full = 6
 
     public var description: String {
         switch self {
@@ -53,6 +57,8 @@ public enum DisconnectReason: UInt8, Hashable, Sendable, CaseIterable, CustomStr
         case .timeout: "timeout"
         case .error: "error"
         case .replaced: "replaced"
+        case .revoked: "revoked"
+        case .full: "full"
         }
     }
 }

@@ -32,9 +32,11 @@ func removeStore(_ store: KeyStore) { try? FileManager.default.removeItem(at: st
 typealias SecureHostService = HostService<NoiseHostFraming, RecordingSink>
 
 func startSecureHost(store: KeyStore, port: Int = 0, pairing: [UInt8]? = nil, desk: PairingDesk? = nil,
-                     stats: SecurityStats = SecurityStats(), timeout: Duration = .milliseconds(2500)) async throws -> SecureHostService {
+                     stats: SecurityStats = SecurityStats(), timeout: Duration = .milliseconds(2500),
+                     maximumSessions: Int = 16) async throws -> SecureHostService {
     var configuration = HostStateMachine<SocketAddress>.Configuration()
     configuration.timeout = timeout
+    configuration.maximumSessions = maximumSessions
     configuration.acceptPlain = false
     return try await HostService.start(
         host: "127.0.0.1", port: port, configuration: configuration,
