@@ -97,6 +97,7 @@ let package = Package(
                     exclude: ["UI/Golden"]),
         .testTarget(name: "RemotionNetworkTests", dependencies: [
             "RemotionNetwork", "RemotionProtocol", "RemotionTestSupport",
+            .product(name: "NIOEmbedded", package: "swift-nio"),
         ] + nio),
         .testTarget(name: "RemotionSystemTests", dependencies: [
             "RemotionSystem", "RemotionHostLogic", "RemotionProtocol", "RemotionTestSupport",

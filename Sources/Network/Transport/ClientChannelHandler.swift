@@ -32,6 +32,9 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
     private var plan: StreamPlan
     private let events: AsyncStream<ClientEvent>.Continuation
     private var context: ChannelHandlerContext?
+    /// The time on the handler's event loop: real time on a socket's loop, virtual time
+    /// on an EmbeddedEventLoop / NIOAsyncTestingEventLoop (tests drive it with advanceTime).
+    private func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
     private var sessionTimer: DeadlineTimer?
     private var sampleTimer: DeadlineTimer?
     private var streamStart: Instant?
@@ -55,7 +58,7 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
     }
 
     public func start() {
-        let now = MonotonicClock.now()
+        let now = loopNow()
         if let hello = framing.start(session: session.id, now: now) { write(hello) }
         perform(session.connect(now: now), now: now)
         flushAndArm()
@@ -65,7 +68,7 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
     public func stop() {
         guard !finished else { return }
         finished = true
-        perform(session.close(reason: .user), now: MonotonicClock.now())
+        perform(session.close(reason: .user), now: loopNow())
         stats.retransmissions = session.sender.retransmissions
         stats.unacknowledgedAtEnd = session.sender.unacknowledged
         stats.smoothedRTTMicros = session.sender.rtt.smoothed.map { $0.nanoseconds / 1000 }
@@ -83,7 +86,7 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
             return
         }
         stats.datagramsReceived += 1
-        let now = MonotonicClock.now()
+        let now = loopNow()
         switch envelope.data.withUnsafeReadableBytes({ framing.inbound($0, now: now) }) {
         case let .message(message, id) where id == session.id:
             perform(session.receive(message, now: now), now: now)
@@ -103,13 +106,13 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
     }
 
     private func sessionTick() {
-        perform(session.tick(now: MonotonicClock.now()), now: MonotonicClock.now())
+        perform(session.tick(now: loopNow()), now: loopNow())
         flushAndArm()
     }
 
     private func sampleTick() {
         guard let start = streamStart, !finished else { return }
-        let now = MonotonicClock.now()
+        let now = loopNow()
         let t = (now - start).secondsDouble
         let end = plan.duration ?? plan.source.length
         if let end, t >= max(end, plan.presses.lastEdgeTime) {

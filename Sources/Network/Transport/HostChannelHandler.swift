@@ -34,6 +34,9 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     public let sink: Sink
     private var timer: DeadlineTimer?
     private var context: ChannelHandlerContext?
+    /// The time on the handler's event loop: real time on a socket's loop, virtual time
+    /// on an EmbeddedEventLoop / NIOAsyncTestingEventLoop (tests drive it with advanceTime).
+    private func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
     private var received = 0
     private var sent = 0
     private var stopped = false
@@ -59,7 +62,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let envelope = unwrapInboundIn(data)
-        let now = MonotonicClock.now()
+        let now = loopNow()
         received += 1
         // Before the datagram, so a controller revoked while the host was idle is
         // refused at its first datagram (a time check per datagram; a stat at most
@@ -77,7 +80,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     }
 
     public func channelReadComplete(context: ChannelHandlerContext) {
-        let now = MonotonicClock.now()
+        let now = loopNow()
         context.flush()
         reportIfDue(now: now)
         timer?.arm(nextWakeUp)
@@ -114,7 +117,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     public func shutdown() {
         guard !stopped else { return }
         stopped = true
-        perform(machine.shutdown(), now: MonotonicClock.now())
+        perform(machine.shutdown(), now: loopNow())
         context?.flush()
         sink.shutdown()
         timer?.cancel()
@@ -125,7 +128,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     }
 
     private func tick() {
-        let now = MonotonicClock.now()
+        let now = loopNow()
         perform(machine.tick(now: now), now: now)
         tickFramingIfDue(now: now)
         context?.flush()
