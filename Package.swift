@@ -85,11 +85,6 @@ let package = Package(
         .executableTarget(name: "FuzzDatagram", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzDatagram"),
         .executableTarget(name: "FuzzHandshake", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHandshake"),
         .executableTarget(name: "FuzzSeeds", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzSeeds"),
-        // a loopback host + dashboard + synthetic controller for the browser test
-        .executableTarget(name: "remotion-dashboard-demo", dependencies: [
-            "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionApp",
-            .product(name: "Logging", package: "swift-log"),
-        ] + nio, path: "Sources/Testing/DashboardDemo"),
 
         // MARK: tests, one target per library target
         .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),

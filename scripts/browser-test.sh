@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Browser test of the host dashboard: a real headless Chromium (Debian's chromium +
-# chromium-driver, selenium 4.51.0 from PyPI) against remotion-dashboard-demo, both
+# chromium-driver, selenium 4.51.0 from PyPI) against `remotion demo --dashboard`, both
 # inside a new network namespace that has only lo (nothing can reach eth0).
 # Prints 'N passed, N failed' and exits non-zero on any failure. Saves
 # artifacts/dashboard.png. Needs root (unshare -n).
@@ -15,9 +15,9 @@ if [ -z "${REMOTION_IN_NETNS:-}" ]; then
     done
     python3 -c 'import selenium' 2>/dev/null || { echo "browser-test: pip install selenium==4.51.0"; echo "0 passed, 1 failed"; exit 1; }
     if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion-dashboard-demo >/dev/null || { echo "browser-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
+        swift build --product remotion >/dev/null || { echo "browser-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
     fi
-    export REMOTION_DEMO_BIN="$(swift build --show-bin-path)/remotion-dashboard-demo"
+    export REMOTION_DEMO_BIN="$(swift build --show-bin-path)/remotion"
     exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
 fi
 
@@ -28,8 +28,8 @@ if ip -o link show | grep -qv ': lo:'; then echo "browser-test: namespace has mo
 work=$(mktemp -d)
 mkdir -p artifacts
 python3 tests/browser/make_trace.py 120 > "$work/trace.csv"
-"$REMOTION_DEMO_BIN" --source "replay:$work/trace.csv" --rate 120 --duration 120 \
-    --port-file "$work/port" > "$work/demo.log" 2>&1 &
+"$REMOTION_DEMO_BIN" demo --source "replay:$work/trace.csv" --rate 120 --duration 120 \
+    --dashboard 0 --port-file "$work/port" > "$work/demo.log" 2>&1 &
 demo=$!
 cleanup() { kill "$demo" 2>/dev/null; wait "$demo" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT

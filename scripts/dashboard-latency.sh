@@ -4,12 +4,12 @@
 set -eu
 cd "$(dirname "$0")/.."
 runs=${1:-3}
-bin="$(swift build --show-bin-path)/remotion-dashboard-demo"
+bin="$(swift build --show-bin-path)/remotion"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 measure() {  # $1 label, $2 readers, $3 stuck readers
     for run in $(seq 1 "$runs"); do
         rm -f "$work/port"
-        "$bin" --rate 250 --duration 10 --wait 1.5 --port-file "$work/port" > "$work/out" 2>&1 &
+        "$bin" demo --json --rate 250 --duration 10 --wait 1.5 --dashboard 0 --port-file "$work/port" > "$work/out" 2>&1 &
         demo=$!
         for _ in $(seq 1 100); do [ -s "$work/port" ] && break; sleep 0.05; done
         port=$(cat "$work/port"); pids=""

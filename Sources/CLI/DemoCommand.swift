@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import RemotionApp
 import RemotionProtocol
@@ -23,12 +24,26 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Log host events (connections) to stderr.")
     var verbose = false
 
-    @Option(help: "Serve the web dashboard on 127.0.0.1 at this port while the demo runs (watch the cube turn).")
+    @Option(help: "Serve the web dashboard on 127.0.0.1 at this port while the demo runs (watch the cube turn); 0 picks a free port.")
     var dashboard: Int?
+
+    @Option(help: ArgumentHelp("With --dashboard: write the dashboard's port to this file once it serves (for scripts).", visibility: .hidden))
+    var portFile: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait after the host starts before the controller streams.", visibility: .hidden))
+    var wait: Double = 0
+
+    @Option(help: ArgumentHelp("Seconds to keep the host and dashboard up after the controller ends.", visibility: .hidden))
+    var linger: Double = 0
+
+    @Flag(help: "Print the summary as one JSON line (latency, packets, pairing).")
+    var json = false
 
     func validate() throws {
         guard rate > 0, rate <= 2000 else { throw ValidationError("--rate must be between 1 and 2000 samples per second") }
         guard duration > 0, duration <= 3600 else { throw ValidationError("--duration must be between 0 and 3600 seconds") }
+        guard (0...3600).contains(wait), (0...3600).contains(linger) else { throw ValidationError("--wait and --linger must be between 0 and 3600 seconds") }
+        if let port = dashboard, !(0...65535).contains(port) { throw ValidationError("--dashboard must be a port from 0 to 65535") }
     }
 
     func run() async throws {
@@ -47,10 +62,16 @@ struct DemoCommand: AsyncParsableCommand {
             let publisher = SnapshotPublisher()
             options.publisher = publisher
             let seconds = options.duration
+            let portFile = self.portFile, wait = self.wait
             options.onHostReady = { host in
                 let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
                                                    settings: HostLoopSettingsControl(host: host))
                 printErr("remotion demo: dashboard on http://127.0.0.1:\(bound)/ for the next \(seconds) s")
+                if let portFile {
+                    do { try "\(bound)\n".write(toFile: portFile, atomically: true, encoding: .utf8) }
+                    catch { throw UserError("cannot write --port-file \(portFile): \(error.localizedDescription)") }
+                }
+                if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
             }
         }
         let result: DemoRunner.Result
@@ -60,8 +81,9 @@ struct DemoCommand: AsyncParsableCommand {
             await server.shutdown()
             throw error
         }
+        if linger > 0 { try? await Task.sleep(for: .seconds(linger)) }
         await server.shutdown()
-        print(result.summary(options: options))
+        print(json ? result.jsonLine() : result.summary(options: options))
         guard result.connected else { throw UserError("the demo controller never connected to its host") }
     }
 }

@@ -22,3 +22,24 @@ extension DemoRunner.Result {
         return lines.joined(separator: "\n")
     }
 }
+
+extension DemoRunner.Result {
+    /// The summary as one JSON object (`remotion demo --json`), for scripts.
+    package func jsonLine() -> String {
+        let fields: [(String, String)] = [
+            ("connected", connected ? "true" : "false"),
+            ("sent", "\(client.motionSent)"),
+            ("motion", "\(motionDelivered)"),
+            ("stale", "\(staleMotion)"),
+            ("edges_sent", "\(client.buttonEdges)"),
+            ("edges_delivered", "\(edgesDelivered)"),
+            ("host_received", "\(hostDatagramsReceived)"),
+            ("host_dropped", "\(hostDrops.total)"),
+            ("p50_us", "\(latencyP50Micros)"),
+            ("p99_us", "\(latencyP99Micros)"),
+            ("held_after_end", "\(heldAfterEnd)"),
+            ("pairing", JSONText.quote(pairing)),
+        ]
+        return "{" + fields.map { "\(JSONText.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+    }
+}
