@@ -6,8 +6,29 @@ import RemotionHostLogic
 import RemotionTestSupport
 import Testing
 
-/// Each test runs its own Xvfb (see XvfbServer) and reads results back through
-/// a second X connection.
+/// One test's X desk: its own Xvfb (see XvfbServer), an XTest injector on it, and a
+/// second X connection that reads results back.
+final class XTestRig {
+    let xvfb: XvfbServer
+    let backend: XTestBackend
+    let injector: Injector
+    let probe: OpaquePointer
+
+    init() throws {
+        xvfb = try XvfbServer()
+        backend = try XTestBackend(displayName: xvfb.displayName)
+        injector = Injector(backend: backend)
+        probe = try xvfb.openProbe()
+    }
+
+    func close() {
+        XCloseDisplay(probe)
+        injector.close()
+        xvfb.stop()
+    }
+}
+
+/// Each test runs its own Xvfb and reads results back through a second X connection.
 @Suite struct XTestBackendTests {
     let s1 = SessionID(1)
 
@@ -20,13 +41,9 @@ import Testing
     }
 
     @Test func absoluteMoveIsExact() throws {
-        let xvfb = try XvfbServer()
-        defer { xvfb.stop() }
-        let backend = try XTestBackend(displayName: xvfb.displayName)
-        let injector = Injector(backend: backend)
-        defer { injector.close() }
-        let probe = try xvfb.openProbe()
-        defer { XCloseDisplay(probe) }
+        let rig = try XTestRig()
+        defer { rig.close() }
+        let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         for (x, y) in [(100, 200), (1919, 1079), (0, 0), (960, 540)] {
             try injector.apply([.moveTo(x: x, y: y)], session: s1)
             backend.sync()
@@ -36,13 +53,9 @@ import Testing
     }
 
     @Test func relativeMotionAddsToThePosition() throws {
-        let xvfb = try XvfbServer()
-        defer { xvfb.stop() }
-        let backend = try XTestBackend(displayName: xvfb.displayName)
-        let injector = Injector(backend: backend)
-        defer { injector.close() }
-        let probe = try xvfb.openProbe()
-        defer { XCloseDisplay(probe) }
+        let rig = try XTestRig()
+        defer { rig.close() }
+        let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         try injector.apply([.moveTo(x: 500, y: 500)], session: s1)
         backend.sync()
         try injector.apply([.moveBy(dx: 30, dy: -20), .moveBy(dx: 5, dy: 5)], session: s1)
@@ -52,13 +65,9 @@ import Testing
     }
 
     @Test func buttonDownShowsInTheMaskAndUpClearsIt() throws {
-        let xvfb = try XvfbServer()
-        defer { xvfb.stop() }
-        let backend = try XTestBackend(displayName: xvfb.displayName)
-        let injector = Injector(backend: backend)
-        defer { injector.close() }
-        let probe = try xvfb.openProbe()
-        defer { XCloseDisplay(probe) }
+        let rig = try XTestRig()
+        defer { rig.close() }
+        let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         let button1Mask = UInt32(Button1Mask), button3Mask = UInt32(Button3Mask)
         try injector.apply([.button(.left, down: true)], session: s1)
         backend.sync()
@@ -72,13 +81,9 @@ import Testing
     }
 
     @Test func keyDownIsSeenAndReleased() throws {
-        let xvfb = try XvfbServer()
-        defer { xvfb.stop() }
-        let backend = try XTestBackend(displayName: xvfb.displayName)
-        let injector = Injector(backend: backend)
-        defer { injector.close() }
-        let probe = try xvfb.openProbe()
-        defer { XCloseDisplay(probe) }
+        let rig = try XTestRig()
+        defer { rig.close() }
+        let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         for key in [Key.left, Key.letter("i"), Key.control] {
             try injector.apply([.key(key, down: true)], session: s1)
             backend.sync()
@@ -90,13 +95,9 @@ import Testing
     }
 
     @Test func wheelClicksLeaveNoButtonDown() throws {
-        let xvfb = try XvfbServer()
-        defer { xvfb.stop() }
-        let backend = try XTestBackend(displayName: xvfb.displayName)
-        let injector = Injector(backend: backend)
-        defer { injector.close() }
-        let probe = try xvfb.openProbe()
-        defer { XCloseDisplay(probe) }
+        let rig = try XTestRig()
+        defer { rig.close() }
+        let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         try injector.apply([.wheel(dx: -2, dy: 3)], session: s1)
         backend.sync()
         let wheelMasks = UInt32(Button4Mask) | UInt32(Button5Mask)
@@ -115,13 +116,9 @@ import Testing
     }
 
     @Test func endSessionAfterAPressLeavesNothingHeldInX() throws {
-        let xvfb = try XvfbServer()
-        defer { xvfb.stop() }
-        let backend = try XTestBackend(displayName: xvfb.displayName)
-        let injector = Injector(backend: backend)
-        defer { injector.close() }
-        let probe = try xvfb.openProbe()
-        defer { XCloseDisplay(probe) }
+        let rig = try XTestRig()
+        defer { rig.close() }
+        let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         let s2 = SessionID(2)
         try injector.apply([.button(.left, down: true), .key(.shift, down: true)], session: s1)
         backend.sync()
