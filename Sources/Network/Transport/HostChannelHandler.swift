@@ -29,21 +29,21 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     public typealias InboundIn = AddressedEnvelope<ByteBuffer>
     public typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
-    private var machine: HostStateMachine<SocketAddress>
+    var machine: HostStateMachine<SocketAddress>
     private var framing: Framing
     public let sink: Sink
     private var timer: DeadlineTimer?
     private var context: ChannelHandlerContext?
     /// The time on the handler's event loop: real time on a socket's loop, virtual time
     /// on an EmbeddedEventLoop / NIOAsyncTestingEventLoop (tests drive it with advanceTime).
-    private func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
+    func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
     private var received = 0
     private var sent = 0
     private var stopped = false
     private var lastReport = Instant.zero
     private var lastFramingTick = Instant.zero
     /// A session opened or closed since the last report: report at the next chance.
-    private var membershipChanged = false
+    var membershipChanged = false
     public static var reportInterval: Duration { .milliseconds(100) }
     /// How often the framing's housekeeping runs (trust reloads: a revoked controller
     /// is gone within this, plus one report tick).
@@ -86,6 +86,13 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         timer?.arm(nextWakeUp)
     }
 
+    /// After work that did not come from the socket (an external controller's event):
+    /// report if due and keep the report tick armed.
+    func afterExternalEvent(now: Instant) {
+        reportIfDue(now: now)
+        timer?.arm(nextWakeUp)
+    }
+
     /// The framing's housekeeping; sessions it no longer trusts are told and closed.
     private func tickFramingIfDue(now: Instant) {
         guard now - lastFramingTick >= Self.framingTickInterval else { return }
@@ -98,7 +105,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
 
     /// Session timeouts, and a report tick while any session is open.
     private var nextWakeUp: Instant? {
-        earliest(machine.nextDeadline, machine.sessions.isEmpty ? nil : lastReport + Self.reportInterval)
+        earliest(machine.nextDeadline, machine.sessionCount == 0 ? nil : lastReport + Self.reportInterval)
     }
 
     private func reportIfDue(now: Instant) {
@@ -136,7 +143,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         timer?.arm(nextWakeUp)
     }
 
-    private func perform(_ actions: [HostAction<SocketAddress>], now: Instant) {
+    func perform(_ actions: [HostAction<SocketAddress>], now: Instant) {
         for action in actions {
             switch action {
             case let .send(message, session, address):

@@ -7,7 +7,7 @@ import RemotionProtocol
 public final class HostService<Framing: HostFraming, Sink: HostEventSink>: Sendable {
     public let channel: Channel
     public let localAddress: SocketAddress
-    private let handler: NIOLoopBound<HostChannelHandler<Framing, Sink>>
+    let handler: NIOLoopBound<HostChannelHandler<Framing, Sink>>
 
     /// Binds `address` (use "::" for dual-stack IPv4/IPv6, "127.0.0.1" for loopback only)
     /// and starts serving. `makeFraming` and `makeSink` run on the event loop, so what

@@ -20,7 +20,11 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
 
     public let configuration: Configuration
     public private(set) var sessions: [SessionID: HostSession<Address>] = [:]
-    public private(set) var drops = DropCounters()
+    public internal(set) var drops = DropCounters()
+    /// Controllers that reach the host by another transport (the web controller, DSU
+    /// sources), with the buttons each holds. They count toward `maximumSessions`, and
+    /// their ids are never given to a datagram session. See HostStateMachine+External.
+    public internal(set) var externalSessions: [SessionID: ExternalSession<Address>] = [:]
 
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
@@ -47,7 +51,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     /// A decoded (and, with the security layer, authenticated) message.
     public mutating func receive(_ message: Message, session id: SessionID, from address: Address, now: Instant) -> [HostAction<Address>] {
         guard var session = sessions[id] else {
-            guard case let .ping(clientTime, offset) = message else {
+            guard externalSessions[id] == nil, case let .ping(clientTime, offset) = message else {
                 drops.count(.unknownSession)
                 // A client still streaming into a session this host closed (it timed
                 // out, or the host restarted) learns so at once instead of sending
@@ -58,7 +62,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
                 default: return []
                 }
             }
-            guard sessions.count < configuration.maximumSessions else {
+            guard sessionCount < configuration.maximumSessions else {
                 drops.count(.tooManySessions)
                 // Tell the controller why (no larger than its ping: no amplification).
                 return [.send(.disconnect(.full), session: id, to: address)]
@@ -129,10 +133,11 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
 
     /// Host shutdown: says goodbye to every client and releases everything.
     public mutating func shutdown() -> [HostAction<Address>] {
-        sessions.keys.sorted().flatMap { id -> [HostAction<Address>] in
+        let datagramSessions = sessions.keys.sorted().flatMap { id -> [HostAction<Address>] in
             guard let s = sessions[id] else { return [] }
             return [.send(.disconnect(.shutdown), session: id, to: s.address)] + close(id, reason: .hostShutdown)
         }
+        return datagramSessions + externalSessions.keys.sorted().flatMap { closeExternal($0, reason: .hostShutdown) }
     }
 
     /// The controller's key is no longer trusted: tell it why, release what it held and

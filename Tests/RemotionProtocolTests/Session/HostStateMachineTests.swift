@@ -78,7 +78,7 @@ private func buttonActions(_ a: [Act]) -> [Act] { a.filter { if case .button = $
         c.maximumSessions = 2
         var h = opened(c)
         #expect(h.receive(pingMsg(), session: s2, from: addr + 1, now: ms(0)).count == 2)
-        #expect(h.receive(pingMsg(), session: s3, from: addr + 2, now: ms(0)).isEmpty)
+        #expect(h.receive(pingMsg(), session: s3, from: addr + 2, now: ms(0)) == [.send(.disconnect(.full), session: s3, to: addr + 2)])
         #expect(h.drops[.tooManySessions] == 1 && h.sessions.count == 2)
         _ = h.receive(.disconnect(.user), session: s2, from: addr + 1, now: ms(1))
         #expect(h.receive(pingMsg(), session: s3, from: addr + 2, now: ms(2)).first == .sessionOpened(s3, addr + 2))

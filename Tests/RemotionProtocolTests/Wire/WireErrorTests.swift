@@ -51,7 +51,7 @@ import RemotionProtocol
         Case(error: .nonFiniteValue, hex: motionHead + " 02 00 00 80 7f 00 00 00 00 00 00 00 00", why: "gyro x +infinity"),
         Case(error: .nonFiniteValue, hex: motionHead + " 02 00 00 00 00 01 00 c0 ff 00 00 00 00", why: "gyro y NaN with payload"),
         Case(error: .nonFiniteValue, hex: motionHead + " 04 00 00 00 00 00 00 00 00 00 00 c0 7f", why: "acceleration z NaN"),
-        Case(error: .invalidReason, hex: h + " 06 05", why: "reason 5"),
+        Case(error: .invalidReason, hex: h + " 06 07", why: "reason 7 (5 revoked and 6 full are the last known)"),
         Case(error: .invalidReason, hex: h + " 06 ff", why: "reason 255"),
     ]
 

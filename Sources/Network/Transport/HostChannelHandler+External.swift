@@ -1,0 +1,60 @@
+import NIOCore
+import RemotionProtocol
+
+/// Controllers that arrive by another transport (the web controller's WebSocket, a DSU
+/// source) join the same host: the same state machine gives them a session slot, the
+/// same sink maps and injects their motion, and the same release runs when they end.
+/// Call these on the host's loop (HostService's methods hop there).
+extension HostChannelHandler {
+    /// A new controller, or nil when the host is full.
+    public func openExternal(from address: SocketAddress) -> SessionID? {
+        let now = loopNow()
+        var random = SystemRandomNumberGenerator()
+        guard let (id, actions) = machine.openExternal(from: address, now: now, random: &random) else { return nil }
+        perform(actions, now: now)
+        afterExternalEvent(now: now)
+        return id
+    }
+
+    public func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64) {
+        let now = loopNow()
+        perform(machine.externalMotion(id, sample, latencyMicros: latencyMicros), now: now)
+        afterExternalEvent(now: now)
+    }
+
+    public func externalButton(_ id: SessionID, _ button: Button, isDown: Bool) {
+        perform(machine.externalButton(id, button, isDown: isDown), now: loopNow())
+    }
+
+    public func closeExternal(_ id: SessionID, reason: SessionCloseReason) {
+        let now = loopNow()
+        perform(machine.closeExternal(id, reason: reason), now: now)
+        afterExternalEvent(now: now)
+    }
+
+    public func isExternalOpen(_ id: SessionID) -> Bool { machine.externalSessions[id] != nil }
+}
+
+extension HostService {
+    /// Opens a session for a controller on another transport (nil: the host is full).
+    public func openExternal(from address: SocketAddress) async throws -> SessionID? {
+        try await onLoop { $0.openExternal(from: address) }
+    }
+
+    /// Hands a sample to the host's loop without waiting. Calls made from one thread
+    /// (one connection's event loop) run on the host's loop in the order they were made.
+    public func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64) {
+        let handler = self.handler
+        channel.eventLoop.execute { handler.value.externalMotion(id, sample, latencyMicros: latencyMicros) }
+    }
+
+    public func externalButton(_ id: SessionID, _ button: Button, isDown: Bool) {
+        let handler = self.handler
+        channel.eventLoop.execute { handler.value.externalButton(id, button, isDown: isDown) }
+    }
+
+    public func closeExternal(_ id: SessionID, reason: SessionCloseReason) {
+        let handler = self.handler
+        channel.eventLoop.execute { handler.value.closeExternal(id, reason: reason) }
+    }
+}

@@ -1,0 +1,60 @@
+/// A controller session that another transport carries (a WebSocket from the web
+/// controller page, a DSU source's slot). The transport authenticates it and decides
+/// when it ends; the host's state machine gives it an id, a slot under
+/// `maximumSessions`, and the same guarantees as a datagram session: button edges are
+/// delivered once, and every button it held is released when it ends.
+public struct ExternalSession<Address: Hashable & Sendable>: Sendable, Equatable {
+    public var address: Address
+    public var buttons: ButtonSet = .none
+    public var opened: Instant
+}
+
+extension HostStateMachine {
+    /// Datagram sessions and external ones together.
+    public var sessionCount: Int { sessions.count + externalSessions.count }
+
+    /// Opens a session for a controller on another transport: its id and the
+    /// `.sessionOpened` action, or nil when every slot is taken (`.tooManySessions`
+    /// is counted). The id is random, never one in use.
+    public mutating func openExternal(from address: Address, now: Instant,
+                                      random: inout some RandomNumberGenerator) -> (SessionID, [HostAction<Address>])? {
+        guard sessionCount < configuration.maximumSessions else {
+            drops.count(.tooManySessions)
+            return nil
+        }
+        var id = SessionID(0)
+        while id.rawValue == 0 || sessions[id] != nil || externalSessions[id] != nil {
+            id = SessionID(UInt32.random(in: 1...UInt32.max, using: &random))
+        }
+        externalSessions[id] = ExternalSession(address: address, opened: now)
+        return (id, [.sessionOpened(id, address)])
+    }
+
+    /// A button edge from the controller; a repeated press or release of the same
+    /// button delivers nothing.
+    public mutating func externalButton(_ id: SessionID, _ button: Button, isDown: Bool) -> [HostAction<Address>] {
+        guard var s = externalSessions[id], s.buttons.contains(button) != isDown else { return [] }
+        s.buttons.set(button, down: isDown)
+        externalSessions[id] = s
+        return [.button(id, button, isDown: isDown)]
+    }
+
+    /// A motion sample. Its button field is the truth: edges the transport lost or
+    /// reordered are delivered first (releases before presses), then the motion.
+    public mutating func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64) -> [HostAction<Address>] {
+        guard let s = externalSessions[id] else { return [] }
+        var actions: [HostAction<Address>] = []
+        let changed = s.buttons.changes(to: sample.buttons)
+        for b in changed where s.buttons.contains(b) { actions += externalButton(id, b, isDown: false) }
+        for b in changed where !s.buttons.contains(b) { actions += externalButton(id, b, isDown: true) }
+        actions.append(.motion(id, sample, latencyMicros: latencyMicros))
+        return actions
+    }
+
+    /// The transport ended the session (closed, timed out, revoked, shutdown): every
+    /// button it held is released, then `.sessionClosed`.
+    public mutating func closeExternal(_ id: SessionID, reason: SessionCloseReason) -> [HostAction<Address>] {
+        guard let s = externalSessions.removeValue(forKey: id) else { return [] }
+        return s.buttons.buttons.map { .button(id, $0, isDown: false) } + [.sessionClosed(id, reason)]
+    }
+}

@@ -1,0 +1,58 @@
+import RemotionProtocol
+import Testing
+
+/// Controllers on other transports (web, DSU) share the state machine's slots and its
+/// release-on-close guarantee.
+@Suite struct ExternalSessionTests {
+    typealias Machine = HostStateMachine<String>
+    var rng = SplitMix64(seed: 7)
+
+    @Test mutating func externalSessionsCountTowardTheLimitAndTheirIdsAreNeverReused() throws {
+        var c = Machine.Configuration()
+        c.maximumSessions = 2
+        var m = Machine(configuration: c)
+        let (a, opened) = try #require(m.openExternal(from: "web:1", now: .zero, random: &rng))
+        #expect(opened == [.sessionOpened(a, "web:1")])
+        // One datagram session fits, then the host is full for both kinds.
+        let ping = Message.ping(clientTimeMicros: 1, clockOffsetMicros: 0)
+        #expect(m.receive(ping, session: SessionID(5), from: "udp:1", now: .zero).contains(.sessionOpened(SessionID(5), "udp:1")))
+        #expect(m.openExternal(from: "web:2", now: .zero, random: &rng) == nil)
+        #expect(m.receive(ping, session: SessionID(6), from: "udp:2", now: .zero) == [.send(.disconnect(.full), session: SessionID(6), to: "udp:2")])
+        #expect(m.drops[.tooManySessions] == 2)
+        // A datagram cannot claim an external session's id.
+        #expect(m.receive(ping, session: a, from: "udp:3", now: .zero).isEmpty)
+        #expect(m.drops[.unknownSession] == 1)
+    }
+
+    @Test mutating func buttonsAreDeliveredOnceAndReleasedWhenTheSessionEnds() throws {
+        var m = Machine()
+        let (id, _) = try #require(m.openExternal(from: "web", now: .zero, random: &rng))
+        #expect(m.externalButton(id, .a, isDown: true) == [.button(id, .a, isDown: true)])
+        #expect(m.externalButton(id, .a, isDown: true).isEmpty)
+        #expect(m.externalButton(id, .c, isDown: true) == [.button(id, .c, isDown: true)])
+        #expect(m.closeExternal(id, reason: .timedOut) == [
+            .button(id, .a, isDown: false), .button(id, .c, isDown: false), .sessionClosed(id, .timedOut),
+        ])
+        #expect(m.closeExternal(id, reason: .timedOut).isEmpty)
+        #expect(m.externalButton(id, .b, isDown: true).isEmpty)
+    }
+
+    @Test mutating func theMotionSamplesButtonStateIsTheTruth() throws {
+        var m = Machine()
+        let (id, _) = try #require(m.openExternal(from: "web", now: .zero, random: &rng))
+        _ = m.externalButton(id, .a, isDown: true)
+        // The page's edges for "A up, B down" were lost; the sample says B is held.
+        let sample = MotionSample(timestampMicros: 10, buttons: ButtonSet([.b]))
+        #expect(m.externalMotion(id, sample, latencyMicros: 3) == [
+            .button(id, .a, isDown: false), .button(id, .b, isDown: true), .motion(id, sample, latencyMicros: 3),
+        ])
+    }
+
+    @Test mutating func shutdownReleasesExternalSessionsToo() throws {
+        var m = Machine()
+        let (id, _) = try #require(m.openExternal(from: "dsu", now: .zero, random: &rng))
+        _ = m.externalButton(id, .e, isDown: true)
+        #expect(m.shutdown() == [.button(id, .e, isDown: false), .sessionClosed(id, .hostShutdown)])
+        #expect(m.sessionCount == 0)
+    }
+}
