@@ -37,6 +37,11 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.0.0"),
+        // The web controller: TLS for the phone's page (secure context for motion sensors)
+        // and the per-host local CA that issues its certificate.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // MARK: sans-IO
@@ -44,7 +49,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "RealModule", package: "swift-numerics"),
         ], path: "Sources/Protocol"),
-        .target(name: "RemotionHostLogic", dependencies: ["RemotionProtocol", "CZlib"], path: "Sources/HostLogic"),
+        .target(name: "RemotionHostLogic", dependencies: [
+            "RemotionProtocol", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+        ], path: "Sources/HostLogic"),
 
         // MARK: adapters
         .target(name: "RemotionNetwork", dependencies: ["RemotionProtocol"] + nio, path: "Sources/Network"),
@@ -52,6 +59,7 @@ let package = Package(
             "RemotionProtocol", "RemotionHostLogic",
             .target(name: "CX11", condition: .when(platforms: [.linux])),
             .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+            "CQREncode",
         ], path: "Sources/System"),
         .target(name: "RemotionApp", dependencies: [
             "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionSystem",
@@ -60,7 +68,12 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ] + nio, path: "Sources/App", resources: [.copy("Dashboard/Resources")]),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ] + nio, path: "Sources/App", resources: [.copy("Dashboard/Resources"), .copy("Web/Page")]),
         .executableTarget(name: "remotion", dependencies: [
             "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionSystem", "RemotionApp",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -75,6 +88,8 @@ let package = Package(
                        providers: [.apt(["libx11-dev", "libxtst-dev"])]),
         .systemLibrary(name: "CAvahi", path: "Sources/CLibraries/CAvahi", pkgConfig: "avahi-client",
                        providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(name: "CQREncode", path: "Sources/CLibraries/CQREncode", pkgConfig: "libqrencode",
+                       providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
 
         // MARK: testing: support (Xvfb, loopback helpers, the impairment relay), fuzzing
         .target(name: "RemotionTestSupport", dependencies: [
@@ -88,7 +103,9 @@ let package = Package(
 
         // MARK: tests, one target per library target
         .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),
-        .testTarget(name: "RemotionHostLogicTests", dependencies: ["RemotionHostLogic", "RemotionProtocol", "CZlib"],
+        .testTarget(name: "RemotionHostLogicTests", dependencies: [
+            "RemotionHostLogic", "RemotionProtocol", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+        ],
                     exclude: ["UI/Golden"]),
         .testTarget(name: "RemotionNetworkTests", dependencies: [
             "RemotionNetwork", "RemotionProtocol", "RemotionTestSupport",
@@ -103,6 +120,9 @@ let package = Package(
             "RemotionTestSupport",
             .target(name: "CX11", condition: .when(platforms: [.linux])),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ] + nio),
     ],
     swiftLanguageModes: [.v6]

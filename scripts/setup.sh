@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  pkg-config zlib1g-dev
+  pkg-config zlib1g-dev libqrencode-dev zbar-tools openssl
   libx11-dev libxtst-dev
   libavahi-client-dev
   xvfb x11-utils xdotool

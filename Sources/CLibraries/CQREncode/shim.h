@@ -1,0 +1,2 @@
+// The system libqrencode (Debian: libqrencode-dev), used by QRCode: QRcode_encodeString and QRcode_free.
+#include <qrencode.h>
