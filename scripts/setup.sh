@@ -7,7 +7,7 @@ packages=(
   pkg-config zlib1g-dev libqrencode-dev zbar-tools openssl
   libx11-dev libxtst-dev
   libavahi-client-dev
-  xvfb x11-utils xdotool
+  xvfb x11-utils xdotool xinput nodejs
   avahi-daemon avahi-utils dbus iproute2 nftables
   chromium chromium-driver
 )

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
 
 swift build --build-tests || exit 1
+bash scripts/check-layers.sh || exit 1
 passed=0; failed=0; failures=()
 stage() { # name, command...
   local name=$1; shift
@@ -19,6 +20,7 @@ stage "swift test" swift test --skip-build
 stage "cli end to end" bash scripts/cli-e2e.sh
 stage "discovery across namespaces" bash scripts/discovery-e2e.sh
 stage "dashboard in headless chromium" env REMOTION_SKIP_BUILD=1 bash scripts/browser-test.sh
+stage "web controller: phone page in headless chromium → XTest" env REMOTION_SKIP_BUILD=1 bash scripts/web-controller-test.sh
 stage "fuzzers (${FUZZ_SECONDS:-60} s each)" bash scripts/fuzz.sh
 
 echo "=== stages: ${failures[*]:-none} failed"

@@ -6,6 +6,7 @@ import RemotionApp
 import RemotionProtocol
 import RemotionHostLogic
 import RemotionNetwork
+import RemotionSystem
 import ServiceLifecycle
 
 extension InjectorFactory.Choice: ExpressibleByArgument {}
@@ -48,6 +49,12 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Do not serve the web dashboard.")
     var noDashboard = false
 
+    @Option(help: "HTTPS port of the web controller page that phones open from the QR code (0 picks a free one).")
+    var webPort = 7476
+
+    @Flag(help: "Do not serve the web controller page.")
+    var noWeb = false
+
     @Flag(help: "Accept unencrypted, unauthenticated datagrams (debugging only: anyone on the network can inject input).")
     var insecure = false
 
@@ -56,6 +63,7 @@ struct HostCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be from 0 to 65535") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
         guard (1...256).contains(maxControllers) else { throw ValidationError("--max-controllers must be from 1 to 256") }
     }
@@ -155,6 +163,15 @@ struct HostCommand: AsyncParsableCommand {
                 printErr("remotion host: dashboard off (\(error)); use --dashboard-port to pick another port")
             }
         }
+        if !noWeb {
+            let started = try await WebControllerService.start(
+                host: host, hostName: context.instance.value, bind: bind, port: webPort,
+                dataDirectory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment),
+                timeout: .secondsDouble(timeout))
+            services.insert(.init(service: started.service), at: 1)
+            printErr("remotion host: web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
+            announceWebPairing(url: started.url, interactive: interactive)
+        }
         if !noDiscovery {
             let txt = HostTXT(protocolVersion: 1, hostID: hostID,
                               capabilities: ["attitude", "gyro", "buttons16", "reliable", insecure ? "plain" : "noise-ik"])
@@ -168,6 +185,22 @@ struct HostCommand: AsyncParsableCommand {
 
 /// Keeps the host running until SIGINT/SIGTERM, then stops it gracefully: every client
 /// is told, every held input released, the socket closed.
+extension HostCommand {
+    /// Says where a phone pairs: a QR code and the URL in a terminal, one line
+    /// `pair a phone: URL` on stdout otherwise (a JSON object with --json).
+    func announceWebPairing(url: String, interactive: Bool) {
+        func out(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        if json {
+            out("{\"event\":\"web-pairing\",\"url\":\(JSONText.quote(url))}")
+        } else if !interactive {
+            out("pair a phone: \(url)")
+        } else if let qr = try? QRCode(text: url) {
+            printErr(qr.terminalText())
+            printErr("pair a phone: scan the code above, or open \(url)")
+        }
+    }
+}
+
 struct HostRunner<F: HostFraming>: Service {
     let host: HostService<F, HostPipeline>
 

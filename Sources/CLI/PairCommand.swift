@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import RemotionProtocol
 import RemotionNetwork
+import RemotionApp
 
 struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -119,9 +120,9 @@ struct PairCommand: AsyncParsableCommand {
 
 struct DevicesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "devices", abstract: "List paired controllers (host side) and known hosts, or revoke a controller.")
+        commandName: "devices", abstract: "List paired controllers and web controllers (host side) and known hosts, or revoke one.")
 
-    @Option(help: "Remove the paired controller with this fingerprint (or prefix) or name.")
+    @Option(help: "Remove the paired controller (fingerprint, prefix or name) or web controller (id or name).")
     var revoke: String?
 
     @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
@@ -130,19 +131,29 @@ struct DevicesCommand: AsyncParsableCommand {
     func run() async throws {
         let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
         do {
+            let web = WebCredentialStore(directory: store.directory)
             if let revoke {
                 let removed = try store.revoke(revoke)
-                guard !removed.isEmpty else { throw UserError("no paired controller matches '\(revoke)'") }
+                let removedWeb = try web.revoke(revoke)
+                guard !removed.isEmpty || !removedWeb.isEmpty else {
+                    throw UserError("no paired controller or web controller matches '\(revoke)' (see `remotion devices`)")
+                }
                 for r in removed { print("revoked '\(r.name)' \(r.fingerprint)") }
+                for r in removedWeb { print("revoked web controller '\(r.name)' \(r.id) (a running host drops it within a second)") }
                 return
             }
             let paired = try store.pairedControllers()
             print("paired controllers (\(paired.count)):")
             for p in paired { print("  \(p.fingerprint)  \(p.name)  paired \(p.pairedAt.formatted(.iso8601))") }
+            let phones = try web.devices()
+            print("web controllers (\(phones.count)):")
+            for p in phones { print("  \(p.id)  \(p.name)  paired \(p.created.formatted(.iso8601))") }
             let hosts = try store.knownHosts()
             print("known hosts (\(hosts.count)):")
             for h in hosts { print("  \(h.fingerprint)  \(h.lastAddress)  paired \(h.pairedAt.formatted(.iso8601))") }
         } catch let error as KeyStoreError {
+            throw UserError(error.description)
+        } catch let error as WebStoreError {
             throw UserError(error.description)
         }
     }

@@ -71,6 +71,21 @@ package final class HostPipeline: HostEventSink {
         injector.close()
     }
 
+    /// The name a controller is shown under (its paired name, a web device's name, a DSU slot).
+    package func setName(_ id: SessionID, _ name: String) {
+        telemetry[id]?.name = name
+    }
+
+    /// The direction a controller points at becomes the screen centre (its next sample).
+    package func recenter(_ id: SessionID) { mappers[id]?.recenter() }
+
+    /// One controller's mapping mode (the others keep theirs); returns the mode in effect.
+    @discardableResult
+    package func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? {
+        if let mode { mappers[id]?.settings.mode = mode }
+        return mappers[id]?.settings.mode
+    }
+
     /// Applies new mapping settings to every session now and to new ones later.
     package func update(settings: MappingSettings) {
         self.settings = settings

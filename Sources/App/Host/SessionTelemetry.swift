@@ -4,6 +4,8 @@ import RemotionProtocol
 /// Per-controller numbers the host shows: latency distribution, packet rate, loss.
 package struct SessionTelemetry: Sendable {
     package var address: String
+    /// The name the controller is shown under (paired name, web device, DSU slot), if known.
+    package var name: String?
     package var opened: Instant
     package var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
     package var motionPackets = 0

@@ -58,3 +58,11 @@ extension HostService {
         channel.eventLoop.execute { handler.value.closeExternal(id, reason: reason) }
     }
 }
+
+extension HostService {
+    /// Runs `body` on the host's loop without waiting; calls from one thread run in order.
+    public func execute(_ body: @escaping @Sendable (HostChannelHandler<Framing, Sink>) -> Void) {
+        let handler = self.handler
+        channel.eventLoop.execute { body(handler.value) }
+    }
+}

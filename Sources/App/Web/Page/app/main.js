@@ -1,0 +1,298 @@
+// main.js — the Remotion phone controller page: wires pairing, the motion streamer, buttons
+// and the connection to the DOM. Protocol: WEB-PROTOCOL.md (draft v1). No framework, no CDN.
+
+import { encodeButton } from "./protocol.js";
+import { Connection } from "./connection.js";
+import { ButtonState, HoldSet, bindButtons, bindPress } from "./buttons.js";
+import { parsePairFragment, proposeDeviceName, sanitizeName, loadDevice, saveDevice, forgetDevice, pair } from "./pairing.js";
+import { sensorSupport, WakeLock } from "./sensors.js";
+import { MotionStreamer } from "./streamer.js";
+import { Notices, escapeHtml, sensorProblemHtml, insecureContextHtml, certificateHintHtml, refusalHtml } from "./notices.js";
+
+const $ = (id) => document.getElementById(id);
+const HTTPS_PORT = 7476;
+
+const storage = safeStorage();
+const buttons = new ButtonState();
+const clutch = new HoldSet();
+const wake = new WakeLock(navigator, document);
+const notices = new Notices($("notice"));
+const sentButtons = { count: 0 };
+const streamer = new MotionStreamer({
+  win: window, buttons, clutch, onStatus: onSensorStatus,
+  send: (frame) => !!conn && conn.sendBinary(frame, true),
+});
+
+let screenName = "loading";
+let device = null;               // {id, credential, host}
+let conn = null;
+let snap = null;                 // last connection snapshot
+let modePendingUntil = 0;
+let flash = { text: "", until: 0 };
+let pad = null;
+
+// ── buttons ─────────────────────────────────────────────────────────────────────────────
+function sendButtonEdge(edge) {
+  if (conn && conn.sendBinary(encodeButton(edge.index, edge.down, edge.state))) sentButtons.count++;
+}
+
+function releaseEverything() {
+  if (pad) pad.releaseAll();                  // sends the up edges while still connected
+  if (clutch.releaseAll()) paintClutch();
+}
+
+// ── sensors ─────────────────────────────────────────────────────────────────────────────
+const START_HINT = { asking: "Asking for motion access…", waiting: "Waiting for the sensors…" };
+
+function onSensorStatus(status, detail) {
+  $("start").disabled = status === "asking";
+  $("start").hidden = status === "on" || screenName !== "controller";
+  $("start-hint").textContent = START_HINT[status] || "Tap to try again";
+  if (status === "on") notices.hide("sensors");
+  else if (!(status in START_HINT)) showSensorProblem(status, detail);
+  render();
+}
+
+function showSensorProblem(kind, detail) {
+  notices.show("sensors", sensorProblemHtml(kind, detail, window.isSecureContext, location.hostname, HTTPS_PORT),
+               kind !== "nodata");
+}
+
+function secureContextNotice() {
+  if (!window.isSecureContext) notices.show("secure", insecureContextHtml(location.hostname, HTTPS_PORT), true);
+}
+
+function certificateHint(s) {
+  // iOS Safari refuses wss to an untrusted certificate even after the page warning was accepted.
+  if (s && !s.everConnected && s.attempts >= 3 && (s.status === "disconnected" || s.status === "timed-out")) {
+    notices.show("cert", certificateHintHtml());
+  } else if (s && s.everConnected) {
+    notices.hide("cert");
+  }
+}
+
+function refusalNotice(s) {
+  if (s.status === "refused" && s.retryInMs === null) notices.show("refused", refusalHtml(s), true);
+  else notices.hide("refused");
+}
+
+// ── rendering ───────────────────────────────────────────────────────────────────────────
+const STATE_LABEL = { idle: "idle", connecting: "connecting", connected: "connected", "timed-out": "timed out",
+                      disconnected: "disconnected", refused: "refused", stopped: "stopped" };
+
+/** The status line: [announced part (role=status), changing part (not announced)]. */
+function statusText(s) {
+  const host = `<b>${escapeHtml(s.host || location.host)}</b>`;
+  const retry = s.retryInMs !== null ? `Retrying in ${(s.retryInMs / 1000).toFixed(1)} s.` : "";
+  const why = s.message ? ": " + escapeHtml(s.message) : "";
+  switch (s.status) {
+    case "connecting": return [`Connecting to ${host}…`, s.attempts > 1 ? `(attempt ${s.attempts})` : ""];
+    case "connected": {
+      if (flash.until > performance.now()) return [escapeHtml(flash.text), ""];
+      const motion = streamer.status === "on" ? `· motion ${streamer.rate}/s` : "· motion off";
+      return [`Connected to ${host} · ${s.mode === "fps" ? "FPS" : "pointer"} mode`, motion];
+    }
+    case "timed-out": return [`Timed out${why}.`, retry];
+    case "disconnected": return [`Disconnected${why}.`, retry];
+    case "refused": return [`Refused by ${host}${why}.`, retry];
+    case "stopped": return ["Stopped.", ""];
+    default: return ["", ""];
+  }
+}
+
+function setHtml(el, html) { if (el.innerHTML !== html) el.innerHTML = html; }
+function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
+
+function render() {
+  if (screenName !== "controller") return;
+  const s = conn ? conn.snapshot() : null;
+  snap = s;
+  if (!s) return;
+  const pill = $("conn");
+  pill.dataset.state = s.status;
+  document.body.dataset.conn = s.status;
+  pill.textContent = STATE_LABEL[s.status] || s.status;
+  $("host-name").textContent = s.host || device.host || location.hostname;
+  $("rtt").textContent = Number.isFinite(s.rttMs) && s.status === "connected" ? `${fmtMs(s.rttMs)} ms` : "– ms";
+  const [said, extra] = statusText(s);
+  setHtml($("status-live"), said);
+  setText($("status-extra"), extra);
+  certificateHint(s);
+  refusalNotice(s);
+  const pending = modePendingUntil > performance.now();
+  $("mode").toggleAttribute("data-pending", pending);
+  for (const b of document.querySelectorAll("#mode [data-mode]")) {
+    b.setAttribute("aria-pressed", String(s.mode === b.dataset.mode));
+    b.disabled = s.status !== "connected";
+  }
+  $("recenter").disabled = s.status !== "connected";
+  $("start").hidden = streamer.status === "on";
+  $("d-host").textContent = s.host || "–";
+  $("d-session").textContent = s.session || "–";
+  $("d-device").textContent = device ? device.id : "–";
+  $("d-motion").textContent = `${streamer.status}, ${streamer.rate}/s, sent ${streamer.sent} frames, ${sentButtons.count} edges`;
+  const att = streamer.lastAttitude;
+  $("d-attitude").textContent = att
+    ? ["roll", "pitch", "yaw"].map((k) => `${(att[k] * 180 / Math.PI).toFixed(1)}°`).join(" / ") : "–";
+  $("d-wake").textContent = !wake.supported ? "not supported" : wake.held ? "yes" : wake.error ? `no (${wake.error})` : "no";
+}
+
+function onConnState(s) {
+  const was = snap ? snap.status : "";
+  if (s.status !== "connected" && was === "connected") releaseEverything();
+  if (s.status === "connected" && s.host && device && s.host !== device.host) {
+    device = { ...device, host: s.host };
+    saveDevice(storage, device);
+  }
+  if (s.mode !== (snap && snap.mode)) modePendingUntil = 0;
+  wake.want(s.status === "connected");
+  snap = s;
+  render();
+}
+
+function setStatus(text) { setText($("status-live"), text); setText($("status-extra"), ""); }
+
+function paintClutch() { $("clutch").classList.toggle("down", clutch.held); }
+
+function fmtMs(ms) { return ms < 10 ? ms.toFixed(1) : String(Math.round(ms)); }
+
+// ── screens ─────────────────────────────────────────────────────────────────────────────
+function showScreen(name) {
+  screenName = name;
+  document.body.dataset.screen = name;
+  $("pair-screen").hidden = name !== "pair";
+  $("unpaired-screen").hidden = name !== "unpaired";
+  $("pad").hidden = name !== "controller";
+  $("start").hidden = name !== "controller" || streamer.status === "on";
+  $("rtt").hidden = name !== "controller";
+  $("menu-button").hidden = name !== "controller";
+  if (name !== "controller") {
+    $("conn").dataset.state = "idle";
+    $("conn").textContent = name === "pair" ? "pairing" : "not paired";
+  }
+}
+
+function showPairing(frag) {
+  showScreen("pair");
+  $("host-name").textContent = location.hostname;
+  setStatus("Pair this phone with the computer that showed the QR code.");
+  const groups = frag.fingerprint ? frag.fingerprint.toUpperCase().split("-") : null;
+  $("pair-fp").textContent = groups ? groups.slice(0, 4).join(" ") + "\n" + groups.slice(4).join(" ") : "(no fingerprint in the link)";
+  const name = $("pair-name");
+  name.value = proposeDeviceName(navigator.userAgent);
+  const go = $("pair-go");
+  const submit = async () => {
+    go.disabled = true;
+    $("pair-error").textContent = "";
+    go.textContent = "Pairing…";
+    const r = await pair({ secret: frag.secret, name: sanitizeName(name.value, proposeDeviceName(navigator.userAgent)) },
+                         (u, o) => fetch(u, o));
+    go.textContent = "Pair";
+    if (!r.ok) { go.disabled = false; $("pair-error").textContent = r.error; return; }
+    device = r.device;
+    if (!saveDevice(storage, device)) {
+      notices.show("storage", "<p>This browser will not remember the pairing (private mode?). " +
+                            "You will need to scan the QR code again next time.</p>");
+    }
+    frag.secret = "";
+    startController();
+  };
+  go.onclick = submit;
+  name.onkeydown = (e) => { if (e.key === "Enter") { e.preventDefault(); if (!go.disabled) submit(); } };
+}
+
+function startController() {
+  showScreen("controller");
+  if (conn) conn.stop();
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  conn = new Connection({ url: `${scheme}//${location.host}/ws`, device, host: device.host, onState: onConnState });
+  conn.start();
+}
+
+// ── wiring ──────────────────────────────────────────────────────────────────────────────
+function wire() {
+  pad = bindButtons(document, buttons, sendButtonEdge);
+  bindPress($("clutch"), (k) => { if (clutch.press(k)) paintClutch(); }, (k) => { if (clutch.release(k)) paintClutch(); });
+  $("start").addEventListener("click", () => { streamer.start(); });   // synchronously in the tap
+  $("recenter").addEventListener("click", () => {
+    if (conn && conn.sendCommand("recenter")) { flash = { text: "Recentered: this direction is the centre now.", until: performance.now() + 1500 }; render(); }
+  });
+  for (const b of document.querySelectorAll("#mode [data-mode]")) {
+    b.addEventListener("click", () => {
+      if (!conn || !snap || snap.mode === b.dataset.mode) return;
+      if (conn.sendCommand("mode", b.dataset.mode)) { modePendingUntil = performance.now() + 2000; render(); }
+    });
+  }
+  $("menu-button").addEventListener("click", () => {
+    const menu = $("menu"), open = menu.hidden;
+    menu.hidden = !open;
+    $("menu-button").setAttribute("aria-expanded", String(open));
+    render();
+  });
+  $("retry").addEventListener("click", () => { if (conn) conn.retryNow(); closeMenu(); });
+  document.addEventListener("pointerdown", (e) => {
+    if (!$("menu").hidden && !$("menu").contains(e.target) && !$("menu-button").contains(e.target)) closeMenu();
+  });
+  $("forget").addEventListener("click", () => {
+    if (!confirm("Forget this computer? You will need to scan its QR code again.")) return;
+    if (conn) { releaseEverything(); conn.stop(); conn = null; }
+    forgetDevice(storage);
+    device = null;
+    closeMenu();
+    showScreen("unpaired");
+    setStatus("Not paired.");
+  });
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") releaseEverything();
+    else wake.visible();
+  });
+  // Leaving the page: release what is held (the edges go out before the close frame).
+  window.addEventListener("pagehide", () => { releaseEverything(); if (conn) conn.stop(); });
+  window.addEventListener("pageshow", (e) => { if (e.persisted && conn) conn.retryNow(); });
+  window.addEventListener("blur", () => { if (document.visibilityState === "hidden") releaseEverything(); });
+
+  setInterval(() => { streamer.updateRate(performance.now()); render(); }, 250);
+}
+
+function closeMenu() {
+  $("menu").hidden = true;
+  $("menu-button").setAttribute("aria-expanded", "false");
+}
+
+function installTestHook() {
+  const hook = Object.freeze({
+    state() {
+      const s = conn ? conn.snapshot() : { status: "idle" };
+      return Object.freeze({ ...s, screen: screenName, buttons: buttons.bits, clutch: clutch.held,
+                             sensors: streamer.status, seq: streamer.seq, motionRate: streamer.rate, wakeLock: wake.held });
+    },
+    get sent() { return Object.freeze({ motion: streamer.sent, button: sentButtons.count }); },
+    get lastAttitude() { return streamer.lastAttitude ? Object.freeze({ ...streamer.lastAttitude }) : null; },
+  });
+  Object.defineProperty(window, "remotionTest", { value: hook, writable: false, configurable: false });
+}
+
+function safeStorage() {
+  try { const s = window.localStorage; s.getItem("x"); return s; } catch { /* blocked */ }
+  const m = new Map();
+  return { getItem: (k) => (m.has(k) ? m.get(k) : null), setItem: (k, v) => m.set(k, String(v)), removeItem: (k) => m.delete(k) };
+}
+
+function init() {
+  wire();
+  installTestHook();
+  secureContextNotice();
+  const support = sensorSupport(window);
+  if (!support.orientation && !support.motion) $("start-hint").textContent = "This browser has no motion sensors";
+  const hadFragment = location.hash.length > 1;
+  const frag = parsePairFragment(location.hash);
+  if (hadFragment) history.replaceState(null, "", location.pathname + location.search);
+  if (frag) { showPairing(frag); return; }
+  device = loadDevice(storage);
+  if (device) { startController(); return; }
+  showScreen("unpaired");
+  setStatus(hadFragment ? "This link has no valid pairing code. Scan the QR code again." : "Not paired.");
+}
+
+init();

@@ -1,0 +1,154 @@
+// protocol.js — the web controller's wire format (WEB-PROTOCOL.md, draft v1).
+// Pure ES module: encoders/decoders only, no DOM, no sockets. Little-endian throughout.
+
+export const PROTOCOL_VERSION = 1;
+export const MOTION = 0x01, BUTTON = 0x02, PING = 0x03, PONG = 0x83;
+export const MOTION_SIZE = 52, BUTTON_SIZE = 8, PING_SIZE = 16;
+
+/** MOTION flag bits. */
+export const FLAG_ATTITUDE = 1 << 0, FLAG_GYRO = 1 << 1, FLAG_ACCEL = 1 << 2, FLAG_CLUTCH = 1 << 3;
+
+/** Button letters in index order: A = 0 … P = 15. */
+export const BUTTON_NAMES = "ABCDEFGHIJKLMNOP".split("");
+
+/**
+ * MOTION, 52 bytes: [0]=0x01 [1]=flags [2..3] u16 buttons [4..7] u32 seq [8..15] f64 time ms
+ * [16..27] f32 roll, pitch, yaw [28..39] f32 gyro x, y, z [40..51] f32 accel x, y, z.
+ * Absent blocks are written as zeros and their flag bit is clear.
+ * @param {{seq:number, timeMs:number, buttons:number, clutch?:boolean,
+ *          attitude?:{roll:number,pitch:number,yaw:number}|null,
+ *          gyro?:number[]|null, accel?:number[]|null}} m
+ */
+export function encodeMotion(m) {
+  const buf = new ArrayBuffer(MOTION_SIZE), v = new DataView(buf);
+  let flags = 0;
+  v.setUint8(0, MOTION);
+  v.setUint16(2, m.buttons & 0xffff, true);
+  v.setUint32(4, m.seq >>> 0, true);
+  v.setFloat64(8, m.timeMs, true);
+  if (m.attitude) {
+    flags |= FLAG_ATTITUDE;
+    v.setFloat32(16, m.attitude.roll, true);
+    v.setFloat32(20, m.attitude.pitch, true);
+    v.setFloat32(24, m.attitude.yaw, true);
+  }
+  if (m.gyro) {
+    flags |= FLAG_GYRO;
+    for (let i = 0; i < 3; i++) v.setFloat32(28 + 4 * i, m.gyro[i], true);
+  }
+  if (m.accel) {
+    flags |= FLAG_ACCEL;
+    for (let i = 0; i < 3; i++) v.setFloat32(40 + 4 * i, m.accel[i], true);
+  }
+  if (m.clutch) flags |= FLAG_CLUTCH;
+  v.setUint8(1, flags);
+  return buf;
+}
+
+/** BUTTON, 8 bytes: [0]=0x02 [1]=index [2]=1 down/0 up [3]=0 [4..5] u16 state after the edge [6..7]=0. */
+export function encodeButton(index, down, state) {
+  if (!(index >= 0 && index < 16)) throw new RangeError("button index must be 0…15");
+  const buf = new ArrayBuffer(BUTTON_SIZE), v = new DataView(buf);
+  v.setUint8(0, BUTTON);
+  v.setUint8(1, index);
+  v.setUint8(2, down ? 1 : 0);
+  v.setUint16(4, state & 0xffff, true);
+  return buf;
+}
+
+/**
+ * PING, 16 bytes: [0]=0x03 [1]=0 [2..3] u16 the page's current round-trip time in 0.1 ms
+ * (0 = none yet; lets the host turn sample times into one-way latency) [4..7] u32 nonce
+ * [8..15] f64 page time ms.
+ */
+export function encodePing(nonce, timeMs, rttMs = null) {
+  const buf = new ArrayBuffer(PING_SIZE), v = new DataView(buf);
+  v.setUint8(0, PING);
+  const tenths = rttMs == null || !(rttMs >= 0) ? 0 : Math.min(0xffff, Math.max(1, Math.round(rttMs * 10)));
+  v.setUint16(2, tenths, true);
+  v.setUint32(4, nonce >>> 0, true);
+  v.setFloat64(8, timeMs, true);
+  return buf;
+}
+
+/** PONG (0x83, 16 bytes) → {nonce, timeMs}, or null if the bytes are not a pong. */
+export function decodePong(data) {
+  const v = view(data);
+  if (!v || v.byteLength !== PING_SIZE || v.getUint8(0) !== PONG) return null;
+  return { nonce: v.getUint32(4, true), timeMs: v.getFloat64(8, true) };
+}
+
+/** Decodes a MOTION frame (for tests and the fake host); null if malformed. */
+export function decodeMotion(data) {
+  const v = view(data);
+  if (!v || v.byteLength !== MOTION_SIZE || v.getUint8(0) !== MOTION) return null;
+  const flags = v.getUint8(1);
+  const f = (o) => v.getFloat32(o, true);
+  return {
+    flags, buttons: v.getUint16(2, true), seq: v.getUint32(4, true), timeMs: v.getFloat64(8, true),
+    clutch: (flags & FLAG_CLUTCH) !== 0,
+    attitude: flags & FLAG_ATTITUDE ? { roll: f(16), pitch: f(20), yaw: f(24) } : null,
+    gyro: flags & FLAG_GYRO ? [f(28), f(32), f(36)] : null,
+    accel: flags & FLAG_ACCEL ? [f(40), f(44), f(48)] : null,
+  };
+}
+
+/** Decodes a BUTTON frame (for tests and the fake host); null if malformed. */
+export function decodeButton(data) {
+  const v = view(data);
+  if (!v || v.byteLength !== BUTTON_SIZE || v.getUint8(0) !== BUTTON) return null;
+  return { index: v.getUint8(1), down: v.getUint8(2) === 1, state: v.getUint16(4, true) };
+}
+
+// ── Text (JSON) messages ────────────────────────────────────────────────────────────────
+export function helloMessage(id, credential) {
+  return JSON.stringify({ type: "hello", v: PROTOCOL_VERSION, id, credential });
+}
+export function recenterCommand() {
+  return JSON.stringify({ type: "command", command: "recenter" });
+}
+export function modeCommand(mode) {
+  if (mode !== "pointer" && mode !== "fps") throw new RangeError("mode must be pointer or fps");
+  return JSON.stringify({ type: "command", command: "mode", mode });
+}
+
+/**
+ * Parses a host → page text message. Returns {type, ...} for welcome, refused, mode and
+ * closing (fields checked and defaulted), or {type: "invalid", text} for anything else.
+ */
+export function parseHostMessage(text) {
+  let m;
+  try { m = JSON.parse(text); } catch { return { type: "invalid", text: String(text).slice(0, 200) }; }
+  if (!m || typeof m !== "object") return { type: "invalid", text: String(text).slice(0, 200) };
+  const str = (s, max = 200) => (typeof s === "string" ? s.slice(0, max) : "");
+  const mode = (s) => (s === "fps" ? "fps" : s === "pointer" ? "pointer" : null);
+  switch (m.type) {
+    case "welcome": {
+      const t = Number(m.timeout);
+      return { type: "welcome", host: str(m.host, 100), session: str(m.session, 16),
+               mode: mode(m.mode), timeout: Number.isFinite(t) && t > 0 ? t : 2.5 };
+    }
+    case "refused":
+      return { type: "refused", reason: str(m.reason, 32), message: str(m.message) };
+    case "mode":
+      return mode(m.mode) ? { type: "mode", mode: mode(m.mode) } : { type: "invalid", text: str(text) };
+    case "closing":
+      return { type: "closing", reason: str(m.reason, 32), message: str(m.message) };
+    default:
+      return { type: "invalid", text: str(text) };
+  }
+}
+
+function view(data) {
+  if (data instanceof ArrayBuffer) return new DataView(data);
+  if (ArrayBuffer.isView(data)) return new DataView(data.buffer, data.byteOffset, data.byteLength);
+  return null;
+}
+
+/** Lower-case hex of bytes (tests, debugging). */
+export function toHex(data) {
+  const v = view(data);
+  let s = "";
+  for (let i = 0; i < v.byteLength; i++) s += (i ? " " : "") + v.getUint8(i).toString(16).padStart(2, "0");
+  return s;
+}

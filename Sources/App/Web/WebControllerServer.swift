@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+import HummingbirdTLS
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOSSL
+import ServiceLifecycle
+import Synchronization
+
+/// The web controller server (docs/WEB-CONTROLLER.md): HTTPS on the LAN with the local
+/// CA's certificate, the controller page, pairing, and one WebSocket per phone. It never
+/// injects anything itself: each socket's frames go to the host's loop through
+/// `WebControllerHost`, which owns the sessions.
+package final class WebControllerServer: Sendable {
+    package struct Configuration: Sendable {
+        package var bind: String
+        package var port: Int
+        /// Names the page may be reached at (the certificate's SANs): LAN addresses,
+        /// `<name>.local`, localhost.
+        package var names: [String]
+        package var timeout: Duration = .milliseconds(2500)
+        package init(bind: String, port: Int, names: [String]) {
+            self.bind = bind; self.port = port; self.names = names
+        }
+    }
+
+    package let registry: WebDeviceRegistry
+    package let stats = WebControllerStats()
+    package let certificates: WebCertificates
+    private let logger: Logger
+    private let running = Mutex<(task: Task<Void, Never>, group: ServiceGroup)?>(nil)
+    private let boundPort = Mutex<Int?>(nil)
+
+    package init(registry: WebDeviceRegistry, certificates: WebCertificates, logger: Logger? = nil) {
+        self.registry = registry
+        self.certificates = certificates
+        var quiet = logger ?? Logger(label: "remotion.web")
+        if logger == nil { quiet.logLevel = .warning }
+        self.logger = quiet
+    }
+
+    /// The bound port once serving.
+    package var port: Int? { boundPort.withLock { $0 } }
+
+    /// Serves until `shutdown`; returns the bound port (0 picks a free one).
+    package func start(_ configuration: Configuration, host: any WebControllerHost) async throws -> Int {
+        guard (0...65535).contains(configuration.port) else {
+            throw WebServerError("web controller port \(configuration.port) is not between 0 and 65535")
+        }
+        let tls: TLSConfiguration
+        do {
+            let chain = try NIOSSLCertificate.fromPEMBytes(Array(certificates.chainPEM.utf8)).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(bytes: Array(certificates.leafKeyPEM.utf8), format: .pem)
+            tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        } catch {
+            throw WebServerError("the web controller's certificate cannot be loaded (\(error)); delete the web-*.pem files in the data directory to make new ones")
+        }
+        let registry = self.registry, stats = self.stats
+        let assets = try WebPageAssets.load()
+        let guardian = WebRequestGuard(names: configuration.names)
+        let failure = Mutex<String?>(nil)
+        let (bound, boundSink) = AsyncStream<Int>.makeStream()
+        let routes = WebControllerRoutes(assets: assets, registry: registry, certificates: certificates,
+                                         guardian: guardian, stats: stats, hostName: host.name)
+        let router = Router(context: BasicRequestContext.self)
+        routes.add(to: router)
+        let socket = WebControllerSocket(host: host, registry: registry, stats: stats, timeout: configuration.timeout)
+        let app = Application(
+            router: router,
+            server: try .tls(.http1WebSocketUpgrade { request, channel, _ in
+                guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                if let refused = guardian.check(request, write: true) {
+                    stats.count(refusedRequest: refused.rawValue)
+                    return .dontUpgrade
+                }
+                let remote = channel.remoteAddress
+                return .upgrade([:]) { inbound, outbound, _ in
+                    await socket.run(inbound: inbound, outbound: outbound, remote: remote)
+                }
+            }, tlsConfiguration: tls),
+            configuration: .init(address: .hostname(configuration.bind, port: configuration.port), serverName: nil,
+                                 reuseAddress: false),
+            onServerRunning: { channel in boundSink.yield(channel.localAddress?.port ?? -1) },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task {
+            do { try await group.run() } catch { failure.withLock { $0 = "\(error)" } }
+            boundSink.finish()
+        }
+        for await port in bound where port >= 0 {
+            running.withLock { $0 = (task, group) }
+            boundPort.withLock { $0 = port }
+            return port
+        }
+        task.cancel()
+        let why = failure.withLock { $0 } ?? "the server stopped before it was listening"
+        throw WebServerError("cannot serve the web controller on \(configuration.bind) port \(configuration.port): \(WebServerError.plain(why))")
+    }
+
+    /// Stops serving: the listening socket and every phone's WebSocket (their sessions
+    /// end, releasing what they held).
+    package func shutdown(gracePeriod: Duration = .seconds(2)) async {
+        guard let (task, group) = running.withLock({ r in defer { r = nil }; return r }) else { return }
+        await group.triggerGracefulShutdown()
+        let deadline = Task {
+            try? await Task.sleep(for: gracePeriod)
+            task.cancel()
+        }
+        await task.value
+        deadline.cancel()
+    }
+}
+
+extension WebServerError {
+    /// An error's text without library type names (the one line a user reads).
+    static func plain(_ text: String) -> String {
+        if text.contains("Address already in use") || text.contains("EADDRINUSE") { return "the port is in use by another program" }
+        if text.contains("Permission denied") || text.contains("EACCES") { return "permission denied (ports below 1024 need root)" }
+        if text.contains("Cannot assign requested address") { return "this machine has no such address" }
+        return text
+    }
+}

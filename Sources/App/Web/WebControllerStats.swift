@@ -1,0 +1,31 @@
+import Synchronization
+
+/// What the web controller server has done, for the host's status and tests: sessions,
+/// refusals and dropped frames by reason. Written by sockets and routes, read anywhere.
+package final class WebControllerStats: Sendable {
+    package struct Snapshot: Sendable, Equatable {
+        package var opened = 0
+        package var motionFrames = 0
+        package var refused: [String: Int] = [:]
+        package var dropped: [String: Int] = [:]
+        package var ended: [String: Int] = [:]
+        package var pairings = 0
+        package var refusedRequests: [String: Int] = [:]
+
+        package var droppedTotal: Int { dropped.values.reduce(0, +) }
+        package var refusedTotal: Int { refused.values.reduce(0, +) + refusedRequests.values.reduce(0, +) }
+    }
+
+    private let state = Mutex(Snapshot())
+    package init() {}
+    package var snapshot: Snapshot { state.withLock { $0 } }
+
+    func count(opened n: Int) { state.withLock { $0.opened += n } }
+    func count(motion n: Int) { state.withLock { $0.motionFrames += n } }
+    func count(refused reason: String) { state.withLock { $0.refused[reason, default: 0] += 1 } }
+    func count(ended reason: String) { state.withLock { $0.ended[reason, default: 0] += 1 } }
+    func count(paired n: Int) { state.withLock { $0.pairings += n } }
+    /// An HTTP request refused before it reached a route (bad Origin or Host, wrong type).
+    func count(refusedRequest reason: String) { state.withLock { $0.refusedRequests[reason, default: 0] += 1 } }
+    func drop(_ reason: String) { state.withLock { $0.dropped[reason, default: 0] += 1 } }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import NIOCore
+import RemotionApp
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionSystem
+import ServiceLifecycle
+
+/// Serves the web controller page on the LAN while the host runs (docs/WEB-CONTROLLER.md):
+/// certificates from the local CA in the data directory, a pairing window opened at start,
+/// and the device list re-read when `remotion devices --revoke` changes it.
+struct WebControllerService: Service {
+    let server: WebControllerServer
+    let url: String
+
+    struct Started {
+        var service: WebControllerService
+        var port: Int
+        var url: String
+        var fingerprint: String
+        var reissued: Bool
+    }
+
+    static func start<F: HostFraming>(host: HostService<F, HostPipeline>, hostName: String, bind: String, port: Int,
+                                      dataDirectory: URL, timeout: Duration) async throws -> Started {
+        let machine = ProcessInfo.processInfo.hostName
+        let lan = SocketAddress.reachableAddresses(for: try SocketAddress(ipAddress: bind == "::" ? "::" : bind, port: 0))
+        let loopback = ["127.0.0.1", "::1"]
+        let addresses = Array(Set(lan + loopback)).sorted()
+        let certificates: WebCertificates
+        do {
+            certificates = try LocalCertificateAuthority.loadOrCreate(directory: dataDirectory, hostname: machine,
+                                                                      addresses: addresses, now: Date())
+        } catch { throw UserError("web controller: \(error)") }
+        let registry: WebDeviceRegistry
+        do { registry = try WebDeviceRegistry(store: WebCredentialStore(directory: dataDirectory)) }
+        catch { throw UserError("web controller: \(error)") }
+        let server = WebControllerServer(registry: registry, certificates: certificates)
+        let localName = LocalCertificateAuthority.localName(for: machine)
+        var configuration = WebControllerServer.Configuration(bind: bind, port: port,
+                                                               names: addresses + [localName, "localhost"])
+        configuration.timeout = timeout
+        let bound: Int
+        do { bound = try await server.start(configuration, host: PipelineWebHost(host: host, name: hostName)) }
+        catch { throw UserError("\(error); use --web-port to pick another port or --no-web") }
+        let reachable = lan.first { !$0.contains(":") } ?? lan.first ?? "127.0.0.1"
+        let secret = registry.openPairing()
+        let url = pairingURL(host: reachable, port: bound, secret: secret, fingerprint: certificates.fingerprint)
+        return Started(service: WebControllerService(server: server, url: url), port: bound, url: url,
+                       fingerprint: certificates.fingerprint, reissued: certificates.reissued)
+    }
+
+    static func pairingURL(host: String, port: Int, secret: String, fingerprint: String) -> String {
+        let h = host.contains(":") ? "[\(host)]" : host
+        return "https://\(h):\(port)/#pair=\(secret)&fp=\(fingerprint)"
+    }
+
+    /// Re-reads the device list every 250 ms (a `stat`; a read only on change), so a
+    /// revoked phone is gone within a second; stops the server on shutdown.
+    func run() async throws {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            try? server.registry.reload()
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+        await server.shutdown()
+    }
+}

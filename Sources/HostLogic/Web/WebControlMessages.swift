@@ -1,0 +1,94 @@
+import Foundation
+import RemotionProtocol
+
+/// The web controller's JSON text frames (docs/WEB-CONTROLLER.md, "Protocol").
+package enum WebClientMessage: Sendable, Equatable {
+    case hello(version: Int, id: String, credential: String)
+    case recenter
+    case mode(MappingSettings.Mode)
+
+    /// The most a text frame from the page may hold.
+    package static let maxLength = 1024
+
+    private struct Wire: Decodable {
+        var type: String
+        var v: Int?
+        var id: String?
+        var credential: String?
+        var command: String?
+        var mode: String?
+    }
+
+    /// Parses one text frame; nil (never a crash) when it is not a message this host knows.
+    package static func parse(_ text: String) -> WebClientMessage? {
+        guard text.utf8.count <= maxLength,
+              let wire = try? JSONDecoder().decode(Wire.self, from: Data(text.utf8)) else { return nil }
+        switch wire.type {
+        case "hello":
+            guard let id = wire.id, let credential = wire.credential, id.count <= 64, credential.count <= 128 else { return nil }
+            return .hello(version: wire.v ?? 1, id: id, credential: credential)
+        case "command":
+            switch wire.command {
+            case "recenter": return .recenter
+            case "mode":
+                guard let m = wire.mode.flatMap(MappingSettings.Mode.init(rawValue:)), m != .seed else { return nil }
+                return .mode(m)
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+}
+
+/// What the host says to the page.
+package enum WebHostMessage: Sendable, Equatable {
+    case welcome(host: String, session: SessionID, mode: MappingSettings.Mode, timeout: Double, name: String)
+    case refused(reason: String, message: String)
+    case mode(MappingSettings.Mode)
+    case closing(reason: String, message: String)
+
+    package var text: String {
+        func q(_ s: String) -> String { JSONText.quote(s) }
+        switch self {
+        case let .welcome(host, session, mode, timeout, name):
+            return "{\"type\":\"welcome\",\"host\":\(q(host)),\"session\":\(q(session.description)),\"mode\":\(q(mode.rawValue)),\"timeout\":\(timeout),\"name\":\(q(name))}"
+        case let .refused(reason, message):
+            return "{\"type\":\"refused\",\"reason\":\(q(reason)),\"message\":\(q(message))}"
+        case let .mode(mode):
+            return "{\"type\":\"mode\",\"mode\":\(q(mode.rawValue))}"
+        case let .closing(reason, message):
+            return "{\"type\":\"closing\",\"reason\":\(q(reason)),\"message\":\(q(message))}"
+        }
+    }
+}
+
+/// Estimates (host clock − page clock) from the page's pings, so sample timestamps
+/// become one-way latencies. Each ping gives hostReceive − pageSend − rtt/2; the
+/// median of the last few rejects a ping delayed by a hiccup.
+package struct WebClockOffset: Sendable {
+    private var estimates: [Double] = []
+    package static let window = 9
+
+    package init() {}
+
+    /// A ping that left the page at `pageTimeMillis` arrived now; `rttMillis` is the
+    /// page's current round-trip estimate (nil before it has one).
+    package mutating func ping(pageTimeMillis: Double, rttMillis: Double?, hostNowMillis: Double) {
+        estimates.append(hostNowMillis - pageTimeMillis - (rttMillis ?? 0) / 2)
+        if estimates.count > Self.window { estimates.removeFirst() }
+    }
+
+    /// host − page, milliseconds; nil before the first ping.
+    package var offsetMillis: Double? {
+        guard !estimates.isEmpty else { return nil }
+        return estimates.sorted()[estimates.count / 2]
+    }
+
+    /// The one-way latency of a sample taken at `sampleMillis` (page clock) and handled
+    /// at `hostNowMillis` (host clock), in microseconds; 0 before the first ping.
+    package func latencyMicros(sampleMillis: Double, hostNowMillis: Double) -> Int64 {
+        guard let offset = offsetMillis else { return 0 }
+        let v = (hostNowMillis - (sampleMillis + offset)) * 1000
+        return v.isFinite ? Int64(max(-1e12, min(1e12, v))) : 0
+    }
+}

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""The web controller end to end, with real components: `remotion host` injecting through
+XTest into a real Xvfb, the real controller page in headless Chromium (selenium 4.51) with
+CDP-emulated phone sensors and touch, and the X server's own event stream (xinput
+test-xi2) as the witness. Runs inside a network namespace that has only lo
+(scripts/web-controller-test.sh). Prints "N passed, N failed".
+
+Arguments: --url PAIRING_URL --bin REMOTION --data-dir DIR --xi2-log FILE --profile DIR
+Environment: DISPLAY (the Xvfb the host injects into)."""
+import argparse, json, os, re, subprocess, sys, time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+results = []
+WIDTH, HEIGHT, FOV_X, FOV_Y = 1920, 1080, 40.0, 25.0   # Xvfb screen, PointerSettings defaults
+LEFT_KEYCODE = 113                                      # Xvfb's keycode for Left
+
+
+def check(name, ok, detail=""):
+    results.append(bool(ok))
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok else "  -- " + str(detail)), flush=True)
+
+
+def wait(pred, timeout=5.0, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(step)
+    return pred()
+
+
+def pointer():
+    out = subprocess.run(["xdotool", "getmouselocation"], capture_output=True, text=True).stdout
+    m = re.search(r"x:(\d+) y:(\d+)", out)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def x_events(log_path):
+    """(type, detail) of every event the X server reported on a master device."""
+    events, current = [], None
+    for line in open(log_path, errors="replace"):
+        m = re.match(r"EVENT type (\d+) ", line)
+        if m:
+            current = {"type": int(m.group(1))}
+            events.append(current)
+            continue
+        if current is None:
+            continue
+        m = re.match(r"\s+device: (\d+) \((\d+)\)", line)
+        if m:
+            current["master"] = m.group(1) != m.group(2) or m.group(1) in ("2", "3")
+        m = re.match(r"\s+detail: (\d+)", line)
+        if m:
+            current["detail"] = int(m.group(1))
+    return [(e["type"], e.get("detail")) for e in events if e.get("master")]
+
+
+def count(log_path, kind, detail):
+    return sum(1 for t, d in x_events(log_path) if t == kind and d == detail)
+
+
+BUTTON_PRESS, BUTTON_RELEASE, KEY_PRESS, KEY_RELEASE = 4, 5, 2, 3
+
+
+def cdp(d, cmd, args=None):
+    return d.execute_cdp_cmd(cmd, args or {})
+
+
+def orient(d, alpha, beta, gamma):
+    cdp(d, "DeviceOrientation.setDeviceOrientationOverride", {"alpha": alpha % 360, "beta": beta, "gamma": gamma})
+
+
+def browser(profile):
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=500,900", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--ignore-certificate-errors",
+              "--user-data-dir=" + profile):
+        opts.add_argument(a)
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    # Sensors must be overridden before the page adds its listeners.
+    for t in ("accelerometer", "gyroscope"):
+        cdp(d, "Emulation.setSensorOverrideEnabled", {"enabled": True, "type": t})
+    cdp(d, "Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": 0, "y": 0, "z": 9.80665}}})
+    cdp(d, "Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
+    orient(d, 0, 0, 0)
+    cdp(d, "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    cdp(d, "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True,
+                                                   "screenOrientation": {"type": "portraitPrimary", "angle": 0}})
+    return d
+
+
+def js(d, expr):
+    return d.execute_script("return " + expr)
+
+
+def state(d):
+    return js(d, "window.remotionTest ? remotionTest.state() : {}") or {}
+
+
+def center_of(d, selector):
+    r = d.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                         "return [r.left + r.width / 2, r.top + r.height / 2];", selector)
+    return {"x": r[0], "y": r[1]}
+
+
+def touch(d, kind, points):
+    cdp(d, "Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def tap(d, letter, hold=0.15):
+    p = dict(center_of(d, '[data-button="%s"]' % letter), id=1)
+    touch(d, "touchStart", [p])
+    time.sleep(hold)
+    touch(d, "touchEnd", [])
+
+
+def expected(yaw_deg, pitch_deg):
+    x = WIDTH / 2 - yaw_deg / FOV_X * WIDTH
+    y = HEIGHT / 2 - pitch_deg / FOV_Y * HEIGHT
+    return (round(min(max(x, 2), WIDTH - 3)), round(min(max(y, 2), HEIGHT - 3)))
+
+
+def near(p, q, tol=3):
+    return p is not None and abs(p[0] - q[0]) <= tol and abs(p[1] - q[1]) <= tol
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--url", "--bin", "--data-dir", "--xi2-log", "--profile"):
+        ap.add_argument(a, required=True)
+    args = ap.parse_args()
+    base = args.url.split("#")[0].rstrip("/")
+    d = browser(args.profile)
+    try:
+        # ── pair through the QR code's URL ──────────────────────────────────────────
+        d.get(args.url)
+        wait(lambda: state(d).get("screen") == "pair")
+        fp = args.url.split("fp=")[1]
+        shown = d.find_element(By.ID, "pair-fp").text.replace("\n", " ").replace(" ", "-").upper()
+        check("the page shows the certificate fingerprint from the QR code", shown == fp.upper(), (shown, fp))
+        name = d.find_element(By.ID, "pair-name")
+        name.clear()
+        name.send_keys("CI phone")
+        d.find_element(By.ID, "pair-go").click()
+        st = wait(lambda: state(d).get("status") == "connected" and state(d), 8)
+        check("paired through the QR URL and connected", st and st.get("screen") == "controller", state(d))
+        listed = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir], capture_output=True, text=True).stdout
+        check("remotion devices lists the phone by name", "CI phone" in listed, listed)
+        stored = open(os.path.join(args.data_dir, "web-controllers.json")).read()
+        credential = json.loads(js(d, "localStorage.getItem('remotion.device')"))["credential"]
+        check("the host stores a hash, never the credential", credential not in stored and "credentialHash" in stored)
+
+        # ── stream a rotation sequence; the X pointer follows (pointer mode) ────────
+        d.find_element(By.ID, "start").click()
+        check("Start → sensors on", wait(lambda: state(d).get("sensors") == "on", 3), state(d))
+        check("the first sample is the centre", wait(lambda: near(pointer(), expected(0, 0)), 3), pointer())
+        for yaw, pitch in ((10, 0), (10, 5), (-15, -4), (0, 0)):
+            orient(d, yaw, pitch, 0)
+            want = expected(yaw, pitch)
+            got = wait(lambda: near(pointer(), want) and pointer(), 3)
+            check("yaw %d°, pitch %d° → pointer %s" % (yaw, pitch, want), got, pointer())
+
+        # ── buttons: A is a left click, C the Left key, each seen in X exactly once ──
+        tap(d, "A")
+        tap(d, "C")
+        time.sleep(0.6)
+        log = args.xi2_log
+        check("tap A → one Button1 press and one release in X",
+              count(log, BUTTON_PRESS, 1) == 1 and count(log, BUTTON_RELEASE, 1) == 1,
+              (count(log, BUTTON_PRESS, 1), count(log, BUTTON_RELEASE, 1)))
+        check("tap C → one Left key press and one release in X",
+              count(log, KEY_PRESS, LEFT_KEYCODE) == 1 and count(log, KEY_RELEASE, LEFT_KEYCODE) == 1,
+              (count(log, KEY_PRESS, LEFT_KEYCODE), count(log, KEY_RELEASE, LEFT_KEYCODE)))
+
+        # ── close the tab while A is held: released within the timeout ───────────────
+        touch(d, "touchStart", [dict(center_of(d, '[data-button="A"]'), id=1)])
+        check("A held → Button1 down in X", wait(lambda: count(log, BUTTON_PRESS, 1) == 2, 2))
+        closed_at = time.monotonic()
+        d.quit()
+        d = None
+        released = wait(lambda: count(log, BUTTON_RELEASE, 1) == 2, 4)
+        took = time.monotonic() - closed_at
+        check("tab closed while A held → Button1 released within 2.5 s (%.2f s)" % took, released and took <= 2.5,
+              (count(log, BUTTON_RELEASE, 1), took))
+
+        # ── the same phone comes back (credential in localStorage), then is revoked ──
+        d = browser(args.profile)
+        d.get(base + "/")
+        check("the paired phone reconnects by itself", wait(lambda: state(d).get("status") == "connected", 8), state(d))
+        d.find_element(By.ID, "start").click()
+        wait(lambda: state(d).get("sensors") == "on", 3)
+        revoked_at = time.monotonic()
+        out = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--revoke", "CI phone"],
+                             capture_output=True, text=True)
+        check("remotion devices --revoke names the web controller", "revoked web controller 'CI phone'" in out.stdout,
+              out.stdout + out.stderr)
+        gone = wait(lambda: state(d).get("status") not in ("connected", "connecting") and state(d), 3)
+        took = time.monotonic() - revoked_at
+        check("a revoked phone is dropped within 1 s (%.2f s) and told why" % took,
+              gone and took <= 1.0 and "revoked" in json.dumps(gone), gone)
+        before = x_events(log)
+        orient(d, 20, 10, 0)
+        tap(d, "A")
+        time.sleep(1.0)
+        check("a revoked phone injects nothing", x_events(log) == before, x_events(log)[len(before):])
+
+        # ── a forged credential is refused and injects nothing ──────────────────────
+        js(d, "(() => { const s = JSON.parse(localStorage.getItem('remotion.device') || '{}');"
+              " s.id = s.id || '0011223344556677'; s.credential = 'A'.repeat(43);"
+              " localStorage.setItem('remotion.device', JSON.stringify(s)); return true; })()")
+        d.get(base + "/")
+        refused = wait(lambda: state(d).get("status") == "refused" and state(d), 5)
+        check("a forged credential is refused", refused, state(d))
+        before = x_events(log)
+        tap(d, "A")
+        orient(d, -20, 0, 0)
+        time.sleep(1.0)
+        check("a forged credential injects nothing", x_events(log) == before, x_events(log)[len(before):])
+        d.save_screenshot(os.path.join(os.environ.get("ARTIFACTS", "."), "web-controller-refused.png"))
+    finally:
+        if d:
+            d.quit()
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
