@@ -1,0 +1,80 @@
+import RemotionHostLogic
+import RemotionProtocol
+import Testing
+
+/// The host's decoder against the same golden bytes the page's encoder is checked
+/// against (Sources/App/Web/Page/app/selftest.js): both ends agree on every byte.
+@Suite struct WebFramesTests {
+    static func bytes(_ hex: String) -> [UInt8] {
+        hex.split(whereSeparator: \.isWhitespace).map { UInt8($0, radix: 16)! }
+    }
+
+    @Test func motionGoldenDecodes() throws {
+        let golden = Self.bytes("""
+            01 0f 05 00 05 00 00 00  00 00 00 00 00 40 8f 40
+            00 00 00 3f  00 00 80 be  00 00 80 3f   00 00 80 3f  00 00 00 c0  00 00 00 3f
+            00 00 00 00  00 00 00 00  00 00 80 3f
+            """)
+        guard case let .motion(m) = try WebFrame.decode(golden) else { Issue.record("not motion"); return }
+        #expect(m.sequence == 5 && m.timeMillis == 1000 && m.clutch)
+        #expect(m.buttons == ButtonSet([.a, .c]))
+        #expect(m.attitude == Attitude(roll: 0.5, pitch: -0.25, yaw: 1))
+        #expect(m.gyro == Vector3(x: 1, y: -2, z: 0.5))
+        #expect(m.acceleration == Vector3(x: 0, y: 0, z: 1))
+        #expect(m.sample.timestampMicros == 1_000_000)
+    }
+
+    @Test func blocksWithoutTheirFlagAreAbsent() throws {
+        let bare = Self.bytes("01 00 00 80 ff ff ff ff") + [UInt8](repeating: 0, count: 44)
+        guard case let .motion(m) = try WebFrame.decode(bare) else { Issue.record("not motion"); return }
+        #expect(m.attitude == nil && m.gyro == nil && m.acceleration == nil)
+        #expect(m.buttons == ButtonSet([.p]) && m.sequence == UInt32.max)
+    }
+
+    @Test func buttonAndPingGoldens() throws {
+        #expect(try WebFrame.decode(Self.bytes("02 02 01 00 05 00 00 00")) == .button(.c, isDown: true, state: ButtonSet([.a, .c])))
+        #expect(try WebFrame.decode(Self.bytes("02 0f 00 00 00 00 00 00")) == .button(.p, isDown: false, state: .none))
+        let ping = Self.bytes("03 00 0d 00 04 03 02 01 00 00 00 00 00 00 f8 3f")
+        #expect(try WebFrame.decode(ping) == .ping(nonce: 0x0102_0304, pageTimeMillis: 1.5, rttTenthsMillis: 13))
+        #expect(WebFrame.pong(echoing: ping) == [0x83] + ping.dropFirst())
+    }
+
+    @Test func malformedFramesAreTypedErrorsNeverTraps() {
+        #expect(throws: WebFrameError.empty) { try WebFrame.decode([UInt8]()) }
+        #expect(throws: WebFrameError.unknownType(9)) { try WebFrame.decode([9, 0, 0]) }
+        #expect(throws: WebFrameError.badLength(type: 1, length: 51)) { try WebFrame.decode([1] + [UInt8](repeating: 0, count: 50)) }
+        #expect(throws: WebFrameError.badButton(16)) { try WebFrame.decode(Self.bytes("02 10 01 00 00 00 00 00")) }
+        var nan = Self.bytes("01 01 00 00 00 00 00 00") + [UInt8](repeating: 0, count: 44)
+        nan[16...19] = [0x00, 0x00, 0xc0, 0x7f]   // roll = NaN
+        #expect(throws: WebFrameError.notFinite) { try WebFrame.decode(nan) }
+        var rng = SplitMix64(seed: 99)
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 0...60, using: &rng)
+            let junk = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            _ = try? WebFrame.decode(junk)
+        }
+    }
+
+    @Test func controlMessagesParseStrictly() {
+        #expect(WebClientMessage.parse(#"{"type":"hello","v":1,"id":"ab","credential":"xyz"}"#) == .hello(version: 1, id: "ab", credential: "xyz"))
+        #expect(WebClientMessage.parse(#"{"type":"command","command":"mode","mode":"fps"}"#) == .mode(.fps))
+        #expect(WebClientMessage.parse(#"{"type":"command","command":"mode","mode":"seed"}"#) == nil)
+        #expect(WebClientMessage.parse(#"{"type":"command","command":"recenter"}"#) == .recenter)
+        #expect(WebClientMessage.parse("not json") == nil)
+        #expect(WebClientMessage.parse(String(repeating: " ", count: 2000) + "{}") == nil)
+        #expect(WebHostMessage.refused(reason: "full", message: "a \"b\"").text == #"{"type":"refused","reason":"full","message":"a \"b\""}"#)
+    }
+
+    @Test func clockOffsetTurnsPageTimesIntoOneWayLatency() {
+        var clock = WebClockOffset()
+        #expect(clock.latencyMicros(sampleMillis: 10, hostNowMillis: 20) == 0)
+        // Page clock = host clock − 5000 ms; one-way 1 ms; RTT 2 ms. One ping was delayed.
+        for (i, delay) in [1.0, 1.0, 30.0, 1.0, 1.0].enumerated() {
+            let pageSend = Double(i) * 500
+            clock.ping(pageTimeMillis: pageSend, rttMillis: 2, hostNowMillis: pageSend + 5000 + delay)
+        }
+        #expect(clock.offsetMillis == 5000)
+        // A sample taken at page time 3000 handled at host time 8004 waited 4 ms.
+        #expect(clock.latencyMicros(sampleMillis: 3000, hostNowMillis: 8004) == 4000)
+    }
+}
