@@ -79,6 +79,7 @@ struct WebControllerSocket: Sendable {
                       remote: SocketAddress?, link: Link) async -> Ending {
         var clock = WebClockOffset()
         var session: SessionID?
+        var clutchInUse = false
         do {
             for try await message in inbound.messages(maxSize: Self.maxFrame) {
                 link.heard()
@@ -125,7 +126,13 @@ struct WebControllerSocket: Sendable {
                     switch frame {
                     case .motion(let m):
                         let hostNow = Date().timeIntervalSince1970 * 1000
-                        host.motion(session, m.sample, latencyMicros: clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
+                        // Hold to aim: once the page's clutch has been held in this session,
+                        // motion moves the pointer only while it is held (JoyShockMapper's
+                        // GYRO_ON); the buttons in the frame stay the truth either way.
+                        clutchInUse = clutchInUse || m.clutch
+                        var sample = m.sample
+                        if clutchInUse && !m.clutch { sample.attitude = nil; sample.gyro = nil; sample.acceleration = nil }
+                        host.motion(session, sample, latencyMicros: clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
                         stats.count(motion: 1)
                     case let .button(button, isDown, _):
                         host.button(session, button, isDown: isDown)
