@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Web controller benchmark (docs/BENCHMARKS.md): page sample → injection latency next to the
+# UDP client's, and host CPU per controller, in one run, inside a namespace with only lo.
+#   scripts/bench-web.sh [debug|release] [seconds]     (needs root, chromium, selenium)
+set -u
+cd "$(dirname "$0")/.."
+config=${1:-release}; seconds=${2:-20}
+if [ -z "${REMOTION_IN_NETNS:-}" ]; then
+    swift build -c "$config" --product remotion >/dev/null || exit 1
+    export REMOTION_BIN="$(swift build -c "$config" --show-bin-path)/remotion"
+    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
+fi
+ip link set lo up
+work=$(mktemp -d)
+export XDG_CONFIG_HOME="$work/config"
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 \
+    --web-port 0 --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
+host=$!
+trap 'kill $host 2>/dev/null; wait $host 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 200); do grep -q '^pair a phone: ' "$work/host.out" && grep -q 'dashboard on' "$work/host.err" && break; sleep 0.05; done
+url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
+udp=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$work/host.err" | head -1)
+dash=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/host.err" | head -1)
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); build: $config"
+SE_AVOID_STATS=true python3 tests/bench/web_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
+    --dashboard "$dash" --host-pid "$host" --profile "$work/profile" --seconds "$seconds"

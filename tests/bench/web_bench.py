@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Web controller benchmark (scripts/bench-web.sh runs it inside a lo-only namespace).
+
+One host (`--inject virtual`), and in the same run:
+  phase 1  idle host, 5 s                                   → host CPU baseline
+  phase 2  one web controller (headless Chromium, emulated sensors at the browser's rate), 20 s
+  phase 3  one `remotion client` at the same rate, 20 s
+  phase 4  both at once, 20 s: one-way latency p50/p99 of each, from the host's snapshot
+Prints a markdown table. Host CPU is utime+stime of the host process from /proc."""
+import argparse, json, os, re, subprocess, sys, time, urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def snapshot(port):
+    return json.load(urllib.request.urlopen("http://127.0.0.1:%d/api/snapshot" % port, timeout=5))
+
+
+def controllers(port):
+    return snapshot(port).get("controllers", [])
+
+
+def wait(pred, timeout=10.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.1)
+    return pred()
+
+
+def phone(profile):
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=500,900", "--no-first-run",
+              "--disable-background-networking", "--ignore-certificate-errors", "--user-data-dir=" + profile):
+        opts.add_argument(a)
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    for t in ("accelerometer", "gyroscope"):
+        d.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": t})
+    d.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": 0, "y": 0, "z": 9.8}}})
+    d.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0.2}}})
+    d.execute_cdp_cmd("DeviceOrientation.setDeviceOrientationOverride", {"alpha": 0, "beta": 0, "gamma": 0})
+    return d
+
+
+def measure(pid, seconds, port, kinds):
+    c0, t0 = cpu_seconds(pid), time.monotonic()
+    p0 = {c["session"]: c["motionPackets"] for c in controllers(port)}
+    time.sleep(seconds)
+    c1, t1 = cpu_seconds(pid), time.monotonic()
+    now = controllers(port)
+    packets = sum(c["motionPackets"] - p0.get(c["session"], 0) for c in now)
+    return {"cpu": c1 - c0, "wall": t1 - t0, "packets": packets, "controllers": now}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--bin", "--url", "--udp", "--dashboard", "--host-pid", "--profile"):
+        ap.add_argument(a, required=True)
+    ap.add_argument("--seconds", type=float, default=20)
+    a = ap.parse_args()
+    pid, dash = int(a.host_pid), int(a.dashboard)
+    idle = measure(pid, 5, dash, [])
+
+    d = phone(a.profile)
+    d.get(a.url)
+    wait(lambda: d.execute_script("return window.remotionTest && remotionTest.state().screen") == "pair")
+    d.find_element(By.ID, "pair-go").click()
+    wait(lambda: d.execute_script("return remotionTest.state().status") == "connected")
+    d.find_element(By.ID, "start").click()
+    wait(lambda: d.execute_script("return remotionTest.state().sensors") == "on")
+    time.sleep(2)
+    rate = d.execute_script("return remotionTest.state().motionRate") or 60
+    web = measure(pid, a.seconds, dash, ["web"])
+
+    client_cmd = [a.bin, "client", "--host", a.udp, "--insecure", "--source", "synthetic:circle",
+                  "--rate", "%d" % round(rate), "--duration", "%d" % (a.seconds * 2 + 10)]
+    d.quit()
+    time.sleep(1)
+    client = subprocess.Popen(client_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(2)
+    udp = measure(pid, a.seconds, dash, ["udp"])
+
+    d = phone(a.profile)
+    d.get(a.url.split("#")[0])
+    wait(lambda: d.execute_script("return window.remotionTest && remotionTest.state().status") == "connected")
+    d.find_element(By.ID, "start").click()
+    wait(lambda: d.execute_script("return remotionTest.state().sensors") == "on")
+    time.sleep(3)
+    both = measure(pid, a.seconds, dash, ["web", "udp"])
+    d.quit()
+    client.terminate()
+    client.wait(10)
+
+    base = idle["cpu"] / idle["wall"]
+    def per_packet(m):
+        return (m["cpu"] - base * m["wall"]) / max(1, m["packets"]) * 1e6
+    print("| what | packets/s | host CPU (share of a core) | host CPU per packet above idle |")
+    print("|---|---|---|---|")
+    print("| idle host | 0 | %.4f | - |" % base)
+    for name, m in (("1 web controller (Chromium, emulated sensors)", web), ("1 UDP controller (`remotion client --insecure`)", udp)):
+        print("| %s | %.1f | %.4f | %.1f µs |" % (name, m["packets"] / m["wall"], m["cpu"] / m["wall"], per_packet(m)))
+    print()
+    print("| controller, both streaming at once | p50 one-way latency | p99 |")
+    print("|---|---|---|")
+    for c in both["controllers"]:
+        name = c.get("name") or c.get("address")
+        print("| %s | %.2f ms | %.2f ms |" % (name, c["latencyP50Ms"], c["latencyP99Ms"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
