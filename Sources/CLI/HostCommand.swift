@@ -77,7 +77,7 @@ struct HostCommand: AsyncParsableCommand {
         let settings = loaded.settings
         let publisher = SnapshotPublisher()
         let makeSink: @Sendable () throws -> HostPipeline = {
-            let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
+            let made = try InjectorFactory.make(choice, environment: environment, log: InjectionLogOutput())
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
                                         settings: settings, logger: logger, injectorReason: made.reason,
                                         publisher: publisher)
