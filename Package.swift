@@ -103,6 +103,7 @@ let package = Package(
             "RemotionTestSupport",
             .target(name: "CX11", condition: .when(platforms: [.linux])),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ] + nio),
     ],
     swiftLanguageModes: [.v6]
