@@ -148,6 +148,14 @@ printf '[buttons]\nQ = "left"\n' >"$work/bad.toml"
 check "a bad config file stops the host with file:line and the fix" grep -q "bad.toml:2: button \"Q\" is not a button; use A to P" "$work/bad5.err"
 check "... and nothing else started (one line, non-zero exit)" test "$rc" -ne 0 -a "$(wc -l <"$work/bad5.err")" -eq 1
 
+python3 -c 'print("[buttons]\nA = \"" + "x" * 2000000 + "\"\n[mapping]\nmode = \"\\u001b[2J\\u0000\"")' >"$work/huge.toml"
+"$bin" host --insecure --config "$work/huge.toml" 2>"$work/bad6.err"; rc=$?
+check "a 2 MB config value gives one short line ($(wc -c <"$work/bad6.err") bytes)" test "$rc" -ne 0 -a "$(wc -l <"$work/bad6.err")" -eq 1 -a "$(wc -c <"$work/bad6.err")" -lt 300
+sed -i 's/^A = .*$/A = "left"/' "$work/huge.toml"
+"$bin" host --insecure --config "$work/huge.toml" 2>"$work/bad7.err"; rc=$?
+check "ESC and NUL in a config value are shown escaped, not sent raw" \
+    python3 -c 'import sys; t=open(sys.argv[1],"rb").read(); sys.exit(0 if b"\\e[2J\\0" in t and not any(c < 32 and c != 10 for c in t) else 1)' "$work/bad7.err"
+
 # 5. Nobody answering: the client says so and fails.
 "$bin" client --host 127.0.0.1:9 --data-dir "$clientkeys" --timeout 1 --duration 1 2>"$work/timeout.err"; rc=$?
 check "client with no host times out with a clear message" test "$rc" -ne 0
