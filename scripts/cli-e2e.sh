@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
 work=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; [[ -n "${KEEP_WORK:-}" ]] && echo "kept $work" || rm -rf "$work"; }
 trap cleanup EXIT
 passed=0; failed=0
 check() { # name, command...
@@ -72,6 +72,44 @@ ups=$(count button 'e.get("button") == "left" and e.get("state") == "up"')
 check "exactly one left down ($downs) and one left up ($ups)" test "$downs" -eq 1 -a "$ups" -eq 1
 check "host stopped gracefully on SIGINT" grep -q "every held input released" "$work/host.err"
 
+# 1b. While a host runs: pair --listen goes through its control socket (no port of its
+#     own), the new controller connects without a host restart; a second host on the
+#     same port is refused with one line (no SO_REUSEADDR: no port takeover).
+start_host || exit 1
+"$bin" pair --listen --yes --window 20 --data-dir "$hostkeys" >"$work/pair2.out" 2>"$work/pair2.err" &
+listener=$!; pids+=("$listener")
+code=""
+for _ in $(seq 100); do code=$(grep -m1 '^remotion-pair:' "$work/pair2.out"); [[ -n "$code" ]] && break; sleep 0.05; done
+check "pair --listen talks to the running host" grep -q "through the running remotion host" "$work/pair2.out"
+check "... and its code names the host's own port" grep -q "@127.0.0.1:$port\$" <<<"$code"
+"$bin" pair "$code" --name second-phone --data-dir "$work/second-keys" >/dev/null 2>"$work/pair2-client.err"
+check "a second controller pairs with the running host" test $? -eq 0
+wait "$listener" 2>/dev/null
+check "... the pair process printed it" grep -q "paired controller 'second-phone'" "$work/pair2.out"
+"$bin" client --host "127.0.0.1:$port" --data-dir "$work/second-keys" --duration 1 --press A@0.3+0.2 2>"$work/second.err"
+check "... and streams to it at once (no host restart)" test $? -eq 0
+"$bin" host --bind 127.0.0.1 --port "$port" --inject log --no-discovery --no-dashboard --data-dir "$hostkeys" 2>"$work/busy.err"; rc=$?
+check "a second host on the same port fails with one line" test "$rc" -ne 0 -a "$(wc -l <"$work/busy.err")" -eq 1
+check "... naming the port and the host that runs there" grep -q "UDP port $port is in use: a Remotion host already runs there" "$work/busy.err"
+stop_host
+check "the second controller's press was injected" test "$(count button 'e.get("button") == "left" and e.get("state") == "down"')" -eq 1
+
+# 1c. --inject log into a pipe: each event reaches the pipe when it happens, not when
+#     a block buffer fills or the host exits (5 samples/s: a 4 KiB buffer would take 15 s).
+"$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-dashboard --data-dir "$hostkeys" \
+    > >(cat >"$work/pipe.out") 2>"$work/pipe.err" &
+pipe_host=$!; pids+=("$pipe_host")
+port=""
+for _ in $(seq 100); do port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/pipe.err"); [[ -n "$port" ]] && break; sleep 0.05; done
+"$bin" client --host "127.0.0.1:$port" --data-dir "$clientkeys" --source synthetic:still --rate 5 --duration 4 --press A@1.0+2 2>/dev/null &
+pipe_client=$!; pids+=("$pipe_client")
+seen=1
+for _ in $(seq 70); do grep -q '"button":"left","state":"down"' "$work/pipe.out" && { seen=0; break; }; sleep 0.05; done
+kill -0 "$pipe_host" 2>/dev/null; alive=$?
+check "a press at 1.0 s reaches the pipe while the host runs (log flushed per event)" test "$seen" -eq 0 -a "$alive" -eq 0
+wait "$pipe_client" 2>/dev/null
+kill -INT "$pipe_host"; wait "$pipe_host" 2>/dev/null
+
 # 2. A controller killed mid-press: the host releases within its timeout.
 start_host --timeout 1 || exit 1
 "$bin" client --host "127.0.0.1:$port" --data-dir "$clientkeys" --source synthetic:still --press B@0.2+60 2>/dev/null &
@@ -109,6 +147,14 @@ printf '[buttons]\nQ = "left"\n' >"$work/bad.toml"
 "$bin" host --insecure --config "$work/bad.toml" 2>"$work/bad5.err"; rc=$?
 check "a bad config file stops the host with file:line and the fix" grep -q "bad.toml:2: button \"Q\" is not a button; use A to P" "$work/bad5.err"
 check "... and nothing else started (one line, non-zero exit)" test "$rc" -ne 0 -a "$(wc -l <"$work/bad5.err")" -eq 1
+
+python3 -c 'print("[buttons]\nA = \"" + "x" * 2000000 + "\"\n[mapping]\nmode = \"\\u001b[2J\\u0000\"")' >"$work/huge.toml"
+"$bin" host --insecure --config "$work/huge.toml" 2>"$work/bad6.err"; rc=$?
+check "a 2 MB config value gives one short line ($(wc -c <"$work/bad6.err") bytes)" test "$rc" -ne 0 -a "$(wc -l <"$work/bad6.err")" -eq 1 -a "$(wc -c <"$work/bad6.err")" -lt 300
+sed -i 's/^A = .*$/A = "left"/' "$work/huge.toml"
+"$bin" host --insecure --config "$work/huge.toml" 2>"$work/bad7.err"; rc=$?
+check "ESC and NUL in a config value are shown escaped, not sent raw" \
+    python3 -c 'import sys; t=open(sys.argv[1],"rb").read(); sys.exit(0 if b"\\e[2J\\0" in t and not any(c < 32 and c != 10 for c in t) else 1)' "$work/bad7.err"
 
 # 5. Nobody answering: the client says so and fails.
 "$bin" client --host 127.0.0.1:9 --data-dir "$clientkeys" --timeout 1 --duration 1 2>"$work/timeout.err"; rc=$?

@@ -32,7 +32,7 @@ enum ConfigLoader {
             do {
                 try settings.set(entry.key, to: entry.value)
             } catch {
-                throw UserError("\(path):\(entry.line): [mapping] \(entry.key): \(error)")
+                throw UserError(EchoedValue.escapingControls("\(path):\(entry.line): [mapping] \(error)"))
             }
         }
         return Loaded(path: path, buttons: config.buttons, settings: settings)

@@ -85,25 +85,31 @@ struct HostCommand: AsyncParsableCommand {
         let settings = loaded.settings
         let publisher = SnapshotPublisher()
         let makeSink: @Sendable () throws -> HostPipeline = {
-            let made = try InjectorFactory.make(choice, environment: environment) { print($0) }
+            let made = try InjectorFactory.make(choice, environment: environment, log: InjectionLogOutput())
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
                                         settings: settings, logger: logger, injectorReason: made.reason,
                                         publisher: publisher)
             pipeline.identity = (name: instance.value, listen: "")
             return pipeline
         }
-        let context = ServeContext(loaded: loaded, logger: logger, publisher: publisher, instance: instance)
+        let keyDirectory = dataDirectory(dataDir, environment: environment)
+        var context = ServeContext(loaded: loaded, logger: logger, publisher: publisher, instance: instance,
+                                   dataDirectory: keyDirectory)
         if insecure {
             printInsecureWarning("host")
-            let host = try await startHost(machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
+            let host = try await startHost(machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink,
+                                           dataDirectory: keyDirectory)
+            context.controlHandlers = ControlService.insecureHandlers
             try await serve(host, context, note: "INSECURE plain datagrams", hostID: nil,
                             hint: "INSECURE: anyone on the network can inject input")
         } else {
-            let store = KeyStore(directory: dataDirectory(dataDir, environment: environment))
+            let store = KeyStore(directory: keyDirectory)
             let framing: @Sendable () throws -> NoiseHostFraming
             do { framing = try SecureHosting.framing(store: store) } catch { throw UserError("\(error)") }
             let paired = (try? store.pairedControllers().count) ?? 0
-            let host = try await startHost(machine: machine, makeFraming: framing, makeSink: makeSink)
+            let host = try await startHost(machine: machine, makeFraming: framing, makeSink: makeSink,
+                                           dataDirectory: keyDirectory)
+            context.controlHandlers = PairingCommands(host: host, store: store).handlers
             if paired == 0 {
                 printErr("remotion host: no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")
             }
@@ -111,7 +117,7 @@ struct HostCommand: AsyncParsableCommand {
             try await serve(host, context,
                             note: "encrypted (Noise IK), \(paired) paired controller(s), host key \(fingerprint ?? "?")",
                             hostID: fingerprint,
-                            hint: paired == 0 ? "no controller paired yet: stop the host and run remotion pair --listen"
+                            hint: paired == 0 ? "no controller paired yet: run remotion pair --listen"
                                               : "\(paired) paired controller(s); host key \(fingerprint ?? "?")")
         }
     }
@@ -121,18 +127,21 @@ struct HostCommand: AsyncParsableCommand {
         var logger: Logger
         var publisher: SnapshotPublisher
         var instance: InstanceName
+        var dataDirectory: URL
+        var controlHandlers: [String: ControlHandler] = [:]
     }
 
     private func startHost<F: HostFraming>(machine: HostStateMachine<SocketAddress>.Configuration,
                                            makeFraming: @escaping @Sendable () throws -> F,
-                                           makeSink: @escaping @Sendable () throws -> HostPipeline) async throws -> HostService<F, HostPipeline> {
+                                           makeSink: @escaping @Sendable () throws -> HostPipeline,
+                                           dataDirectory: URL) async throws -> HostService<F, HostPipeline> {
         do {
             return try await HostService<F, HostPipeline>.start(host: bind, port: port, configuration: machine,
                                                   makeFraming: makeFraming, makeSink: makeSink)
         } catch let error as InjectionError {
             throw UserError(error.description)
         } catch {
-            throw UserError("cannot listen on \(bind) port \(port): \(error)")
+            throw UserError(await BusyPort.message(for: error, bind: bind, port: port, dataDirectory: dataDirectory))
         }
     }
 
@@ -152,6 +161,11 @@ struct HostCommand: AsyncParsableCommand {
                                    port: boundPort, interactive: interactive, pairingHint: hint)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host)),
                                                                           .init(service: status)]
+        if let control = await ControlService.start(dataDirectory: context.dataDirectory, handlers: context.controlHandlers,
+                                                    status: ControlService.status(name: context.instance.value, port: boundPort, secure: !insecure),
+                                                    note: { printErr("remotion host: \($0)") }) {
+            services.append(.init(service: control))
+        }
         if !noDashboard {
             let configPath = context.loaded.path ?? HostConfig.defaultPath(environment: ProcessInfo.processInfo.environment)
             do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOCore
+import RemotionApp
 import RemotionProtocol
 import RemotionNetwork
 import RemotionApp
@@ -19,7 +20,7 @@ struct PairCommand: AsyncParsableCommand {
     @Option(help: "Host side: address to listen on.")
     var bind = "::"
 
-    @Option(help: "Host side: UDP port (the same as `remotion host`, which must not run at the same time).")
+    @Option(help: "Host side: UDP port, when no `remotion host` runs (a running host pairs on its own port).")
     var port = 7474
 
     @Option(help: "Host side: the address:port to put in the code (default: the bound address; for a wildcard bind, this machine's first LAN address).")
@@ -66,6 +67,9 @@ struct PairCommand: AsyncParsableCommand {
     }
 
     private func runHost(store: KeyStore) async throws {
+        // A running host opens the window on its own port (asked over its control socket).
+        if try await PairThroughHost.run(socket: ControlServer.path(dataDirectory: store.directory),
+                                         window: window, advertise: advertise, yes: yes) { return }
         let secret = SecureHosting.newSecret()
         let desk = PairingDesk()
         let makeFraming: @Sendable () throws -> NoiseHostFraming
@@ -78,7 +82,7 @@ struct PairCommand: AsyncParsableCommand {
         do {
             host = try await HostService.start(host: bind, port: port, makeFraming: makeFraming, makeSink: { DiscardingSink() })
         } catch {
-            throw UserError("cannot listen on \(bind) port \(port): \(error) (stop `remotion host` while pairing)")
+            throw UserError(await BusyPort.message(for: error, bind: bind, port: port, dataDirectory: store.directory))
         }
         let code = PairingCode(hostKey: hostKey.publicKey, secret: secret,
                                address: SecureHosting.codeAddress(bound: host.localAddress, advertise: advertise))
@@ -91,14 +95,8 @@ struct PairCommand: AsyncParsableCommand {
         }
         var paired: PairedController?
         for await request in desk.requests {
-            let label = request.name.isEmpty ? "(unnamed)" : request.name
-            var accept = yes
-            if !yes {
-                say("controller '\(label)' with fingerprint \(request.fingerprint) wants to pair.")
-                FileHandle.standardOutput.write(Data("Does the controller show the same fingerprint? Accept? [y/N] ".utf8))
-                let answer = await Task.detached { readLine() }.value
-                accept = answer?.lowercased().hasPrefix("y") ?? false
-            }
+            let (name, fingerprint) = (request.name, request.fingerprint)
+            let accept = yes ? true : await Task.detached { PairThroughHost.ask(name: name, fingerprint: fingerprint) }.value
             if accept {
                 do { paired = try store.addPaired(name: request.name, publicKey: request.publicKey) } catch {
                     desk.decide(request, accept: false)
@@ -157,9 +155,4 @@ struct DevicesCommand: AsyncParsableCommand {
             throw UserError(error.description)
         }
     }
-}
-
-/// A line to stdout, unbuffered (the pairing code must appear at once, also in a pipe).
-private func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

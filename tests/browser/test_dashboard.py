@@ -21,6 +21,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--screenshot", default="artifacts/dashboard.png")
+parser.add_argument("--attacker", help="origin serving tests/browser/attacker/ (e.g. http://127.0.0.2:8000)")
 args = parser.parse_args()
 BASE = f"http://127.0.0.1:{args.port}"
 TOLERANCE = 0.1  # radians: the page may lag the API by one or two snapshots
@@ -126,6 +127,30 @@ def mode_and_filter_selects_change_the_hosts_mapping():
     for _ in range(5):
         slider.send_keys(Keys.ARROW_LEFT)
     wait_for(lambda: abs(api("/api/snapshot")["settings"]["sensitivity"] - 1.0) < 1e-9, "sensitivity back to 1")
+
+
+@check
+def a_page_from_another_origin_cannot_drive_the_dashboard():
+    if not args.attacker:
+        raise AssertionError("no --attacker origin given")
+    before = api("/api/snapshot")
+    refused_before = sum(before.get("dashboardRefusals", {}).values())
+    driver.get(f"{args.attacker}/index.html?port={args.port}")
+    body = lambda: driver.find_element(By.TAG_NAME, "body")
+    wait_for(lambda: body().get_attribute("data-done") == "yes", "the attacker page to finish", seconds=20)
+    result = {k: body().get_attribute("data-" + k) for k in ("post", "read", "ws-opened", "ws-messages", "ws-error", "form")}
+    after = api("/api/snapshot")
+    assert after["settings"]["sensitivity"] == before["settings"]["sensitivity"], \
+        f"the attacker changed the sensitivity: {before['settings']['sensitivity']} -> {after['settings']['sensitivity']}"
+    assert result["read"] == "blocked", f"the attacker read the snapshot: {result}"
+    assert result["ws-opened"] == "no" and result["ws-messages"] == "0", f"the attacker's WebSocket opened: {result}"
+    refused = after.get("dashboardRefusals", {})
+    # The POST, the GET, the WebSocket and the form all carry Origin http://127.0.0.2:…
+    assert refused.get("bad-origin", 0) >= 4, f"refusals not counted: {refused}"
+    assert sum(refused.values()) - refused_before >= 4, f"refusals before {refused_before}, after {refused}"
+    print(f"     attacker page: {result}; host refusals {refused}")
+    driver.get(BASE + "/")
+    wait_for(lambda: driver.find_element(By.ID, "link").get_attribute("data-state") == "open", "the dashboard again")
 
 
 @check

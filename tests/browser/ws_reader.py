@@ -15,7 +15,7 @@ p.add_argument("--stuck", action="store_true")
 a = p.parse_args()
 s = socket.create_connection(("127.0.0.1", a.port), timeout=5)
 key = base64.b64encode(os.urandom(16)).decode()
-s.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+s.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{a.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
 if a.stuck:
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)

@@ -7,6 +7,7 @@ struct DashboardRoutes: Sendable {
     let assets: StaticAssets
     let publisher: SnapshotPublisher
     let settings: any SettingsControl
+    let refusals: DashboardRefusals
 
     /// The most a settings request body may hold.
     static let maxBody = 16 * 1024
@@ -17,7 +18,11 @@ struct DashboardRoutes: Sendable {
             self.asset(context.parameters.get("name") ?? "")
         }
         router.get("/api/snapshot") { _, _ in
-            Self.json(.ok, DashboardJSON.encode(self.publisher.current()))
+            Self.json(.ok, DashboardJSON.encode(self.snapshot()))
+        }
+        router.get("/ws") { _, _ in
+            // Only reached when the request was not a WebSocket upgrade.
+            Self.json(.upgradeRequired, DashboardJSON.encode(["error": "connect with a WebSocket"]))
         }
         router.get("/api/settings") { _, _ in
             Self.json(.ok, DashboardJSON.encode(SettingsView(await self.settings.current())))
@@ -36,6 +41,13 @@ struct DashboardRoutes: Sendable {
             case .failure(let e): return Self.json(e.status, DashboardJSON.encode(["error": e.message]))
             }
         }
+    }
+
+    /// The host's snapshot with the dashboard's own numbers.
+    func snapshot() -> HostSnapshot {
+        var s = publisher.current()
+        s.dashboardRefusals = refusals.current
+        return s
     }
 
     /// Why a settings change failed, with the HTTP status to answer.

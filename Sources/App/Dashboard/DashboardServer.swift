@@ -11,6 +11,9 @@ import Synchronization
 package final class DashboardServer: Sendable {
     private let logger: Logger
     private let running = Mutex<(task: Task<Void, Never>, group: ServiceGroup)?>(nil)
+    private let boundPort = BoundPort()
+    /// Requests refused by the Host/Origin/Content-Type guard, by reason.
+    package let refusals = DashboardRefusals()
 
     package init(logger: Logger? = nil) {
         if let logger {
@@ -29,10 +32,10 @@ package final class DashboardServer: Sendable {
         guard (0...65535).contains(port) else {
             throw DashboardStartError(message: "dashboard port \(port) is not between 0 and 65535")
         }
-        let routes = DashboardRoutes(assets: try StaticAssets.load(), publisher: publisher, settings: settings)
-        let router = Router(context: BasicRequestContext.self)
-        routes.add(to: router)
+        let guardian = DashboardRequestGuard(port: { [boundPort] in boundPort.value })
+        let (router, routes) = try Self.build(publisher: publisher, settings: settings, guardian: guardian, refusals: refusals)
         let socket = DashboardSocket(publisher: publisher, routes: routes)
+        let boundPort = self.boundPort, refusals = self.refusals
 
         let (bound, boundSink) = AsyncStream<Int>.makeStream()
         let failure = Mutex<String?>(nil)
@@ -40,12 +43,19 @@ package final class DashboardServer: Sendable {
             router: router,
             server: .http1WebSocketUpgrade { request, _, _ in
                 guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                // Hummingbird answers a declined upgrade with 400 (the socket never opens).
+                if case .refuse(let refusal) = guardian.check(method: request.method, host: request.authority,
+                                                              origin: request.headerFields[.origin], contentType: nil) {
+                    refusals.count(refusal)
+                    return .dontUpgrade
+                }
                 return .upgrade([:]) { inbound, outbound, _ in
                     try await socket.run(inbound: inbound, outbound: outbound)
                 }
             },
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
+                boundPort.set(channel.localAddress?.port ?? 0)
                 boundSink.yield(channel.localAddress?.port ?? -1)
             },
             logger: logger)
@@ -63,6 +73,23 @@ package final class DashboardServer: Sendable {
         throw DashboardStartError(message: "cannot serve the dashboard on \(host) port \(port): \(why)")
     }
 
+    /// The dashboard's routes behind the request guard (what the route tests drive).
+    package static func router(publisher: SnapshotPublisher, settings: any SettingsControl,
+                               guardian: DashboardRequestGuard,
+                               refusals: DashboardRefusals) throws -> Router<BasicRequestContext> {
+        try build(publisher: publisher, settings: settings, guardian: guardian, refusals: refusals).0
+    }
+
+    static func build(publisher: SnapshotPublisher, settings: any SettingsControl, guardian: DashboardRequestGuard,
+                      refusals: DashboardRefusals) throws -> (Router<BasicRequestContext>, DashboardRoutes) {
+        let routes = DashboardRoutes(assets: try StaticAssets.load(), publisher: publisher, settings: settings,
+                                     refusals: refusals)
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: DashboardGuardMiddleware(guardian: guardian, refusals: refusals))
+        routes.add(to: router)
+        return (router, routes)
+    }
+
     /// Stops serving: closes the listening socket and every open page's WebSocket
     /// (gracefully; whatever is still open after `gracePeriod` is cancelled).
     package func shutdown(gracePeriod: Duration = .seconds(2)) async {
@@ -75,4 +102,11 @@ package final class DashboardServer: Sendable {
         await task.value
         deadline.cancel()
     }
+}
+
+/// The port the server is bound to, once it is (0 before: every request is refused).
+final class BoundPort: Sendable {
+    private let port = Atomic<Int>(0)
+    func set(_ value: Int) { port.store(value, ordering: .releasing) }
+    var value: Int { port.load(ordering: .acquiring) }
 }

@@ -53,7 +53,7 @@ struct DashboardSocket: Sendable {
                     case .snapshotDue:
                         due.value.store(false, ordering: .releasing)
                         let generation = publisher.generation
-                        message = .snapshot(publisher.current(), generation: generation)
+                        message = .snapshot(routes.snapshot(), generation: generation)
                     case .message(let m):
                         message = m
                     }

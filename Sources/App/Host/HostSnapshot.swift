@@ -14,6 +14,8 @@ package struct HostSnapshot: Sendable, Codable, Equatable {
     package var drops: [String: Int] = [:]
     /// Seconds since the host started.
     package var uptime: Double = 0
+    /// Dashboard requests refused (wrong Host or Origin, not JSON), by reason.
+    package var dashboardRefusals: [String: Int] = [:]
     package init() {}
 }
 

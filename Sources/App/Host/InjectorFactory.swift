@@ -23,17 +23,17 @@ package enum InjectorFactory {
     /// Opens the backend. Throws `InjectionError` with a message saying what to fix.
     package static func make(_ choice: Choice, environment: [String: String],
                             screen: ScreenGeometry = ScreenGeometry(width: 1920, height: 1080),
-                            logLine: @escaping (String) -> Void) throws(InjectionError) -> Made {
+                            log: InjectionLogOutput = InjectionLogOutput()) throws(InjectionError) -> Made {
         switch choice {
         case .auto:
             let pick = InjectorSelection.auto(InjectorFacts(uinputWritable: uinputWritable(),
                                                             display: environment["DISPLAY"], isMacOS: isMacOS))
             let concrete = Choice(rawValue: pick.kind.rawValue) ?? .log
-            var made = try make(concrete, environment: environment, screen: screen, logLine: logLine)
+            var made = try make(concrete, environment: environment, screen: screen, log: log)
             made.reason = "auto: \(pick.reason)"
             return made
         case .log:
-            return Made(backend: LogBackend(screen: screen, sink: logLine), reason: "--inject log")
+            return Made(backend: LogBackend(screen: screen, sink: log.line, flush: log.flush), reason: "--inject log")
         case .virtual:
             return Made(backend: VirtualScreenBackend(geometry: screen), reason: "--inject virtual")
         case .xtest:

@@ -49,7 +49,7 @@ package enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
             var keys: [Key] = []
             for name in names {
                 guard let k = Key(name: name) else {
-                    return .failure(ActionSyntaxError("\"\(name)\" is not a key name; use e.g. a, 5, Left, F5, space, Return, ctrl, shift, alt, super"))
+                    return .failure(ActionSyntaxError("\(EchoedValue.quoted(name)) is not a key name; use e.g. a, 5, Left, F5, space, Return, ctrl, shift, alt, super"))
                 }
                 keys.append(k)
             }
@@ -72,7 +72,7 @@ package enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
             return .success(.host(a))
         }
         return .failure(ActionSyntaxError(
-            "\"\(text)\" is not an action; use left, right, middle, back, forward, key:NAME (e.g. key:ctrl+shift+i), wheel:up|down|left|right, action:NAME or none"))
+            "\(EchoedValue.quoted(text)) is not an action; use left, right, middle, back, forward, key:NAME (e.g. key:ctrl+shift+i), wheel:up|down|left|right, action:NAME or none"))
     }
 }
 

@@ -12,5 +12,9 @@ package struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    package var description: String { line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)" }
+    /// Control characters in the path or message are escaped (`EchoedValue`): nothing
+    /// from the file reaches the terminal raw.
+    package var description: String {
+        EchoedValue.escapingControls(line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)")
+    }
 }

@@ -42,17 +42,17 @@ package struct HostConfig: Sendable, Hashable {
     package static func parse(_ text: String, path: String) throws(ConfigError) -> HostConfig {
         let doc = try TOMLSubset.parse(text, path: path)
         for (name, line) in doc.tables where !tables.contains(name) {
-            throw ConfigError(path: path, line: line, "unknown table [\(name)]; use [buttons] or [mapping]")
+            throw ConfigError(path: path, line: line, "unknown table [\(EchoedValue.text(name))]; use [buttons] or [mapping]")
         }
         var config = HostConfig()
         for entry in doc.entries {
             switch entry.table {
             case nil:
                 throw ConfigError(path: path, line: entry.line,
-                                  "\"\(entry.key)\" is outside any table; put it under [buttons] or [mapping]")
+                                  "\(EchoedValue.quoted(entry.key)) is outside any table; put it under [buttons] or [mapping]")
             case "buttons":
                 guard let button = Button(letter: entry.key) else {
-                    throw ConfigError(path: path, line: entry.line, "button \"\(entry.key)\" is not a button; use A to P")
+                    throw ConfigError(path: path, line: entry.line, "button \(EchoedValue.quoted(entry.key)) is not a button; use A to P")
                 }
                 guard entry.kind == .string else {
                     throw ConfigError(path: path, line: entry.line,

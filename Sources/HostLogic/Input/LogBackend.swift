@@ -8,16 +8,20 @@ import RemotionProtocol
 ///     {"session":"0000002a","kind":"key","key":"Left","state":"up"}
 ///     {"session":"0000002a","kind":"wheel","dx":0,"dy":1}
 ///
-/// Used by `--inject log` (no OS access at all) and in tests.
+/// Used by `--inject log` (no OS access at all) and in tests. `sink` gets each line as
+/// it is posted; `flush` runs at the end of every injected frame, so an adapter that
+/// collects lines writes them then (one write per frame, never held back).
 package final class LogBackend: InjectorBackend {
     package let name = "log"
     private let sink: (String) -> Void
+    private let flushSink: () -> Void
     private let screen: ScreenGeometry
 
     package init(screen: ScreenGeometry = ScreenGeometry(width: 1920, height: 1080),
-                sink: @escaping (String) -> Void) {
+                sink: @escaping (String) -> Void, flush: @escaping () -> Void = {}) {
         self.screen = screen
         self.sink = sink
+        self.flushSink = flush
     }
 
     package func screenGeometry() -> ScreenGeometry { screen }
@@ -26,7 +30,7 @@ package final class LogBackend: InjectorBackend {
         sink(Self.line(for: event, session: session))
     }
 
-    package func flush() throws(InjectionError) {}
+    package func flush() throws(InjectionError) { flushSink() }
     package func close() {}
 
     /// The JSON line for one event (fields in a fixed order).

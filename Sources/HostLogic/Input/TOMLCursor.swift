@@ -51,7 +51,7 @@ struct Cursor {
         if peek == "'" { return try literalString() }
         let k = bareWord()
         guard !k.isEmpty else {
-            throw error("expected `key = value`, a [table] or a # comment, found \"\(String(String.UnicodeScalarView(chars[i...])))\"")
+            throw error("expected `key = value`, a [table] or a # comment, found \(EchoedValue.quoted(String(String.UnicodeScalarView(chars[i...].prefix(200))))))")
         }
         return k
     }
@@ -73,14 +73,14 @@ struct Cursor {
             let word = String(s)
             if word == "true" || word == "false" { return (word, .boolean) }
             if let kind = Self.numberKind(word) { return (word, kind) }
-            throw error("\"\(word)\" is not a value; strings need quotes, e.g. \"\(word)\"")
+            throw error("\(EchoedValue.quoted(word)) is not a value; strings need quotes, e.g. \"\(EchoedValue.text(word))\"")
         }
     }
 
     mutating func expectEndOfLine() throws(ConfigError) {
         skipSpaces()
         guard let c = peek, c != "#" else { return }
-        throw error("unexpected text after the value: \"\(String(String.UnicodeScalarView(chars[i...])))\"")
+        throw error("unexpected text after the value: \(EchoedValue.quoted(String(String.UnicodeScalarView(chars[i...].prefix(200))))))")
     }
 
     mutating func literalString() throws(ConfigError) -> String {
@@ -116,12 +116,12 @@ struct Cursor {
                 guard i + n <= chars.count,
                       let v = UInt32(String(String.UnicodeScalarView(chars[i..<i + n])), radix: 16),
                       let scalar = Unicode.Scalar(v) else {
-                    throw error("bad \\\(e) escape; write \\\(e) and \(n) hex digits of a valid code point")
+                    throw error("bad \\\(EchoedValue.text(String(e))) escape; write \\\(EchoedValue.text(String(e))) and \(n) hex digits of a valid code point")
                 }
                 s.append(scalar)
                 i += n
             default:
-                throw error("unknown escape \\\(e) in string; use \\\\ for a backslash")
+                throw error("unknown escape \\\(EchoedValue.text(String(e))) in string; use \\\\ for a backslash")
             }
         }
         throw error("string is not closed; add the closing \"")

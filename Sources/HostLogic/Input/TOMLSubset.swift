@@ -45,7 +45,7 @@ struct TOMLSubset {
             if first == "[" {
                 let name = try cursor.tableHeader()
                 if doc.tables.contains(where: { $0.name == name }) {
-                    throw cursor.error("table [\(name)] appears twice; merge the two into one")
+                    throw cursor.error("table [\(EchoedValue.text(name))] appears twice; merge the two into one")
                 }
                 doc.tables.append((name, lineNumber))
                 table = name
@@ -54,13 +54,13 @@ struct TOMLSubset {
                 cursor.skipSpaces()
                 guard cursor.take("=") else {
                     throw cursor.error(cursor.peek == "." ? "dotted keys are not supported; write the key in its table"
-                                                          : "expected `=` after key \"\(key)\"")
+                                                          : "expected `=` after key \(EchoedValue.quoted(key))")
                 }
                 cursor.skipSpaces()
                 let (value, kind) = try cursor.value()
                 try cursor.expectEndOfLine()
                 guard seenKeys.insert([table, key]).inserted else {
-                    throw cursor.error("key \"\(key)\" is set twice\(table.map { " in [\($0)]" } ?? ""); keep one")
+                    throw cursor.error("key \(EchoedValue.quoted(key)) is set twice\(table.map { " in [\(EchoedValue.text($0))]" } ?? ""); keep one")
                 }
                 doc.entries.append(Entry(table: table, key: key, value: value, kind: kind, line: lineNumber))
             }

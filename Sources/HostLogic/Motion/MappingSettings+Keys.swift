@@ -59,7 +59,7 @@ extension MappingSettings {
         case "filter.d_cutoff": filterSettings.dCutoff = try NumberRule(above: 0, atMost: 1000, unit: "Hz").parse(key, v)
         default:
             throw MappingSettingError(kind: .unknownKey, key: key, value: value,
-                message: "unknown setting \"\(key)\"; known settings: \(Self.keys.joined(separator: ", "))")
+                message: "unknown setting \(EchoedValue.quoted(key)); known settings: \(Self.keys.joined(separator: ", "))")
         }
     }
 
@@ -98,7 +98,7 @@ extension MappingSettings {
                                   _ make: (String) -> T?) throws(MappingSettingError) -> T {
         if let t = make(value.lowercased()) { return t }
         throw MappingSettingError(kind: .invalidValue, key: key, value: value,
-            message: "\(key): \"\(value)\" is not allowed; use one of: \(allowed.joined(separator: ", "))")
+            message: "\(key): \(EchoedValue.quoted(value)) is not allowed; use one of: \(allowed.joined(separator: ", "))")
     }
 }
 
@@ -123,11 +123,11 @@ struct NumberRule {
     func parse(_ key: String, _ text: String) throws(MappingSettingError) -> Double {
         guard let x = Double(text), x.isFinite else {
             throw MappingSettingError(kind: .invalidValue, key: key, value: text,
-                message: "\(key): \"\(text)\" is not a number; expected \(expected)")
+                message: "\(key): \(EchoedValue.quoted(text)) is not a number; expected \(expected)")
         }
         guard lowInclusive ? x >= low : x > low, x <= high else {
             throw MappingSettingError(kind: .invalidValue, key: key, value: text,
-                message: "\(key): \(text) is out of range; expected \(expected)")
+                message: "\(key): \(EchoedValue.text(text)) is out of range; expected \(expected)")
         }
         return x
     }

@@ -16,7 +16,7 @@ public struct NoiseHostFraming: HostFraming {
     public private(set) var core: SecureHost<SocketAddress>
     private var random = SystemRandomNumberGenerator()
     private let trust: (any TrustSource)?
-    private let desk: PairingDesk?
+    private var desk: PairingDesk?
     private var lastCoreTick = Instant.zero
     /// Sessions found untrusted outside `tick` (at a handshake); `tick` hands them out.
     private var untrusted: [SessionID] = []
@@ -36,6 +36,22 @@ public struct NoiseHostFraming: HostFraming {
 
     /// Opens a pairing window for `psk` (see `PairingCode.psk`).
     public mutating func openPairing(psk: [UInt8], until: Instant) { core.openPairing(psk: psk, until: until) }
+
+    /// Opens a pairing window on a running host: requests go to `desk` (the user's
+    /// answers come back through it).
+    public mutating func openPairing(psk: [UInt8], until: Instant, desk: PairingDesk) {
+        self.desk = desk
+        core.openPairing(psk: psk, until: until)
+    }
+
+    /// Ends the pairing window at `at` (no new pairing starts after it; a controller
+    /// already decided on gets its answer until then), if it is open longer.
+    public mutating func closePairing(at: Instant) { core.shortenPairing(until: at) }
+
+    public func isPairing(now: Instant) -> Bool { core.isPairing(now: now) }
+
+    /// The paired controller's static key for a session (nil for unknown sessions).
+    public func remoteStatic(of session: SessionID) -> [UInt8]? { core.remoteStatic(of: session) }
 
     public mutating func inbound(_ datagram: UnsafeRawBufferPointer, from: SocketAddress, now: Instant) -> InboundFrame {
         if datagram.count > 2, datagram[2] == DatagramKind.handshakeInitiation.rawValue, core.acceptsMac1(datagram) {

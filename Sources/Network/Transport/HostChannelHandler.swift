@@ -130,6 +130,12 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         timer?.cancel()
     }
 
+    /// Runs `body` with the framing (on the loop), e.g. to open a pairing window on a
+    /// running host or to read a session's peer key.
+    public func withFraming<T>(_ body: (inout Framing) throws -> T) rethrows -> T {
+        try body(&framing)
+    }
+
     public func report() -> HostReport {
         HostReport(sessions: machine.sessions, drops: machine.drops, datagramsReceived: received, datagramsSent: sent)
     }

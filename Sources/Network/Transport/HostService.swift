@@ -21,8 +21,9 @@ public final class HostService<Framing: HostFraming, Sink: HostEventSink>: Senda
     ) async throws -> HostService {
         let loop = group.next()
         let handlerPromise = loop.makePromise(of: NIOLoopBound<HostChannelHandler<Framing, Sink>>.self)
+        // No SO_REUSEADDR: with it a second process could bind the same UDP port and
+        // take the controllers' datagrams (docs/SECURITY.md, "port takeover").
         let bootstrap = DatagramBootstrap(group: loop)
-            .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.datagramVectorReadMessageCount, value: 64)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 64 * 2048))
             .channelInitializer { channel in

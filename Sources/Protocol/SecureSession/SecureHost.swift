@@ -102,6 +102,11 @@ public struct SecureHost<Address: SourceAddress>: Sendable {
         pairings.removeAll()
     }
 
+    /// Moves the end of an open pairing window earlier (never later).
+    public mutating func shortenPairing(until: Instant) {
+        if let end = pairingUntil, until < end { pairingUntil = until }
+    }
+
     public func isPairing(now: Instant) -> Bool { pairingUntil.map { now < $0 } ?? false }
 
     /// Replaces the set of paired controller keys and returns the sessions whose key is

@@ -21,11 +21,18 @@ enum RawClient {
         var body: String
     }
 
-    /// Sends one request and reads the response until the server closes.
-    static func request(_ port: Int, _ method: String, _ path: String, body: String? = nil) async throws -> HTTPResponse {
+    /// Sends one request and reads the response until the server closes. `host` nil:
+    /// `127.0.0.1:PORT`; `headers` are extra lines such as `Origin: http://evil.test`.
+    static func request(_ port: Int, _ method: String, _ path: String, body: String? = nil,
+                        host: String? = nil, contentType: String? = "application/json",
+                        headers: [String] = []) async throws -> HTTPResponse {
         let channel = try await connect(port)
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        if let body { text += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
+        for line in headers { text += line + "\r\n" }
+        if let body {
+            if let contentType { text += "Content-Type: \(contentType)\r\n" }
+            text += "Content-Length: \(body.utf8.count)\r\n"
+        }
         text += "\r\n" + (body ?? "")
         var received = ByteBuffer()
         try await channel.executeThenClose { inbound, outbound in
@@ -57,14 +64,15 @@ enum RawClient {
 
     /// Opens a WebSocket to /ws, runs `body` with what it receives and a way to send,
     /// then closes it. With `reading: false` it never reads (a stuck browser).
-    static func withWebSocket(_ port: Int, reading: Bool = true,
+    static func withWebSocket(_ port: Int, reading: Bool = true, origin: String? = nil,
                               _ body: (Received, _ send: (String) async throws -> Void) async throws -> Void) async throws {
         let channel = try await connect(port)
         let received = Received()
         try await channel.executeThenClose { inbound, outbound in
             let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-            try await outbound.write(ByteBuffer(string: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+            let originLine = origin.map { "Origin: \($0)\r\n" } ?? ""
+            try await outbound.write(ByteBuffer(string: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n" + originLine + "\r\n"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 if reading {
                     group.addTask {

@@ -101,6 +101,7 @@ function renderSnapshot(s, generation) {
   $("host-injector").textContent = s.injector || "-";
   $("host-uptime").textContent = duration(s.uptime || 0);
   $("host-drops").textContent = String(Object.values(s.drops || {}).reduce((a, b) => a + b, 0));
+  $("host-refused").textContent = String(Object.values(s.dashboardRefusals || {}).reduce((a, b) => a + b, 0));
   const controllers = s.controllers || [];
   $("controller-count").textContent = String(controllers.length);
   $("no-controllers").hidden = controllers.length > 0;

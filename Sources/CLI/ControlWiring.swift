@@ -1,0 +1,47 @@
+import Foundation
+import RemotionApp
+import ServiceLifecycle
+
+/// Serves the host's control socket (`control.sock` in the data directory) while the
+/// host runs: `status` always, the pairing commands on a secure host.
+struct ControlService: Service {
+    let server: ControlServer
+
+    /// Starts the socket; nil (and one line saying why) when it cannot, the host runs on.
+    static func start(dataDirectory: URL, handlers: [String: ControlHandler], status: [String: ControlValue],
+                      note: (String) -> Void) async -> ControlService? {
+        var all = handlers
+        all["status"] = { _, _ in .success(status) }
+        let path = ControlServer.path(dataDirectory: dataDirectory)
+        let server = ControlServer(path: path, handlers: all)
+        do {
+            try await server.start()
+        } catch let error as ControlSocketError {
+            note("control socket off (\(error)); `remotion pair --listen` talks to that host")
+            return nil
+        } catch {
+            note("control socket off (cannot serve \(path): \(BusyPort.describe(error)))")
+            return nil
+        }
+        return ControlService(server: server)
+    }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await server.shutdown()
+    }
+}
+
+extension ControlService {
+    /// What `status` answers: who the host is and where it listens.
+    static func status(name: String, port: Int, secure: Bool) -> [String: ControlValue] {
+        ["pid": .number(Double(getpid())), "port": .number(Double(port)), "name": .string(name),
+         "secure": .bool(secure), "version": .string(RemotionVersion.current)]
+    }
+
+    /// The pairing commands answer that pairing is off on a host without encryption.
+    static var insecureHandlers: [String: ControlHandler] {
+        let off: ControlHandler = { _, _ in .failure("the host runs with --insecure: no pairing (restart it without --insecure)") }
+        return ["pair-window": off, "pair-wait": off, "pair-decide": off]
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RemotionApp
+import RemotionHostLogic
+import Testing
+
+/// Only the dashboard's own pages and local programs may use it: Host and Origin must
+/// be loopback at the dashboard's port, writes must be JSON (docs/SECURITY.md §5.3).
+@Suite struct DashboardGuardTests {
+    let guardian = DashboardRequestGuard(port: { 7475 })
+
+    @Test func loopbackHostsAndOriginsAtThePortPass() {
+        for host in ["127.0.0.1:7475", "localhost:7475", "LOCALHOST:7475", "[::1]:7475"] {
+            #expect(guardian.check(method: .get, host: host, origin: nil, contentType: nil) == .allow, "\(host)")
+            #expect(guardian.check(method: .get, host: host, origin: "http://\(host)", contentType: nil) == .allow)
+            #expect(guardian.check(method: .post, host: host, origin: "http://127.0.0.1:7475",
+                                   contentType: "application/json; charset=utf-8") == .allow)
+        }
+    }
+
+    @Test func otherHostsAreRefused() {
+        for host in ["evil.test:7475", "127.0.0.1", "127.0.0.1:80", "127.0.0.2:7475", "localhost.evil.test:7475",
+                     "[::1]", "192.168.1.5:7475", ""] {
+            #expect(guardian.check(method: .get, host: host, origin: nil, contentType: nil) == .refuse(.host), "\(host)")
+        }
+        #expect(guardian.check(method: .get, host: nil, origin: nil, contentType: nil) == .refuse(.host))
+    }
+
+    @Test func otherOriginsAreRefused() {
+        for origin in ["http://evil.test", "http://127.0.0.2:8000", "http://127.0.0.1:8000", "null",
+                       "https://127.0.0.1:7475", "http://127.0.0.1:7475.evil.test", "file://"] {
+            #expect(guardian.check(method: .get, host: "127.0.0.1:7475", origin: origin, contentType: nil) == .refuse(.origin),
+                    "\(origin)")
+        }
+    }
+
+    @Test func writesMustBeJSON() {
+        for type in [nil, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                     "application/jsonx", "text/json"] as [String?] {
+            #expect(guardian.check(method: .post, host: "127.0.0.1:7475", origin: nil, contentType: type)
+                    == .refuse(.contentType), "\(type ?? "none")")
+        }
+        #expect(DashboardRequestGuard.Refusal.contentType.status == .unsupportedMediaType)
+        #expect(DashboardRequestGuard.Refusal.origin.status == .forbidden)
+        #expect(DashboardRequestGuard.Refusal.host.status == .forbidden)
+    }
+}
+
+/// The routes behind the guard, through Hummingbird's router test client (which
+/// always sends the authority "localhost", without a port).
+@Suite struct DashboardGuardRouteTests {
+    static let paths = ["/", "/assets/dashboard.js", "/api/snapshot", "/api/settings", "/ws"]
+
+    func app(port: Int, settings: InMemorySettingsControl, refusals: DashboardRefusals) throws -> some ApplicationProtocol {
+        Application(router: try DashboardServer.router(publisher: SnapshotPublisher(), settings: settings,
+                                                       guardian: DashboardRequestGuard(port: { port }), refusals: refusals))
+    }
+
+    @Test func aHostWithoutTheDashboardsPortIsRefusedOnEveryRoute() async throws {
+        let settings = InMemorySettingsControl(), refusals = DashboardRefusals()
+        try await app(port: 7475, settings: settings, refusals: refusals).test(.router) { client in
+            for path in Self.paths {
+                try await client.execute(uri: path, method: .get) { #expect($0.status == .forbidden, "\(path)") }
+            }
+            try await client.execute(uri: "/api/settings", method: .post, headers: [.contentType: "application/json"],
+                                     body: ByteBuffer(string: #"{"key":"sensitivity","value":"4"}"#)) {
+                #expect($0.status == .forbidden)
+            }
+        }
+        #expect(await settings.current() == MappingSettings())
+        #expect(refusals.current == ["bad-host": 6])
+    }
+
+    @Test func foreignOriginsAndNonJSONWritesAreRefusedOnEveryRoute() async throws {
+        // Port 80: the authority "localhost" is the dashboard's own.
+        let settings = InMemorySettingsControl(), refusals = DashboardRefusals()
+        try await app(port: 80, settings: settings, refusals: refusals).test(.router) { client in
+            for path in Self.paths {
+                try await client.execute(uri: path, method: .get, headers: [.origin: "http://127.0.0.2:8000"]) {
+                    #expect($0.status == .forbidden, "\(path)")
+                }
+            }
+            let body = ByteBuffer(string: #"{"key":"sensitivity","value":"4"}"#)
+            for type in ["text/plain", "application/x-www-form-urlencoded"] {
+                try await client.execute(uri: "/api/settings", method: .post, headers: [.contentType: type], body: body) {
+                    #expect($0.status == .unsupportedMediaType, "\(type)")
+                }
+            }
+            try await client.execute(uri: "/", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/api/settings", method: .post,
+                                     headers: [.contentType: "application/json", .origin: "http://localhost"], body: body) {
+                #expect($0.status == .ok)
+            }
+        }
+        #expect(await settings.current().sensitivity == 4, "only the JSON request from the dashboard's origin applied")
+        #expect(refusals.current == ["bad-origin": 5, "not-json": 2])
+    }
+}
+
+/// A real server: what a browser on another origin would send.
+@Suite(.timeLimit(.minutes(1))) struct DashboardCrossOriginTests {
+    @Test func crossOriginWritesAndSocketsAreRefusedAndNothingChanges() async throws {
+        let f = try await Fixture.start()
+        f.publisher.publish(snapshot(controllers: 1))
+        let change = #"{"key":"sensitivity","value":"4"}"#
+        // fetch(..., {mode: "no-cors", body: text}) from another site: text/plain, with an Origin.
+        let plain = try await RawClient.request(f.port, "POST", "/api/settings", body: change, contentType: "text/plain",
+                                                headers: ["Origin: http://127.0.0.2:8000"])
+        #expect(plain.status == 403)
+        // The same without an Origin (a local program): still not JSON.
+        let plainLocal = try await RawClient.request(f.port, "POST", "/api/settings", body: change, contentType: "text/plain")
+        #expect(plainLocal.status == 415)
+        // <form enctype="text/plain" method="post">, its body made to look like JSON.
+        let form = try await RawClient.request(f.port, "POST", "/api/settings",
+                                               body: #"{"key":"sensitivity","value":"4","x":"="}"#,
+                                               contentType: "text/plain", headers: ["Origin: null"])
+        #expect(form.status == 403)
+        // DNS rebinding: the attacker's name resolves to 127.0.0.1.
+        let rebound = try await RawClient.request(f.port, "GET", "/api/snapshot", host: "rebind.evil.test:\(f.port)")
+        #expect(rebound.status == 403 && !rebound.body.contains("test-host"))
+        // A WebSocket from another origin is not upgraded and reads nothing.
+        try await RawClient.withWebSocket(f.port, origin: "http://127.0.0.2:8000") { received, _ in
+            let messages = try await received.wait(seconds: 0.5) { !$0.isEmpty }
+            #expect(messages.isEmpty)
+        }
+        #expect(await f.settings.current() == MappingSettings(), "no request changed the settings")
+        let counted = try await RawClient.request(f.port, "GET", "/api/snapshot")
+        let refused = try JSONDecoder().decode(HostSnapshot.self, from: Data(counted.body.utf8)).dashboardRefusals
+        #expect(refused == ["bad-origin": 3, "not-json": 1, "bad-host": 1])
+        // The page's own origin still works.
+        let own = try await RawClient.request(f.port, "POST", "/api/settings", body: change,
+                                              headers: ["Origin: http://127.0.0.1:\(f.port)"])
+        #expect(own.status == 200)
+        await f.server.shutdown()
+    }
+}
