@@ -161,7 +161,18 @@ struct HostCommand: AsyncParsableCommand {
                                    port: boundPort, interactive: interactive, pairingHint: hint)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host)),
                                                                           .init(service: status)]
-        if let control = await ControlService.start(dataDirectory: context.dataDirectory, handlers: context.controlHandlers,
+        var controlHandlers = context.controlHandlers
+        if !noWeb {
+            let started = try await WebControllerService.start(
+                host: host, hostName: context.instance.value, bind: bind, port: webPort,
+                dataDirectory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment),
+                timeout: .secondsDouble(timeout))
+            services.insert(.init(service: started.service), at: 1)
+            controlHandlers.merge(started.service.controlHandlers) { a, _ in a }
+            printErr("remotion host: web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
+            announceWebPairing(url: started.url, interactive: interactive)
+        }
+        if let control = await ControlService.start(dataDirectory: context.dataDirectory, handlers: controlHandlers,
                                                     status: ControlService.status(name: context.instance.value, port: boundPort, secure: !insecure),
                                                     note: { printErr("remotion host: \($0)") }) {
             services.append(.init(service: control))
@@ -176,15 +187,6 @@ struct HostCommand: AsyncParsableCommand {
             } catch {
                 printErr("remotion host: dashboard off (\(error)); use --dashboard-port to pick another port")
             }
-        }
-        if !noWeb {
-            let started = try await WebControllerService.start(
-                host: host, hostName: context.instance.value, bind: bind, port: webPort,
-                dataDirectory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment),
-                timeout: .secondsDouble(timeout))
-            services.insert(.init(service: started.service), at: 1)
-            printErr("remotion host: web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
-            announceWebPairing(url: started.url, interactive: interactive)
         }
         if !noDiscovery {
             let txt = HostTXT(protocolVersion: 1, hostID: hostID,

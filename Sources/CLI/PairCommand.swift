@@ -4,7 +4,7 @@ import NIOCore
 import RemotionApp
 import RemotionProtocol
 import RemotionNetwork
-import RemotionApp
+import RemotionSystem
 
 struct PairCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,6 +16,9 @@ struct PairCommand: AsyncParsableCommand {
 
     @Flag(help: "Host side: open a pairing window and print a pairing code.")
     var listen = false
+
+    @Flag(help: "Host side: open a new pairing window for a phone on the running host and show its QR code.")
+    var web = false
 
     @Option(help: "Host side: address to listen on.")
     var bind = "::"
@@ -39,14 +42,33 @@ struct PairCommand: AsyncParsableCommand {
     var dataDir: String?
 
     func validate() throws {
-        guard listen != (code != nil) else { throw ValidationError("give either --listen (host) or a pairing code (controller)") }
+        guard [listen, web, code != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("give one of --listen (host, a controller), --web (host, a phone) or a pairing code (controller)")
+        }
         guard window >= 1, window <= 3600 else { throw ValidationError("--window must be between 1 and 3600 seconds") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
     }
 
     func run() async throws {
         let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
-        if listen { try await runHost(store: store) } else { try await runController(store: store) }
+        if web { try await runWeb(store: store) } else if listen { try await runHost(store: store) } else { try await runController(store: store) }
+    }
+
+    /// Asks the running host for a new phone pairing URL and shows it as a QR code.
+    private func runWeb(store: KeyStore) async throws {
+        let path = ControlServer.path(dataDirectory: store.directory)
+        let client: ControlClient
+        do { client = try await ControlClient.connect(path: path) } catch {
+            throw UserError("no `remotion host` runs with data directory \(store.directory.path); start it (it shows a QR code itself)")
+        }
+        let response = try await client.send(ControlRequest("web-pair-window"))
+        await client.close()
+        guard response.ok, let url = response.string("url") else {
+            throw UserError(response.error.map { "the host refused: \($0)" } ?? "the host has no web controller (it runs with --no-web)")
+        }
+        if isatty(STDOUT_FILENO) == 1, let qr = try? QRCode(text: url) { say(qr.terminalText()) }
+        say("pair a phone: \(url)")
+        printErr("remotion pair: scan the code with the phone's camera; the link works once, for 5 minutes")
     }
 
     private func runController(store: KeyStore) async throws {

@@ -12,6 +12,22 @@ import ServiceLifecycle
 struct WebControllerService: Service {
     let server: WebControllerServer
     let url: String
+    /// Where the pairing URL points (the first LAN address) and the certificate's fingerprint.
+    let reachable: String
+    let port: Int
+    let fingerprint: String
+
+    /// The control socket's `web-pair-window`: a new one-time pairing URL (5 minutes, one
+    /// phone) for `remotion pair --web`, which shows it as a QR code.
+    ///     {"command":"web-pair-window"} → {"ok":true,"url":"https://…/#pair=…&fp=…"}
+    var controlHandlers: [String: ControlHandler] {
+        let registry = server.registry, reachable = self.reachable, port = self.port, fingerprint = self.fingerprint
+        return ["web-pair-window": { _, _ in
+            let secret = registry.openPairing()
+            let url = WebControllerService.pairingURL(host: reachable, port: port, secret: secret, fingerprint: fingerprint)
+            return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow)])
+        }]
+    }
 
     struct Started {
         var service: WebControllerService
@@ -46,7 +62,8 @@ struct WebControllerService: Service {
         let reachable = lan.first { !$0.contains(":") } ?? lan.first ?? "127.0.0.1"
         let secret = registry.openPairing()
         let url = pairingURL(host: reachable, port: bound, secret: secret, fingerprint: certificates.fingerprint)
-        return Started(service: WebControllerService(server: server, url: url), port: bound, url: url,
+        return Started(service: WebControllerService(server: server, url: url, reachable: reachable, port: bound,
+                                                     fingerprint: certificates.fingerprint), port: bound, url: url,
                        fingerprint: certificates.fingerprint, reissued: certificates.reissued)
     }
 

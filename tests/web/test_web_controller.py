@@ -221,6 +221,22 @@ def main():
         time.sleep(1.0)
         check("a forged credential injects nothing", x_events(log) == before, x_events(log)[len(before):])
         d.save_screenshot(os.path.join(os.environ.get("ARTIFACTS", "."), "web-controller-refused.png"))
+
+        # ── remotion pair --web opens a new window on the running host ──────────────
+        out = subprocess.run([args.bin, "pair", "--web", "--data-dir", args.data_dir], capture_output=True, text=True)
+        fresh = (re.findall(r"pair a phone: (\S+)", out.stdout) or [""])[0]
+        check("remotion pair --web prints a new pairing URL", fresh.startswith(base) and fresh != args.url, out.stdout + out.stderr)
+        d.get("about:blank")   # a new document: same-page fragment changes do not reload
+        d.get(fresh)
+        wait(lambda: state(d).get("screen") == "pair")
+        d.find_element(By.ID, "pair-go").click()
+        check("a phone pairs through it and connects", wait(lambda: state(d).get("status") == "connected", 8), state(d))
+        d.get("about:blank")   # a new document: same-page fragment changes do not reload
+        d.get(fresh)
+        wait(lambda: state(d).get("screen") == "pair")
+        d.find_element(By.ID, "pair-go").click()
+        err = wait(lambda: d.find_element(By.ID, "pair-error").text, 5)
+        check("the same link cannot pair twice", err and "used" in err, err)
     finally:
         if d:
             d.quit()
