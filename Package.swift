@@ -44,7 +44,9 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "RealModule", package: "swift-numerics"),
         ], path: "Sources/Protocol"),
-        .target(name: "RemotionHostLogic", dependencies: ["RemotionProtocol", "CZlib"], path: "Sources/HostLogic"),
+        .target(name: "RemotionHostLogic", dependencies: [
+            "RemotionProtocol", "CZlib", .product(name: "RealModule", package: "swift-numerics"),
+        ], path: "Sources/HostLogic"),
 
         // MARK: adapters
         .target(name: "RemotionNetwork", dependencies: ["RemotionProtocol"] + nio, path: "Sources/Network"),
@@ -88,8 +90,9 @@ let package = Package(
 
         // MARK: tests, one target per library target
         .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),
-        .testTarget(name: "RemotionHostLogicTests", dependencies: ["RemotionHostLogic", "RemotionProtocol", "CZlib"],
-                    exclude: ["UI/Golden"]),
+        .testTarget(name: "RemotionHostLogicTests", dependencies: [
+            "RemotionHostLogic", "RemotionProtocol", "CZlib", .product(name: "RealModule", package: "swift-numerics"),
+        ], exclude: ["UI/Golden"]),
         .testTarget(name: "RemotionNetworkTests", dependencies: [
             "RemotionNetwork", "RemotionProtocol", "RemotionTestSupport",
             .product(name: "NIOEmbedded", package: "swift-nio"),
