@@ -106,6 +106,7 @@ let package = Package(
             "RemotionTestSupport",
             .target(name: "CX11", condition: .when(platforms: [.linux])),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
         ] + nio),
     ],
     swiftLanguageModes: [.v6]
