@@ -7,7 +7,7 @@ packages=(
   pkg-config zlib1g-dev
   libx11-dev libxtst-dev
   libavahi-client-dev
-  xvfb x11-utils xdotool
+  xvfb x11-utils xdotool xinput
   avahi-daemon avahi-utils dbus iproute2 nftables
   chromium chromium-driver
 )

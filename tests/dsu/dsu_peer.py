@@ -137,6 +137,21 @@ def pad_payload(slot, counter, t_us, pressed, accel, gyro):
             + struct.pack("<Q", t_us) + struct.pack("<3f", *accel) + struct.pack("<3f", *gyro))
 
 
+def malformed_packets(server_id):
+    """One packet per rejection a DSU client must count: a valid pad-data reply
+    spoiled in one way each (wrong magic, wrong version, wrong CRC, cut short)."""
+    good = seal(b"DSUS", server_id, T_PAD, pad_payload(0, 1, 1, set(), (0.0, -1.0, 0.0), (0.0, 0.0, 0.0)))
+    bad_magic = b"XSUS" + good[4:]
+    bad_version = bytearray(good)
+    struct.pack_into("<H", bad_version, 4, 1000)
+    bad_version[8:12] = b"\0\0\0\0"
+    struct.pack_into("<I", bad_version, 8, zlib.crc32(bytes(bad_version)) & 0xFFFFFFFF)
+    bad_crc = bytearray(good)
+    bad_crc[90] ^= 0x01
+    return {"bad-magic": bad_magic, "bad-version": bytes(bad_version), "bad-crc": bytes(bad_crc),
+            "truncated": good[:19]}
+
+
 def live(t, now):
     return t is not None and now - t < LIFETIME
 
@@ -185,6 +200,10 @@ def run_server(a):
                     if len(payload) < 8:
                         raise ValueError("truncated")
                     flags, slot, mac = payload[0], payload[1], payload[2:8]
+                    if a.malformed and addr not in clients:
+                        for reason, packet in malformed_packets(server_id).items():
+                            sock.sendto(packet, addr)
+                            emit({"event": "malformed", "to": f"{addr[0]}:{addr[1]}", "reason": reason})
                     c = clients.setdefault(addr, {"all": None, "slots": {}, "macs": {}})
                     if flags == 0:
                         c["all"] = now
@@ -335,6 +354,8 @@ def main():
     s.add_argument("--yaw-rate", type=float, default=90.0, help="DSU yaw field, deg/s (+ = turning right)")
     s.add_argument("--rotate-seconds", type=float, default=2.0, help="rotate for this long, then hold still")
     s.add_argument("--press", default="", help="e.g. 'cross@0.5+0.3,circle@1.0' (start s + hold s)")
+    s.add_argument("--malformed", action="store_true",
+                   help="send each new subscriber one bad-magic, bad-version, bad-crc and truncated packet first")
     c = sub.add_parser("client", help="subscribe and record pad data")
     c.add_argument("--host", default="127.0.0.1")
     c.add_argument("--port", type=int, default=26760)
