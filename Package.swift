@@ -51,6 +51,7 @@ let package = Package(
         ], path: "Sources/Protocol"),
         .target(name: "RemotionHostLogic", dependencies: [
             "RemotionProtocol", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "RealModule", package: "swift-numerics"),
         ], path: "Sources/HostLogic"),
 
         // MARK: adapters
@@ -105,8 +106,8 @@ let package = Package(
         .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),
         .testTarget(name: "RemotionHostLogicTests", dependencies: [
             "RemotionHostLogic", "RemotionProtocol", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
-        ],
-                    exclude: ["UI/Golden"]),
+            .product(name: "RealModule", package: "swift-numerics"),
+        ], exclude: ["UI/Golden"]),
         .testTarget(name: "RemotionNetworkTests", dependencies: [
             "RemotionNetwork", "RemotionProtocol", "RemotionTestSupport",
             .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -124,6 +125,7 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
         ] + nio),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh machine (Debian 12, Swift 6.3, root): installs
 # what it needs, builds, and runs every test — unit and property tests, loopback UDP
-# end-to-end tests, XTest under a real Xvfb, the CLI end to end, and the stages that
+# end-to-end tests, XTest under a real Xvfb, the CLI and DSU end to end, and the stages that
 # later issues add (avahi in namespaces, the browser, the fuzzers).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +18,7 @@ stage() { # name, command...
 
 stage "swift test" swift test --skip-build
 stage "cli end to end" bash scripts/cli-e2e.sh
+stage "dsu end to end (Xvfb, python peer)" bash scripts/dsu-e2e.sh
 stage "discovery across namespaces" bash scripts/discovery-e2e.sh
 stage "dashboard in headless chromium" env REMOTION_SKIP_BUILD=1 bash scripts/browser-test.sh
 stage "web controller: phone page in headless chromium → XTest" env REMOTION_SKIP_BUILD=1 bash scripts/web-controller-test.sh

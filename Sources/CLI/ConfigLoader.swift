@@ -8,6 +8,8 @@ enum ConfigLoader {
         var path: String?
         var buttons: ButtonMap = .seedDefault
         var settings = MappingSettings()
+        /// `[[dsu]]` sources, in file order.
+        var dsuSources: [DSUSourceConfig] = []
     }
 
     static func load(explicitPath: String?, environment: [String: String]) throws -> Loaded {
@@ -35,6 +37,6 @@ enum ConfigLoader {
                 throw UserError(EchoedValue.escapingControls("\(path):\(entry.line): [mapping] \(error)"))
             }
         }
-        return Loaded(path: path, buttons: config.buttons, settings: settings)
+        return Loaded(path: path, buttons: config.buttons, settings: settings, dsuSources: config.dsuSources)
     }
 }

@@ -61,7 +61,23 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
     var dataDir: String?
 
+    @Option(name: .customLong("dsu"), help: ArgumentHelp(
+        "Read controllers from a DSU (cemuhook) server such as a phone app: ADDR[:PORT], port 26760 by default (repeatable; also [[dsu]] in config.toml).",
+        valueName: "addr[:port]"))
+    var dsu: [String] = []
+
+    @Option(name: .customLong("dsu-serve"), help: ArgumentHelp(
+        "Serve the controllers to emulators as DSU pads on [ADDR:]PORT (127.0.0.1 unless an address is given: DSU has no authentication).",
+        valueName: "[addr:]port"))
+    var dsuServe: String?
+
     func validate() throws {
+        for text in dsu {
+            do { _ = try DSUEndpoint.source(text) } catch { throw ValidationError("--dsu \(error.message)") }
+        }
+        if let dsuServe {
+            do { _ = try DSUEndpoint.server(dsuServe) } catch { throw ValidationError("--dsu-serve \(error.message)") }
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be from 0 to 65535") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
@@ -93,8 +109,10 @@ struct HostCommand: AsyncParsableCommand {
             return pipeline
         }
         let keyDirectory = dataDirectory(dataDir, environment: environment)
+        let dsuSources = loaded.dsuSources + dsu.compactMap { try? DSUSourceConfig(endpoint: DSUEndpoint.source($0), origin: "--dsu") }
         var context = ServeContext(loaded: loaded, logger: logger, publisher: publisher, instance: instance,
-                                   dataDirectory: keyDirectory)
+                                   dataDirectory: keyDirectory,
+                                   dsuSources: dsuSources, dsuServe: try dsuServe.map { try DSUEndpoint.server($0) })
         if insecure {
             printInsecureWarning("host")
             let host = try await startHost(machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink,
@@ -129,6 +147,8 @@ struct HostCommand: AsyncParsableCommand {
         var instance: InstanceName
         var dataDirectory: URL
         var controlHandlers: [String: ControlHandler] = [:]
+        var dsuSources: [DSUSourceConfig]
+        var dsuServe: DSUEndpoint?
     }
 
     private func startHost<F: HostFraming>(machine: HostStateMachine<SocketAddress>.Configuration,
@@ -154,12 +174,13 @@ struct HostCommand: AsyncParsableCommand {
         let boundPort = host.localAddress.port ?? port
         printErr("remotion host: listening on \(host.localAddress.displayText) (UDP, \(note)), injecting with \(reason)")
         if let path = context.loaded.path { printErr("remotion host: config \(path)") }
+        let dsuBridge = try await startDSU(host, context)
         // The terminal view only where stdout is a terminal and carries no injected-event log.
         let interactive = !json && isatty(STDOUT_FILENO) == 1 && inject != .log
         let status = StatusDisplay(publisher: context.publisher, name: context.instance.value,
                                    addresses: StatusDisplay.addresses(for: host.localAddress),
                                    port: boundPort, interactive: interactive, pairingHint: hint)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host)),
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host, dsu: dsuBridge)),
                                                                           .init(service: status)]
         var controlHandlers = context.controlHandlers
         if !noWeb {
@@ -219,16 +240,42 @@ extension HostCommand {
 
 struct HostRunner<F: HostFraming>: Service {
     let host: HostService<F, HostPipeline>
+    var dsu: DSUBridge?
 
     func run() async throws {
         try? await gracefulShutdown()
-        let counts = try? await host.onLoop { handler -> (Int, Int, String) in
+        await dsu?.stop()
+        let counts = try? await host.onLoop { handler -> (Int, Int, String, [String]) in
             let pipeline = handler.sink
             let l = pipeline.latencySummary()
             let latency = "one-way latency p50 \(Double(l.p50) / 1000) ms, p99 \(Double(l.p99) / 1000) ms over \(l.samples) samples"
-            return (pipeline.injectedEvents, handler.report().drops.total, latency)
+            return (pipeline.injectedEvents, handler.report().drops.total, latency, pipeline.adapterSummaries)
         }
         await host.shutdown()
-        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped; \(counts?.2 ?? "")); every held input released")
+        let adapters = (counts?.3 ?? []).map { "; \($0)" }.joined()
+        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped; \(counts?.2 ?? "")); every held input released\(adapters)")
+    }
+}
+
+extension HostCommand {
+    /// The DSU sources and server (docs/DSU.md), on the host's loop; nil when none is asked for.
+    func startDSU<F: HostFraming>(_ host: HostService<F, HostPipeline>, _ context: ServeContext) async throws -> DSUBridge? {
+        guard !context.dsuSources.isEmpty || context.dsuServe != nil else { return nil }
+        if let serve = context.dsuServe, !serve.isLoopback {
+            printErr("remotion host: WARNING: DSU has no authentication: anyone who can reach \(serve) can read every controller's motion and buttons (serve 127.0.0.1 unless you need the network)")
+        }
+        let bridge: DSUBridge
+        do {
+            bridge = try await DSUBridge.start(host: host, sources: context.dsuSources, serve: context.dsuServe,
+                                               logger: context.logger, silenceTimeout: .secondsDouble(timeout))
+        } catch {
+            await host.shutdown()
+            throw UserError("\(error)")
+        }
+        for s in context.dsuSources {
+            printErr("remotion host: reading DSU controllers from \(s.endpoint) (\(s.origin)); they send rates, not attitude: use mode = \"fps\"")
+        }
+        if let a = bridge.serverAddress { printErr("remotion host: serving DSU on \(a.displayText) (UDP, up to 4 controllers)") }
+        return bridge
     }
 }

@@ -19,6 +19,9 @@ extension HostPipeline {
         s.settings = settings
         s.uptime = (now - startInstant(now)).secondsDouble
         s.drops = Dictionary(uniqueKeysWithValues: report.drops.counts.map { ("\($0.key)", $0.value) })
+        for r in dropReporters {
+            for (reason, n) in r.dropCounts { s.drops["\(r.dropLabel) \(reason)", default: 0] += n }
+        }
         let held = injector.held
         s.controllers = telemetry.keys.sorted().compactMap { id in
             guard let t = telemetry[id] else { return nil }
@@ -36,7 +39,7 @@ extension HostPipeline {
                 latencyP50Ms: Double(t.latencyP50Micros) / 1000, latencyP99Ms: Double(t.latencyP99Micros) / 1000,
                 latencyHistogram: Self.buckets(t),
                 motionPackets: t.motionPackets, buttonEdges: t.buttonEdges,
-                trail: trailOf(id))
+                trail: trailOf(id), note: t.note)
         }
         return s
     }

@@ -12,13 +12,13 @@ package final class HostPipeline: HostEventSink {
     package private(set) var buttonMap: ButtonMap
     package private(set) var settings: MappingSettings
     private var mappers: [SessionID: MotionMapper] = [:]
-    package private(set) var telemetry: [SessionID: SessionTelemetry] = [:]
+    package internal(set) var telemetry: [SessionID: SessionTelemetry] = [:]
     /// Every session that ever connected, with its final numbers (for summaries).
     package private(set) var closed: [(SessionID, SessionTelemetry, SessionCloseReason)] = []
     package private(set) var paused = false
     private var motionHeld = Set<SessionID>()
     private let gateMotion: Bool
-    private let logger: Logger
+    let logger: Logger
     package private(set) var injectionErrors = 0
     /// Input events handed to the injector successfully (motion, buttons, keys).
     package private(set) var injectedEvents = 0
@@ -32,6 +32,12 @@ package final class HostPipeline: HostEventSink {
     /// Pointer positions kept per controller for the dashboard's trail (about 2 s at 120 Hz).
     package static let trailLength = 256
     private var started: Instant?
+    /// Told about every controller's session, motion and buttons (the DSU server).
+    package var observers: [any HostPipelineObserver] = []
+    /// Adapters beside the host's socket whose drops show with the host's (DSU).
+    package var dropReporters: [any HostDropReporter] = []
+    /// Sessions already told that pointer mode needs an attitude they do not send.
+    var attitudeNoted = Set<SessionID>()
 
     package init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
                 injectorReason: String = "", publisher: SnapshotPublisher? = nil) {
@@ -50,17 +56,22 @@ package final class HostPipeline: HostEventSink {
             mappers[id] = MotionMapper(settings: settings)
             telemetry[id] = SessionTelemetry(address: address.displayText, opened: now)
             logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(address.displayText)"])
+            for o in observers { o.sessionOpened(id, address: address, now: now) }
         case let .motion(id, sample, latency):
+            for o in observers { o.motion(id, sample, now: now) }
             motion(id, sample, latencyMicros: latency, now: now)
         case let .button(id, button, isDown):
             self.button(id, button, isDown: isDown)
+            for o in observers { o.button(id, button, isDown: isDown, now: now) }
         case let .sessionClosed(id, reason):
             if let error = injector.endSession(id) { fail(error) }
             mappers[id] = nil
             trails[id] = nil
             motionHeld.remove(id)
+            attitudeNoted.remove(id)
             if let t = telemetry.removeValue(forKey: id) { closed.append((id, t, reason)) }
             logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
+            for o in observers { o.sessionClosed(id, now: now) }
         case .send:
             break
         }
@@ -99,6 +110,7 @@ package final class HostPipeline: HostEventSink {
         guard !paused, !gateMotion || motionHeld.contains(id) else { return }
         let output = mapper.update(sample, screen: injector.screen)
         mappers[id] = mapper
+        if mapper.settings.mode != .fps, sample.attitude == nil { noteMissingAttitude(id, mode: mapper.settings.mode) }
         if let p = output.moveTo {
             telemetry[id]?.pointer = p
             if publisher != nil {

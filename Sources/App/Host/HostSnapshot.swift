@@ -37,6 +37,9 @@ package struct ControllerSnapshot: Sendable, Codable, Equatable {
     package var buttonEdges: Int
     /// The most recent pointer positions, oldest first.
     package var trail: [[Int]]
+    /// Something the user should know, e.g. that pointer mode needs an attitude this
+    /// controller does not send.
+    package var note: String? = nil
 
     package static let histogramEdgesMs: [Double] = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
 }

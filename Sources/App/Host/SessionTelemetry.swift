@@ -14,6 +14,8 @@ package struct SessionTelemetry: Sendable {
     package var pointer: (x: Int, y: Int)?
     package var buttons = ButtonSet.none
     package var lastMotion: Instant?
+    /// Something the user should know about this controller (shown in the status).
+    package var note: String?
     /// Motion packets per second over the last second (exponentially weighted).
     package var packetRate: Double = 0
     private var rateWindowStart: Instant?
@@ -24,10 +26,14 @@ package struct SessionTelemetry: Sendable {
         self.opened = opened
     }
 
+    /// The latency of a sample whose latency nobody can know (a DSU server on another
+    /// device stamps with its own clock): counted as a packet, left out of the latency.
+    package static let unmeasuredLatency = Int64.min
+
     package mutating func recordMotion(latencyMicros: Int64, now: Instant) {
         motionPackets += 1
         // Clock offsets are estimates: a slightly negative latency is an estimate error.
-        _ = latency.record(UInt64(max(0, latencyMicros)))
+        if latencyMicros != Self.unmeasuredLatency { _ = latency.record(UInt64(max(0, latencyMicros))) }
         lastMotion = now
         if let start = rateWindowStart {
             rateWindowCount += 1

@@ -12,6 +12,10 @@ import RemotionProtocol
 ///     [mapping]            # motion mapping settings, kept raw for the mapper
 ///     sensitivity = 1.5
 ///
+///     [[dsu]]              # a DSU (cemuhook) server to read controllers from, one table each
+///     address = "192.168.1.20:26760"
+///     home = "P"           # DSU button overrides (docs/DSU.md)
+///
 /// Unknown tables, unknown keys and bad values are errors naming file and line.
 package struct HostConfig: Sendable, Hashable {
     /// One raw `[mapping]` setting; `value` is a string's contents or the literal
@@ -30,26 +34,44 @@ package struct HostConfig: Sendable, Hashable {
     package var buttons: ButtonMap
     /// The `[mapping]` entries in file order, unvalidated.
     package var mapping: [MappingEntry]
+    /// The `[[dsu]]` sources in file order, validated.
+    package var dsuSources: [DSUSourceConfig]
 
-    package init(buttons: ButtonMap = .seedDefault, mapping: [MappingEntry] = []) {
+    package init(buttons: ButtonMap = .seedDefault, mapping: [MappingEntry] = [], dsuSources: [DSUSourceConfig] = []) {
         self.buttons = buttons
         self.mapping = mapping
+        self.dsuSources = dsuSources
     }
 
     package static let tables = ["buttons", "mapping"]
+    /// Tables written `[[name]]`, one element per source.
+    package static let arrayTables = ["dsu"]
 
     /// Parses the file's text; `path` is only used in error messages.
     package static func parse(_ text: String, path: String) throws(ConfigError) -> HostConfig {
         let doc = try TOMLSubset.parse(text, path: path)
-        for (name, line) in doc.tables where !tables.contains(name) {
-            throw ConfigError(path: path, line: line, "unknown table [\(EchoedValue.text(name))]; use [buttons] or [mapping]")
+        for (name, line, element) in doc.tables {
+            if element != nil, !arrayTables.contains(name) {
+                throw ConfigError(path: path, line: line, tables.contains(name)
+                    ? "[[\(name)]] is a single table; write [\(name)]"
+                    : "unknown table [[\(EchoedValue.text(name))]]; the only list of tables is [[dsu]]")
+            }
+            if element == nil, !tables.contains(name) {
+                throw ConfigError(path: path, line: line, arrayTables.contains(name)
+                    ? "write [[\(name)]] (double brackets), one table per source"
+                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping] or [[dsu]]")
+            }
         }
         var config = HostConfig()
+        var dsu: [Int: [DSUSourceConfig.RawEntry]] = [:]
         for entry in doc.entries {
             switch entry.table {
             case nil:
                 throw ConfigError(path: path, line: entry.line,
                                   "\(EchoedValue.quoted(entry.key)) is outside any table; put it under [buttons] or [mapping]")
+            case "dsu":
+                dsu[entry.element ?? 0, default: []].append(
+                    DSUSourceConfig.RawEntry(key: entry.key, value: entry.value, line: entry.line, quoted: entry.kind == .string))
             case "buttons":
                 guard let button = Button(letter: entry.key) else {
                     throw ConfigError(path: path, line: entry.line, "button \(EchoedValue.quoted(entry.key)) is not a button; use A to P")
@@ -66,6 +88,9 @@ package struct HostConfig: Sendable, Hashable {
                 config.mapping.append(MappingEntry(key: entry.key, value: entry.value, line: entry.line,
                                                    quoted: entry.kind == .string))
             }
+        }
+        for (name, line, element) in doc.tables where name == "dsu" {
+            config.dsuSources.append(try DSUSourceConfig.parse(dsu[element ?? 0] ?? [], headerLine: line, path: path))
         }
         return config
     }

@@ -33,17 +33,19 @@ struct Cursor {
         return String(s)
     }
 
-    mutating func tableHeader() throws(ConfigError) -> String {
+    /// `[name]` or `[[name]]` (an array-of-tables element); returns the name and which.
+    mutating func tableHeader() throws(ConfigError) -> (name: String, isArray: Bool) {
         _ = take("[")
-        if peek == "[" { throw error("arrays of tables ([[...]]) are not supported") }
+        let isArray = take("[")
         skipSpaces()
         let name = bareWord()
         skipSpaces()
-        guard !name.isEmpty, take("]") else {
-            throw error("a table header must be a plain name in brackets, such as [buttons]")
+        guard !name.isEmpty, take("]"), !isArray || take("]") else {
+            throw error(isArray ? "an array-of-tables header must be a plain name in double brackets, such as [[dsu]]"
+                                : "a table header must be a plain name in brackets, such as [buttons]")
         }
         try expectEndOfLine()
-        return name
+        return (name, isArray)
     }
 
     mutating func key() throws(ConfigError) -> String {

@@ -3,8 +3,10 @@
 ///
 /// Subset (each line is one of):
 ///   - blank, or a comment starting with `#`
-///   - a table header `[name]` with a bare name (A-Z a-z 0-9 _ -); no dotted,
-///     quoted or array-of-tables (`[[x]]`) headers; a table may appear once
+///   - a table header `[name]` with a bare name (A-Z a-z 0-9 _ -); no dotted or
+///     quoted headers; a table may appear once
+///   - an array-of-tables header `[[name]]`: each one starts a new element (the
+///     host config's `[[dsu]]` sources); a name is either `[name]` or `[[name]]`
 ///   - `key = value`, key bare or a "basic string"; value one of
 ///       "basic string" (escapes \" \\ \b \t \n \f \r \uXXXX \UXXXXXXXX),
 ///       'literal string', integer (decimal, optional sign, `_` between digits),
@@ -18,6 +20,8 @@ struct TOMLSubset {
 
     struct Entry: Sendable, Hashable {
         var table: String?
+        /// Which `[[table]]` element (0-based) the entry is in; nil in a plain table.
+        var element: Int?
         var key: String
         /// The string's contents, or the literal text of a number / boolean.
         var value: String
@@ -26,14 +30,16 @@ struct TOMLSubset {
     }
 
     struct Document: Sendable {
-        /// Table names in the order they appear, with their header line.
-        var tables: [(name: String, line: Int)] = []
+        /// Table names in the order they appear, with their header line; an
+        /// array-of-tables name once per element, with the element's index.
+        var tables: [(name: String, line: Int, element: Int?)] = []
         var entries: [Entry] = []
     }
 
     static func parse(_ text: String, path: String) throws(ConfigError) -> Document {
         var doc = Document()
         var table: String?
+        var element: Int?
         var seenKeys: Set<[String?]> = []
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (index, raw) in lines.enumerated() {
@@ -43,11 +49,16 @@ struct TOMLSubset {
             cursor.skipSpaces()
             guard let first = cursor.peek, first != "#" else { continue }
             if first == "[" {
-                let name = try cursor.tableHeader()
-                if doc.tables.contains(where: { $0.name == name }) {
+                let (name, isArray) = try cursor.tableHeader()
+                let earlier = doc.tables.filter { $0.name == name }
+                if let e = earlier.first, (e.element != nil) != isArray {
+                    throw cursor.error("[\(EchoedValue.text(name))] and [[\(EchoedValue.text(name))]] both appear; use one form")
+                }
+                if !isArray, !earlier.isEmpty {
                     throw cursor.error("table [\(EchoedValue.text(name))] appears twice; merge the two into one")
                 }
-                doc.tables.append((name, lineNumber))
+                element = isArray ? earlier.count : nil
+                doc.tables.append((name, lineNumber, element))
                 table = name
             } else {
                 let key = try cursor.key()
@@ -59,10 +70,12 @@ struct TOMLSubset {
                 cursor.skipSpaces()
                 let (value, kind) = try cursor.value()
                 try cursor.expectEndOfLine()
-                guard seenKeys.insert([table, key]).inserted else {
-                    throw cursor.error("key \(EchoedValue.quoted(key)) is set twice\(table.map { " in [\(EchoedValue.text($0))]" } ?? ""); keep one")
+                guard seenKeys.insert([table, element.map { "\($0)" }, key]).inserted else {
+                    let place = table.map { element == nil ? " in [\(EchoedValue.text($0))]" : " in this [[\(EchoedValue.text($0))]]" } ?? ""
+                    throw cursor.error("key \(EchoedValue.quoted(key)) is set twice\(place); keep one")
                 }
-                doc.entries.append(Entry(table: table, key: key, value: value, kind: kind, line: lineNumber))
+                doc.entries.append(Entry(table: table, element: element, key: key, value: value, kind: kind,
+                                         line: lineNumber))
             }
         }
         return doc

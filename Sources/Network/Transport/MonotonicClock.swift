@@ -20,20 +20,20 @@ extension NIODeadline {
 
 /// One re-armable timer on an event loop, for a state machine's `nextDeadline`.
 /// Lives on the loop that owns the state machine; never crosses threads.
-final class DeadlineTimer {
+package final class DeadlineTimer {
     private let loop: NIOIsolatedEventLoop
     private var scheduled: Scheduled<Void>?
     private var armedFor: Instant?
     private let fire: () -> Void
 
-    init(loop: any EventLoop, fire: @escaping () -> Void) {
+    package init(loop: any EventLoop, fire: @escaping () -> Void) {
         self.loop = loop.assumeIsolated()
         self.fire = fire
     }
 
     /// Arms the timer for `deadline` (or cancels it for nil); re-arming for the same
     /// deadline does nothing.
-    func arm(_ deadline: Instant?) {
+    package func arm(_ deadline: Instant?) {
         guard deadline != armedFor else { return }
         scheduled?.cancel()
         scheduled = nil
@@ -47,5 +47,5 @@ final class DeadlineTimer {
         }
     }
 
-    func cancel() { arm(nil) }
+    package func cancel() { arm(nil) }
 }

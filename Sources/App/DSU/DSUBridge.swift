@@ -1,0 +1,106 @@
+import Logging
+import NIOCore
+import NIOPosix
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionProtocol
+
+/// A DSU address that cannot be used as given; the message says what to write.
+package struct DSUSetupError: Error, CustomStringConvertible, Sendable {
+    package var description: String
+}
+
+/// The host's DSU adapters (docs/DSU.md): a connected UDP channel per DSU source and,
+/// when asked, the DSU server's channel — all on the host's event loop, so they reach
+/// the host's state machine and pipeline synchronously, with no queue in between. The
+/// handlers register with the pipeline as drop reporters (and the server as its
+/// observer). Sockets are bound without SO_REUSEADDR.
+package final class DSUBridge: Sendable {
+    private let channels: [any Channel]
+    /// Where the DSU server listens (nil when not serving).
+    package let serverAddress: SocketAddress?
+    private let removeObservers: @Sendable () async -> Void
+
+    private init(channels: [any Channel], serverAddress: SocketAddress?, removeObservers: @escaping @Sendable () async -> Void) {
+        self.channels = channels
+        self.serverAddress = serverAddress
+        self.removeObservers = removeObservers
+    }
+
+    /// Starts a source per entry of `sources` and the server at `serve` (if any).
+    package static func start<F: HostFraming>(host: HostService<F, HostPipeline>, sources: [DSUSourceConfig],
+                                              serve: DSUEndpoint?, logger: Logger,
+                                              silenceTimeout: Duration = .milliseconds(2500)) async throws -> DSUBridge {
+        let loop = host.channel.eventLoop
+        let hostHandler = try await host.onLoop { NIOLoopBound($0, eventLoop: loop) }
+        var channels: [any Channel] = []
+        do {
+            for source in sources {
+                let address = try socketAddress(source.endpoint, what: "--dsu \(source.endpoint) (\(source.origin))")
+                let configuration = DSUSourceStateMachine.Configuration(clientID: UInt32.random(in: 1...UInt32.max),
+                                                                         silenceTimeout: silenceTimeout,
+                                                                         buttonTable: source.buttonTable)
+                let bootstrap = datagramBootstrap(loop) { () -> DSUSourceHandler<HostChannelHandler<F, HostPipeline>> in
+                    let handler = DSUSourceHandler(server: address, host: hostHandler.value, configuration: configuration,
+                                                   logger: logger)
+                    hostHandler.value.sink.dropReporters.append(handler)
+                    return handler
+                }
+                channels.append(try await bootstrap.connect(to: address).get())
+            }
+            var serverAddress: SocketAddress?
+            if let serve {
+                let address = try socketAddress(serve, what: "--dsu-serve \(serve)")
+                let configuration = DSUServerStateMachine<SocketAddress, SessionID>.Configuration(
+                    serverID: UInt32.random(in: 1...UInt32.max))
+                let bootstrap = datagramBootstrap(loop) { () -> DSUServerHandler in
+                    let handler = DSUServerHandler(configuration: configuration, logger: logger)
+                    hostHandler.value.sink.dropReporters.append(handler)
+                    hostHandler.value.sink.observers.append(handler)
+                    return handler
+                }
+                let channel: any Channel
+                do { channel = try await bootstrap.bind(to: address).get() } catch {
+                    throw DSUSetupError(description: "cannot serve DSU on \(serve): \(error)")
+                }
+                channels.append(channel)
+                serverAddress = channel.localAddress
+            }
+            return DSUBridge(channels: channels, serverAddress: serverAddress) {
+                _ = try? await host.onLoop { h in h.sink.observers.removeAll { $0 is DSUServerHandler } }
+            }
+        } catch {
+            for c in channels { try? await c.close() }
+            throw error
+        }
+    }
+
+    /// Closes every DSU channel: each source's slots end (releasing what they held) and
+    /// the server stops serving. The pipeline keeps the handlers' counts for the stop line.
+    package func stop() async {
+        await removeObservers()
+        for c in channels { try? await c.close() }
+    }
+
+    /// One channel per DSU socket; `makeHandler` runs on the host's loop when the
+    /// channel is set up. Vector reads (32 datagrams a call, 2 KB each: a DSU packet
+    /// is at most 100 bytes, longer ones are read cut short and dropped by the codec).
+    private static func datagramBootstrap<H: ChannelInboundHandler>(
+        _ loop: any EventLoop, makeHandler: @escaping @Sendable () -> H
+    ) -> DatagramBootstrap {
+        DatagramBootstrap(group: loop)
+            .channelOption(.datagramVectorReadMessageCount, value: 32)
+            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 32 * 2048))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(makeHandler())
+                }
+            }
+    }
+
+    private static func socketAddress(_ endpoint: DSUEndpoint, what: String) throws -> SocketAddress {
+        do { return try SocketAddress(ipAddress: endpoint.host, port: endpoint.port) } catch {
+            throw DSUSetupError(description: "\(what): '\(endpoint.host)' is not an IPv4 or IPv6 address")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import RemotionProtocol
+
+/// The source state machine's events from one read batch (the datagrams one socket
+/// read brought), merged so a DSU source that floods costs the host's mapper and
+/// injector at most one sample per slot per batch while its buttons stay the same:
+///
+/// - a sample replaces the slot's previous sample in the batch when their buttons are
+///   equal (the newer motion wins; the gyro mapper integrates over the timestamps, so
+///   the motion's total stays about right);
+/// - a sample with other buttons is kept, so every press and release gets through,
+///   in order;
+/// - connect and disconnect events are kept in order, and a slot's samples are never
+///   merged across them.
+///
+/// The adapter appends while reading and takes `drain()` when the read batch ends.
+package struct DSUEventBatch: Sendable {
+    package private(set) var events: [DSUSourceStateMachine.Event] = []
+    /// Per slot, the index in `events` of its latest sample that a newer one may replace.
+    private var replaceable = [Int?](repeating: nil, count: DSU.slotCount)
+    /// Samples merged away since the start (for statistics).
+    package private(set) var merged = 0
+
+    package init() {}
+
+    package mutating func append(_ event: DSUSourceStateMachine.Event) {
+        switch event {
+        case let .sample(slot, sample):
+            let s = Int(slot)
+            if s < DSU.slotCount, let i = replaceable[s], case let .sample(_, previous) = events[i],
+               previous.buttons == sample.buttons {
+                events[i] = event
+                merged += 1
+                return
+            }
+            if s < DSU.slotCount { replaceable[s] = events.count }
+            events.append(event)
+        case let .slotConnected(slot), let .slotDisconnected(slot, _):
+            if Int(slot) < DSU.slotCount { replaceable[Int(slot)] = nil }
+            events.append(event)
+        case .serverVersion:
+            events.append(event)
+        }
+    }
+
+    package mutating func append(contentsOf events: [DSUSourceStateMachine.Event]) {
+        for e in events { append(e) }
+    }
+
+    /// The batch's events in order; the batch starts empty again.
+    package mutating func drain() -> [DSUSourceStateMachine.Event] {
+        defer {
+            events.removeAll(keepingCapacity: true)
+            replaceable = [Int?](repeating: nil, count: DSU.slotCount)
+        }
+        return events
+    }
+}
+
+/// How long a DSU sample took to reach the host, when that can be known.
+///
+/// DSU has no clock synchronisation: a phone app stamps samples with its own clock
+/// (AndroidDSU: wall-clock milliseconds × 1000), so for a DSU server on another device
+/// the latency is not measured (nil; the host leaves such sessions out of its latency
+/// figures). A DSU server on this machine that stamps with the same monotonic clock as
+/// the host's event loop (CLOCK_MONOTONIC on Linux: the test peer, the benchmark's
+/// sender) gives the exact one-way latency: the sample is accepted as such when it
+/// came from a loopback address and is between 0 and `plausible` old.
+package enum DSUSampleLatency {
+    package static let plausible: Duration = .seconds(1)
+
+    /// Microseconds from the sample's timestamp to `now`, or nil when the clocks differ.
+    package static func micros(timestampMicros: UInt64, now: Instant, fromLoopback: Bool) -> Int64? {
+        guard fromLoopback, timestampMicros <= UInt64(Int64.max / 1000) else { return nil }
+        let age = now.microseconds - Int64(timestampMicros)
+        guard age >= 0, age < plausible.nanoseconds / 1000 else { return nil }
+        return age
+    }
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# DSU (cemuhook) end to end with the real binary, on 127.0.0.1 only (docs/DSU.md).
+# The DSU side is tests/dsu/dsu_peer.py, written from the protocol description.
+#   A  a DSU server's yaw rotation moves the X pointer (XTest into a private Xvfb) by the
+#      amount its packets integrate to; its cross press reaches X exactly once; the
+#      malformed packets it sends first are counted by reason
+#   B  the same server comes back and is picked up; killed mid-press, the host releases
+#      the button within the timeout
+#   C  a `remotion client` (synthetic:circle) is served by `--dsu-serve` to the peer as
+#      DSU client: the stream's rate, gyro and accelerometer equal the circle's (float
+#      rounding); malformed requests are counted and nothing crashes
+#   D  a DSU source flooding at 10x its rate (4 slots) does not starve a UDP controller
+# Prints 'N passed, N failed'; every process is stopped by its pid; bounded durations.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
+peer=tests/dsu/dsu_peer.py
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
+trap cleanup EXIT
+passed=0; failed=0
+check() { # name, command...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+free_udp_port() { python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_for() { # file, sed expression printing the value; sets $found
+  found=""
+  for _ in $(seq 200); do found=$(sed -n "$2" "$1" | head -1); [[ -n "$found" ]] && return 0; sleep 0.05; done
+  echo "timed out waiting in $1:"; cat "$1"; return 1
+}
+start_host() { # name, flags...; sets host_pid, port (waits for the listening line)
+  local name=$1; shift
+  "$bin" host --bind 127.0.0.1 --port 0 --insecure --no-discovery --no-dashboard "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  host_pid=$!; pids+=("$host_pid")
+  wait_for "$work/$name.err" 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' || return 1
+  port=$found
+}
+stop_host() { kill -INT "$host_pid" 2>/dev/null; wait "$host_pid"; }
+
+# ---- A and B: a DSU source drives the X pointer --------------------------------------
+for n in $(seq 200 899); do [[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]] || { display=":$n"; break; }; done
+Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp -noreset 2>/dev/null & xvfb=$!; pids+=("$xvfb")
+for _ in $(seq 100); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.05; done
+export DISPLAY=$display
+xdotool mousemove 960 540
+# X itself counts the presses: raw button events of the master pointer.
+stdbuf -oL xinput test-xi2 --root >"$work/xi.out" 2>&1 & pids+=($!)
+raw() { python3 - "$work/xi.out" "$1" <<'PY'
+import sys
+text, kind = open(sys.argv[1]).read(), sys.argv[2]
+blocks = text.split("EVENT type")
+print(sum(1 for b in blocks if f"({kind})" in b and "detail: 1\n" in b))
+PY
+}
+cat >"$work/fps.toml" <<'EOF'
+[mapping]
+mode = "fps"
+"fps.slow_sensitivity" = 1
+"fps.fast_sensitivity" = 1
+"fps.degrees_per_screen" = 360
+EOF
+printf '[mapping]\nmode = "pointer"\n' >"$work/pointer.toml"
+q=$(free_udp_port)
+start_host hostA --inject xtest --timeout 1 --config "$work/fps.toml" --dsu "127.0.0.1:$q" || exit 1
+python3 "$peer" server --port "$q" --duration 6 --rate 60 --yaw-rate 30 --rotate-seconds 3 \
+  --press cross@4+0.5 --malformed >"$work/peerA.out"
+sleep 1.5                                                         # the slot times out (1 s): nothing held
+read -r x y < <(xdotool getmouselocation --shell | sed -n 's/^[XY]=//p' | xargs)
+expected=$(python3 - "$work/peerA.out" <<'PY'
+import json, sys
+sent = [e for e in map(json.loads, open(sys.argv[1])) if e["event"] == "sent"]
+deg = sum(b["gyro"][1] * min((b["timestamp_us"] - a["timestamp_us"]) / 1e6, 0.1) for a, b in zip(sent, sent[1:]))
+print(round(deg * 1920 / 360))
+PY
+)
+echo "     pointer moved $((x - 960)) px right, $((y - 540)) px down; the packets integrate to $expected px"
+check "A: yaw right moves the X pointer right by the integrated amount (±3%)" \
+  python3 -c "import sys; d, e = $x - 960, $expected; sys.exit(0 if e > 200 and abs(d - e) <= max(3, 0.03 * e) else 1)"
+check "A: no vertical motion from a pure yaw" test "$y" -eq 540
+check "A: the cross press reached X exactly once ($(raw RawButtonPress) press, $(raw RawButtonRelease) release)" \
+  test "$(raw RawButtonPress)" -eq 1 -a "$(raw RawButtonRelease)" -eq 1
+
+python3 "$peer" server --port "$q" --duration 20 --yaw-rate 0 --press cross@0.3+60 >"$work/peerB.out" & peerB=$!; pids+=("$peerB")
+for _ in $(seq 100); do [[ $(raw RawButtonPress) -ge 2 ]] && break; sleep 0.05; done
+check "B: the returning server is picked up and its press arrives" test "$(raw RawButtonPress)" -eq 2
+sleep 0.3
+kill -9 "$peerB"; wait "$peerB" 2>/dev/null
+t_kill=$(date +%s.%N)
+for _ in $(seq 100); do [[ $(raw RawButtonRelease) -ge 2 ]] && break; sleep 0.02; done
+t_rel=$(date +%s.%N)
+delay=$(python3 -c "print(round($t_rel - $t_kill, 2))")
+check "B: killed mid-press, released once within the 1 s timeout (after $delay s)" \
+  python3 -c "import sys; sys.exit(0 if $(raw RawButtonRelease) == 2 and 0.5 <= $delay <= 1.5 else 1)"
+check "B: the host is still running" kill -0 "$host_pid"
+stop_host; rcA=$?
+check "A/B: host stops cleanly (exit $rcA)" test "$rcA" -eq 0
+check "A: the slot was a session twice (server returned)" test "$(grep -c 'DSU slot connected' "$work/hostA.err")" -eq 2
+check "A: malformed packets counted by reason in the stop line" \
+  grep -q "DSU source 127.0.0.1:$q: .*dropped bad-crc=1 bad-magic=1 bad-version=1 truncated=1" "$work/hostA.err"
+
+# ---- C: a Remotion client served to a DSU client -------------------------------------
+start_host hostC --inject log --config "$work/pointer.toml" --dsu-serve 127.0.0.1:0 || exit 1
+wait_for "$work/hostC.err" 's/.*serving DSU on 127\.0\.0\.1:\([0-9]*\).*/\1/p' || exit 1
+r=$found
+python3 - "$r" <<'PY'
+import socket, struct, sys, zlib
+def seal(msg_type, payload, version=1001, magic=b"DSUC"):
+    p = bytearray(magic + struct.pack("<HH", version, 4 + len(payload)) + b"\0" * 4 + struct.pack("<II", 7, msg_type) + payload)
+    struct.pack_into("<I", p, 8, zlib.crc32(bytes(p)) & 0xFFFFFFFF)
+    return bytes(p)
+good = seal(0x100000, b"")
+bad_crc = bytearray(good); bad_crc[8] ^= 0xFF
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for d in [b"XSUC" + good[4:], bytes(bad_crc), good[:11], seal(0x100001, struct.pack("<i", 9) + bytes(9)),
+          seal(0x100000, b"", version=1000)]:
+    s.sendto(d, ("127.0.0.1", int(sys.argv[1])))
+PY
+python3 "$peer" client --port "$r" --duration 4 >"$work/dsuclient.out" & dsuclient=$!; pids+=("$dsuclient")
+sleep 0.3
+"$bin" client --host "127.0.0.1:$port" --insecure --source synthetic:circle --rate 100 --duration 3 --press A@1+0.5 2>"$work/clientC.err"
+check "C: the remotion client ran" grep -q "sent" "$work/clientC.err"
+wait "$dsuclient"
+check "C: the host survived the malformed requests" kill -0 "$host_pid"
+stop_host; rcC=$?
+check "C: host stops cleanly (exit $rcC)" test "$rcC" -eq 0
+check "C: malformed requests counted by reason" \
+  grep -q "DSU server: .*dropped bad-crc=1 bad-magic=1 bad-version=1 count-out-of-range=1 truncated=1" "$work/hostC.err"
+python3 - "$work/dsuclient.out" <<'PY'
+import json, math, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+pads = [p for p in lines if p["event"] == "pad"]
+summary = next(p for p in lines if p["event"] == "summary")
+fails = []
+def check(ok, what):
+    print(("     ok   " if ok else "     FAIL ") + what)
+    if not ok: fails.append(what)
+check(len(pads) >= 250, f"{len(pads)} pad packets for a 3 s stream at 100 Hz")
+check(summary["drops"] == {} and summary["stale"] == 0 and summary["counter_gaps"] == 0,
+      f"no drops, repeats or gaps ({summary['drops']}, {summary['stale']}, {summary['counter_gaps']})")
+ts = [p["timestamp_us"] for p in pads]
+rate = (len(ts) - 1) / ((ts[-1] - ts[0]) / 1e6)
+check(abs(rate - 100) <= 2, f"sample rate {rate:.2f} Hz by the timestamps (stream 100 Hz)")
+check(all(math.isfinite(v) for p in pads for v in p["gyro"] + p["accel"]), "every value finite")
+# SyntheticMotion circle: yaw = a sin wt, pitch = 0.6 a (cos wt - 1), a = 0.3, w = pi;
+# rates yaw' = a w cos wt, pitch' = -0.6 a w sin wt (rad/s). DSU: pitch = deg(pitch'),
+# yaw = -deg(yaw'), roll = 0; no accelerometer, so gravity at the attitude:
+# accel = (0, -cos pitch, sin pitch) g. The phase comes from the first packet.
+a, w, deg = 0.3, math.pi, 180 / math.pi
+p0 = pads[0]
+theta0 = math.atan2(-p0["gyro"][0] / (deg * 0.6 * a * w), -p0["gyro"][1] / (deg * a * w))
+worst_g = worst_a = 0.0
+for p in pads:
+    th = theta0 + w * (p["timestamp_us"] - p0["timestamp_us"]) / 1e6
+    pitch = 0.6 * a * (math.cos(th) - 1)
+    g = (deg * -0.6 * a * w * math.sin(th), -deg * a * w * math.cos(th), 0.0)
+    acc = (0.0, -math.cos(pitch), math.sin(pitch))
+    worst_g = max(worst_g, max(abs(x - y) for x, y in zip(p["gyro"], g)))
+    worst_a = max(worst_a, max(abs(x - y) for x, y in zip(p["accel"], acc)))
+check(worst_g < 2e-3, f"gyro equals the circle's rates: worst error {worst_g:.2e} deg/s of 54 (float32 + µs stamps)")
+check(worst_a < 1e-5, f"accelerometer equals gravity at the circle's attitude: worst error {worst_a:.2e} g")
+held = [("cross" in p["buttons"]) for p in pads]
+runs = sum(1 for x, y in zip([False] + held, held) if y and not x)
+check(runs == 1 and 40 <= sum(held) <= 60, f"button A served as cross: one press over {sum(held)} packets (0.5 s)")
+sys.exit(1 if fails else 0)
+PY
+check "C: the DSU client received the stream's rate and the circle's gyro and acceleration" test $? -eq 0
+
+# ---- D: a flooding DSU source does not starve a UDP controller -----------------------
+q2=$(free_udp_port)
+start_host hostD --inject log --config "$work/pointer.toml" --dsu "127.0.0.1:$q2" || exit 1
+python3 "$peer" server --port "$q2" --slots 4 --rate 60 --flood-rate 10 --duration 6 --yaw-rate 30 >/dev/null & flood=$!; pids+=("$flood")
+sleep 1.5
+"$bin" client --host "127.0.0.1:$port" --insecure --source synthetic:circle --rate 100 --duration 3 2>"$work/clientD.err"
+wait "$flood"
+stop_host
+sent=$(sed -n 's/.*sent \([0-9]*\) motion samples.*/\1/p' "$work/clientD.err")
+# Pointer mode (the default): the DSU slots send no attitude, so every move_to is the client's.
+moved=$(grep -c '"move_to"' "$work/hostD.out")
+pads=$(sed -n 's/.*DSU source [^:]*:[0-9]*: \([0-9]*\) pad packets.*/\1/p' "$work/hostD.err")
+echo "     flood: $pads DSU pad packets accepted; the UDP controller sent $sent samples, $moved were injected"
+check "D: the flood was on (over 4 slots x 600 Hz x 3 s of pad packets)" test "${pads:-0}" -gt 7200
+check "D: the UDP controller is not starved (>= 98% of its samples injected)" \
+  python3 -c "import sys; sys.exit(0 if ${sent:-0} > 250 and $moved >= 0.98 * ${sent:-0} else 1)"
+check "D: pointer mode said once per DSU slot that it needs attitude" \
+  test "$(grep -c 'pointer mode needs attitude' "$work/hostD.err")" -eq 4
+
+echo "dsu-e2e: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
