@@ -51,6 +51,7 @@ let package = Package(
         ], path: "Sources/Protocol"),
         .target(name: "RemotionHostLogic", dependencies: [
             "RemotionProtocol", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "RealModule", package: "swift-numerics"),
         ], path: "Sources/HostLogic"),
 
         // MARK: adapters
