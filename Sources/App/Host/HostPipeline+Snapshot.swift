@@ -36,7 +36,7 @@ extension HostPipeline {
                 latencyP50Ms: Double(t.latencyP50Micros) / 1000, latencyP99Ms: Double(t.latencyP99Micros) / 1000,
                 latencyHistogram: Self.buckets(t),
                 motionPackets: t.motionPackets, buttonEdges: t.buttonEdges,
-                trail: trailOf(id))
+                trail: trailOf(id), gyro: gyroStatus(of: id))
         }
         return s
     }

@@ -35,6 +35,8 @@ package struct ControllerSnapshot: Sendable, Codable, Equatable {
     package var buttonEdges: Int
     /// The most recent pointer positions, oldest first.
     package var trail: [[Int]]
+    /// Gyro calibration, rest and clutch; nil until the controller sent gyro rates.
+    package var gyro: GyroStatus? = nil
 
     package static let histogramEdgesMs: [Double] = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
 }
