@@ -101,6 +101,9 @@ let package = Package(
         .executableTarget(name: "FuzzDatagram", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzDatagram"),
         .executableTarget(name: "FuzzHandshake", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHandshake"),
         .executableTarget(name: "FuzzSeeds", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzSeeds"),
+        // ns per motion sample, release mode (docs/BENCHMARKS.md)
+        .executableTarget(name: "MotionBench", dependencies: ["RemotionHostLogic", "RemotionProtocol"],
+                          path: "Sources/Testing/MotionBench"),
 
         // MARK: tests, one target per library target
         .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),

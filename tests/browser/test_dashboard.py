@@ -154,9 +154,39 @@ def a_page_from_another_origin_cannot_drive_the_dashboard():
 
 
 @check
+def gyro_settings_and_calibrate_button():
+    gyro = lambda: driver.find_element(By.CSS_SELECTOR, ".controller .gyro")
+    wait_for(lambda: gyro().text not in ("", "-"), "the controller's gyro status")
+    assert any(w in gyro().text for w in ("calibrated", "calibrating", "uncalibrated")), gyro().text
+    Select(driver.find_element(By.ID, "setting-fps-space")).select_by_value("world")
+    wait_for(lambda: api("/api/snapshot")["settings"]["fps"]["space"] == "world", "fps.space world on the host")
+    clutch = driver.find_element(By.ID, "setting-fps-clutch")
+    clutch.clear()
+    clutch.send_keys("off-while:B", Keys.TAB)
+    wait_for(lambda: api("/api/snapshot")["settings"]["fps"]["clutch"] == "off-while:B", "fps.clutch on the host")
+    clutch.clear()
+    clutch.send_keys("grab:B", Keys.TAB)
+    wait_for(lambda: "is not allowed" in driver.find_element(By.ID, "settings-status").text, "the clutch error")
+    assert api("/api/snapshot")["settings"]["fps"]["clutch"] == "off-while:B"
+    button = driver.find_element(By.CSS_SELECTOR, ".controller button.calibrate")
+    assert button.is_enabled(), "Calibrate is disabled"
+    button.click()
+    wait_for(lambda: "hold it still" in driver.find_element(By.ID, "settings-status").text, "the calibrate answer")
+    wait_for(lambda: api("/api/snapshot")["controllers"][0]["gyro"]["calibration"] == "calibrating",
+             "the host calibrating the controller", seconds=5)
+    wait_for(lambda: gyro().text.startswith("calibrating"), "the card showing the calibration")
+    Select(driver.find_element(By.ID, "setting-fps-space")).select_by_value("player")
+    clutch.clear()
+    clutch.send_keys("always", Keys.TAB)
+    wait_for(lambda: api("/api/snapshot")["settings"]["fps"] == {**api("/api/snapshot")["settings"]["fps"],
+             "space": "player", "clutch": "always"}, "the gyro settings restored")
+
+
+@check
 def screenshot_saved():
     os.makedirs(os.path.dirname(args.screenshot) or ".", exist_ok=True)
     driver.set_window_size(1400, 900)
+    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
     time.sleep(1.5)  # a fresh pointer trail at sensitivity 1
     assert driver.save_screenshot(args.screenshot), "save_screenshot failed"
     assert os.path.getsize(args.screenshot) > 20_000, "the screenshot is suspiciously small"

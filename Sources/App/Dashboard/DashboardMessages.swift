@@ -15,6 +15,10 @@ package struct SettingsView: Codable, Sendable, Equatable {
             "mode": MappingSettings.Mode.allCases.map(\.rawValue),
             "filter": FilterSettings.Kind.allCases.map(\.rawValue),
             "fps.calibration": FPSSettings.Calibration.allCases.map(\.rawValue),
+            "fps.space": GyroSpace.allCases.map(\.rawValue),
+            "calibration.mode": GyroCalibrator.Mode.allCases.map(\.rawValue),
+            "calibration.rest_gate": ["true", "false"],
+            "sensors.accelerometer": RawMotionPipeline.AccelerometerConvention.allCases.map(\.rawValue),
         ]
     }
 }
@@ -24,6 +28,12 @@ package struct SettingsChange: Codable, Sendable, Equatable {
     package var key: String
     package var value: String
     package init(key: String, value: String) { self.key = key; self.value = value }
+}
+
+/// A calibration request, as POST /api/calibrate's body.
+package struct CalibrationRequest: Codable, Sendable, Equatable {
+    package var session: String
+    package init(session: String) { self.session = session }
 }
 
 /// What the server sends over the WebSocket (`type` tells which fields are set).

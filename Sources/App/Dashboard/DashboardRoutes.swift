@@ -2,7 +2,10 @@ import Foundation
 import Hummingbird
 import RemotionHostLogic
 
-/// The dashboard's HTTP routes: the page and its files, the snapshot and the settings.
+/// The dashboard's HTTP routes: the page and its files, the snapshot, the settings and
+/// gyro calibration requests. Like the settings, a calibration request is a small JSON
+/// POST to a server that listens on loopback only; it starts a collection on the host's
+/// loop through `SettingsControl` and never waits for it to finish.
 struct DashboardRoutes: Sendable {
     let assets: StaticAssets
     let publisher: SnapshotPublisher
@@ -40,6 +43,33 @@ struct DashboardRoutes: Sendable {
             case .success(let s): return Self.json(.ok, DashboardJSON.encode(SettingsView(s)))
             case .failure(let e): return Self.json(e.status, DashboardJSON.encode(["error": e.message]))
             }
+        }
+        router.post("/api/calibrate") { request, _ in
+            var request = request
+            guard let body = try? await request.collectBody(upTo: Self.maxBody) else {
+                return Self.json(.contentTooLarge, DashboardJSON.encode(["error": "the request body is over \(Self.maxBody) bytes"]))
+            }
+            return await self.calibrate(Data(body.readableBytesView))
+        }
+    }
+
+    /// POST /api/calibrate {"session": "0000abcd"}: 200 {"session", "result": "started"},
+    /// 404 for no such controller, 409 while `calibration.mode = off`, 400 for bad JSON.
+    func calibrate(_ data: Data) async -> Response {
+        guard let request = try? JSONDecoder().decode(CalibrationRequest.self, from: data) else {
+            return Self.json(.badRequest, DashboardJSON.encode(["error": "expected a JSON object {\"session\": \"...\"}"]))
+        }
+        let result: CalibrationStart
+        do { result = try await settings.calibrate(session: request.session) } catch {
+            return Self.json(.internalServerError, DashboardJSON.encode(["error": "could not calibrate: \(error)"]))
+        }
+        switch result {
+        case .started:
+            return Self.json(.ok, DashboardJSON.encode(["session": request.session, "result": result.rawValue]))
+        case .off:
+            return Self.json(.conflict, DashboardJSON.encode(["error": "gyro calibration is off (calibration.mode = off)"]))
+        case .noController:
+            return Self.json(.notFound, DashboardJSON.encode(["error": "no controller with session \"\(request.session)\""]))
         }
     }
 

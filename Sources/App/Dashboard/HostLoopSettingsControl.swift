@@ -1,4 +1,5 @@
 import RemotionHostLogic
+import RemotionProtocol
 import RemotionNetwork
 
 /// Applies dashboard changes on the host's loop, then (off the loop) hands the new
@@ -23,6 +24,11 @@ package struct HostLoopSettingsControl<Framing: HostFraming>: SettingsControl {
         }
         try save(key, settings.value(of: key))
         return settings
+    }
+
+    package func calibrate(session: String) async throws -> CalibrationStart {
+        guard session.count == 8, let raw = UInt32(session, radix: 16) else { return .noController }
+        return try await host.onLoop { $0.sink.calibrate(session: SessionID(raw)) }
     }
 
     package func current() async -> MappingSettings {

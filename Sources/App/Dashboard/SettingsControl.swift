@@ -11,15 +11,34 @@ package protocol SettingsControl: Sendable {
     func apply(key: String, value: String) async throws -> MappingSettings
     /// The settings now in force (shown by the page's settings form).
     func current() async -> MappingSettings
+    /// Starts a manual gyro calibration of one controller (`session` as the snapshot
+    /// spells it, 8 hex digits): the user holds it still for `calibration.duration` s.
+    func calibrate(session: String) async throws -> CalibrationStart
 }
 
 /// Settings kept in memory: for tests and for hosts without a config file.
 package final class InMemorySettingsControl: SettingsControl {
     private let state: Mutex<MappingSettings>
+    private let controllers: Mutex<(known: Set<String>, requested: [String])>
 
-    package init(_ settings: MappingSettings = MappingSettings()) {
+    /// `controllers`: the sessions `calibrate` knows (others answer `.noController`).
+    package init(_ settings: MappingSettings = MappingSettings(), controllers: Set<String> = []) {
         state = Mutex(settings)
+        self.controllers = Mutex((controllers, []))
     }
+
+    package func calibrate(session: String) async throws -> CalibrationStart {
+        let off = state.withLock { $0.sensors.calibrationMode == .off }
+        return controllers.withLock { c in
+            guard c.known.contains(session) else { return .noController }
+            guard !off else { return .off }
+            c.requested.append(session)
+            return .started
+        }
+    }
+
+    /// The sessions `calibrate` started, in order.
+    package var calibrationRequests: [String] { controllers.withLock { $0.requested } }
 
     package func apply(key: String, value: String) async throws -> MappingSettings {
         try state.withLock { (settings: inout MappingSettings) throws(MappingSettingError) -> MappingSettings in

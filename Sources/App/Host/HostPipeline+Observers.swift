@@ -40,7 +40,7 @@ extension HostPipeline {
     /// doing nothing silently.
     func noteMissingAttitude(_ id: SessionID, mode: MappingSettings.Mode) {
         guard attitudeNoted.insert(id).inserted else { return }
-        let note = "\(mode.rawValue) mode needs attitude, which this controller does not send; "
+        let note = "\(mode.rawValue) mode needs attitude, which this controller does not send (nor gyro and acceleration to fuse one from); "
             + "use FPS mode (mode = \"fps\" in [mapping] or the dashboard) — it works from the gyro rates"
         telemetry[id]?.note = note
         let name = telemetry[id]?.address ?? "\(id)"

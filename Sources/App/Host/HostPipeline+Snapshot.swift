@@ -39,7 +39,7 @@ extension HostPipeline {
                 latencyP50Ms: Double(t.latencyP50Micros) / 1000, latencyP99Ms: Double(t.latencyP99Micros) / 1000,
                 latencyHistogram: Self.buckets(t),
                 motionPackets: t.motionPackets, buttonEdges: t.buttonEdges,
-                trail: trailOf(id), note: t.note)
+                trail: trailOf(id), note: t.note, gyro: gyroStatus(of: id))
         }
         return s
     }

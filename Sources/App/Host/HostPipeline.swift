@@ -4,6 +4,16 @@ import RemotionProtocol
 import RemotionHostLogic
 import RemotionNetwork
 
+/// What a calibration request came to.
+package enum CalibrationStart: String, Sendable, Codable, Equatable {
+    /// Collecting: the controller should be held still for `calibration.duration` s.
+    case started
+    /// `calibration.mode = off`: nothing happens.
+    case off
+    /// No controller with that session is connected.
+    case noController = "no-controller"
+}
+
 /// The host's work after the protocol engine: each session's motion through its own
 /// mapper into the injector, button edges through the button map, host commands, and
 /// release of everything a session held when it ends. Runs on the host's event loop.
@@ -106,11 +116,19 @@ package final class HostPipeline: HostEventSink {
     private func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64, now: Instant) {
         guard var mapper = mappers[id] else { return }
         telemetry[id]?.recordMotion(latencyMicros: latencyMicros, now: now)
-        telemetry[id]?.attitude = sample.attitude
-        guard !paused, !gateMotion || motionHeld.contains(id) else { return }
+        guard !paused, !gateMotion || motionHeld.contains(id) else {
+            // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
+            mapper.observe(sample)
+            mappers[id] = mapper
+            telemetry[id]?.attitude = mapper.attitude
+            return
+        }
         let output = mapper.update(sample, screen: injector.screen)
         mappers[id] = mapper
-        if mapper.settings.mode != .fps, sample.attitude == nil { noteMissingAttitude(id, mode: mapper.settings.mode) }
+        telemetry[id]?.attitude = mapper.attitude
+        // Pointer and seed modes need an attitude: sent by the controller, or fused from its
+        // gyro and accelerometer (HostLogic/Motion/Raw). Say so once if neither is there.
+        if mapper.settings.mode != .fps, mapper.attitude == nil { noteMissingAttitude(id, mode: mapper.settings.mode) }
         if let p = output.moveTo {
             telemetry[id]?.pointer = p
             if publisher != nil {
@@ -145,11 +163,25 @@ package final class HostPipeline: HostEventSink {
         case .recenter where down: mappers[id]?.recenter()
         case .toggleMode where down: mappers[id]?.toggleMode()
         case .pause where down: paused.toggle()
+        case .calibrate where down: calibrate(session: id)
         case .holdToEnableMotion:
             if down { motionHeld.insert(id) } else { motionHeld.remove(id) }
         default: break
         }
     }
+
+    /// Starts a manual gyro calibration of one controller (hold it still for
+    /// `calibration.duration` seconds).
+    @discardableResult
+    package func calibrate(session id: SessionID) -> CalibrationStart {
+        guard let started = mappers[id]?.calibrate() else { return .noController }
+        logger.info(started ? "gyro calibration started; hold the controller still" : "gyro calibration is off",
+                    metadata: ["session": "\(id)", "seconds": "\(settings.sensors.calibrationDuration)"])
+        return started ? .started : .off
+    }
+
+    /// The gyro status of one controller (nil before it sent gyro rates).
+    package func gyroStatus(of id: SessionID) -> GyroStatus? { mappers[id]?.gyroStatus }
 
     func trailOf(_ id: SessionID) -> [[Int]] { trails[id] ?? [] }
 

@@ -40,6 +40,8 @@ package struct ControllerSnapshot: Sendable, Codable, Equatable {
     /// Something the user should know, e.g. that pointer mode needs an attitude this
     /// controller does not send.
     package var note: String? = nil
+    /// Gyro calibration, rest and clutch; nil until the controller sent gyro rates.
+    package var gyro: GyroStatus? = nil
 
     package static let histogramEdgesMs: [Double] = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
 }

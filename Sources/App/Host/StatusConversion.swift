@@ -23,6 +23,6 @@ extension ControllerStatus {
                   buttons: ButtonSet(c.buttons.compactMap { Button(letter: String($0)) }), held: held,
                   link: LinkStats(packetsPerSecond: c.packetRate, lossPercent: c.lossPercent,
                                   latencyP50Millis: c.latencyP50Ms, latencyP99Millis: c.latencyP99Ms),
-                  mappingMode: mode)
+                  mappingMode: mode, gyro: c.gyro)
     }
 }

@@ -7,8 +7,10 @@ import RealModule
 /// up, top pointing away from you. x points right, y forward (to the top edge), z up
 /// (out of the screen). Gyro in rad/s, right-handed about those axes: `x` pitch (top
 /// tilts up > 0), `y` roll (right edge goes down > 0), `z` yaw (turns left,
-/// counter-clockwise seen from above, > 0). Acceleration in g with CoreMotion's sign:
-/// lying still and flat it reads (0, 0, −1) — the reading points along gravity.
+/// counter-clockwise seen from above, > 0). Acceleration in g as Remotion's protocol
+/// carries it (docs/PROTOCOL.md, docs/MOTION.md "sensors.accelerometer"): the specific
+/// force, as Android, W3C `accelerationIncludingGravity` and the web controller report it:
+/// lying still and flat it reads (0, 0, +1).
 ///
 /// **DSU** (DualShock 4 held flat in front of you, as Dolphin and yuzu read it): the
 /// accelerometer's x points right, y up, z toward you; lying still and flat it reads
@@ -20,10 +22,11 @@ import RealModule
 /// So, with Remotion's (x, y, z) and DSU's fields:
 ///
 ///     gyro  (rad/s)  x = pitch·π/180     y = roll·π/180      z = −yaw·π/180
-///     accel (g)      x = accel.x         y = −accel.z        z = accel.y
+///     accel (g)      x = −accel.x        y = accel.z         z = −accel.y
 ///
-/// and back: pitch = deg(x), yaw = −deg(z), roll = deg(y); accel.x = x,
-/// accel.y = z, accel.z = −y. Signs differ between DSU implementations (DS4Windows
+/// and back: pitch = deg(x), yaw = −deg(z), roll = deg(y); accel.x = −x,
+/// accel.y = −z, accel.z = y. (DSU's reading points along gravity, Remotion's against
+/// it: the accelerometer mapping is the frame change with the sign flipped.) Signs differ between DSU implementations (DS4Windows
 /// negates the DS4's raw z; phone apps disagree with each other): this is the
 /// convention of the two most used clients (Dolphin, yuzu/Citra), under which a phone
 /// app that works in them also works here.
@@ -43,23 +46,23 @@ package enum DSUAxes {
     }
 
     /// DSU accelerometer (g) → Remotion acceleration (g).
-    package static func remotionAccel(_ a: DSUAccel) -> Vector3 { Vector3(x: a.x, y: -a.z, z: a.y) }
+    package static func remotionAccel(_ a: DSUAccel) -> Vector3 { Vector3(x: -a.x, y: a.z, z: -a.y) }
 
     /// Remotion acceleration (g) → DSU accelerometer (g).
-    package static func dsuAccel(_ v: Vector3) -> DSUAccel { DSUAccel(x: v.x, y: v.z, z: -v.y) }
+    package static func dsuAccel(_ v: Vector3) -> DSUAccel { DSUAccel(x: -v.x, y: -v.z, z: v.y) }
 
     /// What an accelerometer lying still and flat reads, in Remotion's frame.
-    package static let flatGravity = Vector3(x: 0, y: 0, z: -1)
+    package static let flatGravity = Vector3(x: 0, y: 0, z: 1)
 
     /// The accelerometer reading (g, Remotion frame) of a device at rest with this
-    /// attitude: gravity (0, 0, −1) in the reference frame, seen from the device.
+    /// attitude: the specific force (0, 0, +1) of the reference frame, seen from the device.
     /// CoreMotion's Euler angles compose as R = Rz(yaw)·Rx(pitch)·Ry(roll), so the
-    /// device sees Rᵀ·(0, 0, −1) = (sin roll·cos pitch, −sin pitch, −cos roll·cos pitch).
+    /// device sees Rᵀ·(0, 0, 1) = (−sin roll·cos pitch, sin pitch, cos roll·cos pitch).
     /// Yaw does not matter.
     package static func gravity(for attitude: Attitude) -> Vector3 {
         let (sr, cr) = (Double.sin(attitude.roll), Double.cos(attitude.roll))
         let (sp, cp) = (Double.sin(attitude.pitch), Double.cos(attitude.pitch))
-        return Vector3(x: Float(sr * cp), y: Float(-sp), z: Float(-cr * cp))
+        return Vector3(x: Float(-sr * cp), y: Float(sp), z: Float(cr * cp))
     }
 
     /// The body-frame angular velocity (rad/s, Remotion frame) that turns attitude `a`

@@ -10,6 +10,8 @@ package enum HostCommand: String, Sendable, Hashable, CaseIterable {
     case holdToEnableMotion = "hold-to-enable-motion"
     /// Pause / resume motion.
     case pause
+    /// Calibrate this controller's gyro: hold it still for `calibration.duration` seconds.
+    case calibrate
 }
 
 /// What one controller button does.

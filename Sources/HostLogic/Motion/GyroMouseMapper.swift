@@ -48,33 +48,50 @@ package struct GyroMouseMapper: Sendable, Equatable {
     /// the previous sample.
     package mutating func update(_ sample: MotionSample, attitude: Attitude?,
                                 screen: ScreenGeometry) -> (dx: Int, dy: Int) {
-        let now = sample.timestampMicros
         let previousAttitude = lastAttitude
+        guard let dt = advance(to: sample.timestampMicros, attitude: attitude) else { return (0, 0) }
+        if let g = sample.gyro, g.isFinite {
+            return move(vx: -MotionMath.degrees(Double(g.z)), vy: -MotionMath.degrees(Double(g.x)),
+                        span: Swift.min(dt, Self.maxStep), screen: screen)
+        }
+        guard let a = attitude, a.isFinite, let p = previousAttitude else { return (0, 0) }
+        let span = Swift.max(dt, Self.minStep)
+        return move(vx: -MotionMath.degrees(MotionMath.wrap(a.yaw - p.yaw)) / span,
+                    vy: -MotionMath.degrees(MotionMath.wrap(a.pitch - p.pitch)) / span,
+                    span: span, screen: screen)
+    }
+
+    /// Maps rates that are already yaw and pitch (rad/s; yaw + = turn left, pitch + =
+    /// tilt up), e.g. `RawMotionPipeline`'s calibrated gyro-space rates, at the sample
+    /// time `timestampMicros`: the same arithmetic as a sample with gyro.z = yaw and
+    /// gyro.x = pitch. `attitude` is remembered for samples without gyro that may follow.
+    package mutating func update(yawRate: Double, pitchRate: Double, timestampMicros: UInt64,
+                                 attitude: Attitude? = nil, screen: ScreenGeometry) -> (dx: Int, dy: Int) {
+        guard let dt = advance(to: timestampMicros, attitude: attitude),
+              yawRate.isFinite, pitchRate.isFinite else { return (0, 0) }
+        return move(vx: -MotionMath.degrees(yawRate), vy: -MotionMath.degrees(pitchRate),
+                    span: Swift.min(dt, Self.maxStep), screen: screen)
+    }
+
+    /// Takes the sample's time (and attitude); returns the seconds since the previous
+    /// sample, or nil when there is no motion to map (first sample, a repeated or
+    /// backwards timestamp, or a gap over `resyncGap`, which also restarts smoothing).
+    private mutating func advance(to now: UInt64, attitude: Attitude?) -> Double? {
         let previousTime = lastTimestamp
         lastTimestamp = now
         if let a = attitude, a.isFinite { lastAttitude = a }
-
-        guard let t0 = previousTime, now > t0 else { return (0, 0) }
+        guard let t0 = previousTime, now > t0 else { return nil }
         let dt = Double(now - t0) / 1e6
         guard dt <= Self.resyncGap else {
             smoothing = SoftTieredSmoothing()
-            return (0, 0)
+            return nil
         }
+        return dt
+    }
 
-        // Angular velocity in screen space, °/s, and the time it acts over.
-        let vx: Double, vy: Double, span: Double
-        if let g = sample.gyro, g.isFinite {
-            span = Swift.min(dt, Self.maxStep)
-            vx = -MotionMath.degrees(Double(g.z))
-            vy = -MotionMath.degrees(Double(g.x))
-        } else if let a = attitude, a.isFinite, let p = previousAttitude {
-            span = Swift.max(dt, Self.minStep)
-            vx = -MotionMath.degrees(MotionMath.wrap(a.yaw - p.yaw)) / span
-            vy = -MotionMath.degrees(MotionMath.wrap(a.pitch - p.pitch)) / span
-        } else {
-            return (0, 0)
-        }
-
+    /// Smoothing, tightening, acceleration and the sub-pixel remainder for a screen-space
+    /// angular velocity (°/s) acting over `span` seconds.
+    private mutating func move(vx: Double, vy: Double, span: Double, screen: ScreenGeometry) -> (dx: Int, dy: Int) {
         let (sx, sy) = smoothing.apply(vx: vx, vy: vy, dt: span,
                                        threshold: settings.smoothThreshold, window: settings.smoothWindow)
         let speed = (sx * sx + sy * sy).squareRoot()

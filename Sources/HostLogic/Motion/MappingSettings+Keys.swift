@@ -16,7 +16,8 @@ extension MappingSettings {
         "pointer.fov_x", "pointer.fov_y", "pointer.roll_threshold", "pointer.drift_rate",
         "fps.calibration", "fps.degrees_per_screen", "fps.counts_per_360",
         "fps.slow_sensitivity", "fps.fast_sensitivity", "fps.slow_threshold", "fps.fast_threshold",
-        "fps.tightening", "fps.smooth_threshold", "fps.smooth_window",
+        "fps.tightening", "fps.smooth_threshold", "fps.smooth_window", "fps.space", "fps.clutch",
+        "calibration.mode", "calibration.rest_gate", "calibration.duration", "sensors.accelerometer",
         "seed.turn", "seed.yaw_span",
         "filter", "filter.factor", "filter.min_cutoff", "filter.beta", "filter.d_cutoff",
     ]
@@ -46,6 +47,22 @@ extension MappingSettings {
         case "fps.tightening": fps.tightening = try NumberRule.degreesPerSecond.parse(key, v)
         case "fps.smooth_threshold": fps.smoothThreshold = try NumberRule.degreesPerSecond.parse(key, v)
         case "fps.smooth_window": fps.smoothWindow = try NumberRule(atLeast: 0, atMost: 1, unit: "seconds").parse(key, v)
+        case "fps.space": fps.space = try Self.choice(key, v, GyroSpace.allCases.map(\.rawValue), GyroSpace.init(rawValue:))
+        case "fps.clutch":
+            fps.clutch = try Self.choice(key, v, ["always", "hold:X", "toggle:X", "off-while:X (X a button A–P)"],
+                                         GyroClutch.Mode.init(text:))
+        case "calibration.mode":
+            let all = GyroCalibrator.Mode.allCases
+            sensors.calibrationMode = try Self.choice(key, v, all.map(\.rawValue), GyroCalibrator.Mode.init(rawValue:))
+        case "calibration.rest_gate":
+            let aliases = ["true": true, "on": true, "yes": true, "false": false, "off": false, "no": false]
+            sensors.restGate = try Self.choice(key, v, ["true", "false"]) { aliases[$0] }
+        case "calibration.duration":
+            sensors.calibrationDuration = try NumberRule(atLeast: 0.5, atMost: 60, unit: "seconds").parse(key, v)
+        case "sensors.accelerometer":
+            let all = RawMotionPipeline.AccelerometerConvention.allCases
+            sensors.accelerometer = try Self.choice(key, v, all.map(\.rawValue),
+                                                    RawMotionPipeline.AccelerometerConvention.init(rawValue:))
         case "seed.turn": seed.turn = try NumberRule(atLeast: 0, atMost: 1000, unit: "pixels per radian").parse(key, v)
         case "seed.yaw_span": seed.yawSpan = try NumberRule(above: 0, atMost: 360, unit: "degrees").parse(key, v)
         case "filter":
@@ -83,6 +100,12 @@ extension MappingSettings {
         case "fps.tightening": "\(fps.tightening)"
         case "fps.smooth_threshold": "\(fps.smoothThreshold)"
         case "fps.smooth_window": "\(fps.smoothWindow)"
+        case "fps.space": fps.space.rawValue
+        case "fps.clutch": fps.clutch.description
+        case "calibration.mode": sensors.calibrationMode.rawValue
+        case "calibration.rest_gate": "\(sensors.restGate)"
+        case "calibration.duration": "\(sensors.calibrationDuration)"
+        case "sensors.accelerometer": sensors.accelerometer.rawValue
         case "seed.turn": "\(seed.turn)"
         case "seed.yaw_span": "\(seed.yawSpan)"
         case "filter": filterSettings.kind.rawValue

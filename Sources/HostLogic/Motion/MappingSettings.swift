@@ -17,6 +17,8 @@ package struct MappingSettings: Sendable, Equatable, Hashable, Codable {
     package var fps = FPSSettings()
     package var seed = SeedSettings()
     package var filterSettings = FilterSettings()
+    /// Gyro calibration, the rest gate and the accelerometer's sign (raw sensors).
+    package var sensors = SensorSettings()
 
     package init() {}
 
@@ -86,6 +88,23 @@ package struct FPSSettings: Sendable, Equatable, Hashable, Codable {
     package var smoothThreshold: Double = 8
     /// The length of the smoothing average, seconds.
     package var smoothWindow: Double = 0.1
+    /// How the gyro's three axes become yaw and pitch (JoyShockMapper GYRO_SPACE).
+    package var space: GyroSpace = .player
+    /// When gyro aiming is engaged (JoyShockMapper GYRO_ON / GYRO_OFF).
+    package var clutch: GyroClutch.Mode = .always
+    package init() {}
+}
+
+/// How a controller's gyro is calibrated and read (docs/MOTION.md, "Raw sensors").
+package struct SensorSettings: Sendable, Equatable, Hashable, Codable {
+    /// `calibration.mode`: continuous (whenever still), manual (on request) or off.
+    package var calibrationMode: GyroCalibrator.Mode = .continuous
+    /// `calibration.rest_gate`: zero output while the controller is still.
+    package var restGate = true
+    /// `calibration.duration`: seconds a requested calibration averages (hold still).
+    package var calibrationDuration: Double = 3
+    /// `sensors.accelerometer`: which way a resting accelerometer reads +1 g.
+    package var accelerometer: RawMotionPipeline.AccelerometerConvention = .up
     package init() {}
 }
 

@@ -1,12 +1,18 @@
 import RemotionProtocol
 
-/// One session's motion mapping: its settings plus the state of the host-side
-/// attitude filter and of every mode's mapper. Each session owns one, so several
-/// controllers work at once without sharing anything.
+/// One session's motion mapping: its settings plus the state of its gyro pipeline
+/// (calibration, fusion, clutch), the host-side attitude filter and every mode's
+/// mapper. Each session owns one, so several controllers work at once without sharing
+/// anything (each has its own gyro bias).
 ///
 ///     var mapper = MotionMapper(settings: settings)
 ///     let out = mapper.update(sample, screen: screen)   // per motion sample
 ///     for event in out.events { injector.post(event) }
+///
+/// Every sample goes through `raw` first. A sample with gyro but no attitude (raw
+/// sensors) gets the fused attitude, so pointer and seed modes work from raw sensors;
+/// FPS mode maps the calibrated gyro-space rates of every sample with gyro, and the
+/// clutch (`fps.clutch`) gates its output.
 package struct MotionMapper: Sendable, Equatable {
     /// Changing the mode restarts the relative-motion baseline of the new mode;
     /// changing the filter restarts the filter. Everything else applies at once.
@@ -17,6 +23,11 @@ package struct MotionMapper: Sendable, Equatable {
     package private(set) var pointer: PointerModeMapper
     package private(set) var fps: GyroMouseMapper
     package private(set) var seed: SeedPointerMapper
+    /// Calibration, fusion, gyro space and clutch (docs/MOTION.md, "Raw sensors").
+    package private(set) var raw: RawMotionPipeline
+    /// The last sample's attitude before the host-side filter: the controller's own, or
+    /// fused from its raw sensors (nil when it had neither).
+    package private(set) var attitude: Attitude?
     private var filter: AttitudeFilter
 
     package init(settings: MappingSettings = MappingSettings()) {
@@ -25,14 +36,19 @@ package struct MotionMapper: Sendable, Equatable {
         fps = GyroMouseMapper(settings: settings.fps, sensitivity: settings.sensitivity)
         seed = SeedPointerMapper(settings: settings.seed, sensitivity: settings.sensitivity)
         filter = AttitudeFilter(settings.filter)
+        var rawSettings = RawMotionPipeline.Settings()
+        rawSettings.apply(settings)
+        raw = RawMotionPipeline(settings: rawSettings)
     }
 
     /// Maps one motion sample. Time comes from the sample's own timestamp.
-    /// Samples without a usable attitude give no output in the absolute modes.
+    /// Samples with neither an attitude nor gyro give no output in the absolute modes.
     package mutating func update(_ sample: MotionSample, screen: ScreenGeometry) -> PointerOutput {
+        let processed = raw.process(sample)
+        self.attitude = processed.attitude
         var attitude: Attitude?
-        if let raw = sample.attitude, raw.isFinite {
-            attitude = filter.filter(raw, at: Double(sample.timestampMicros) / 1e6)
+        if let a = processed.attitude, a.isFinite {
+            attitude = filter.filter(a, at: Double(sample.timestampMicros) / 1e6)
         }
         switch settings.mode {
         case .pointer:
@@ -46,12 +62,36 @@ package struct MotionMapper: Sendable, Equatable {
             seed.sensitivity = settings.sensitivity
             return seed.update(a, screen: screen)
         case .fps:
+            guard processed.gyroEnabled else {      // clutch disengaged: no leftover motion later
+                fps.reset()
+                return .none
+            }
             fps.settings = settings.fps
             fps.sensitivity = settings.sensitivity
-            let d = fps.update(sample, attitude: attitude, screen: screen)
+            let d = processed.isProcessed
+                ? fps.update(yawRate: processed.yawRate, pitchRate: processed.pitchRate,
+                             timestampMicros: sample.timestampMicros, attitude: attitude, screen: screen)
+                : fps.update(sample, attitude: attitude, screen: screen)
             return PointerOutput(moveTo: nil, moveBy: d)
         }
     }
+
+    /// Feeds a sample whose output is not wanted (motion paused or held off) to the gyro
+    /// pipeline only, so calibration, fusion and the clutch keep up with the controller.
+    package mutating func observe(_ sample: MotionSample) {
+        attitude = raw.process(sample).attitude
+    }
+
+    /// Starts a manual gyro calibration over the next `calibration.duration` seconds of
+    /// samples (the `calibrate` host command, the dashboard's button). False when
+    /// `calibration.mode = off`.
+    @discardableResult
+    package mutating func calibrate() -> Bool {
+        raw.beginManualCalibration(durationSeconds: settings.sensors.calibrationDuration)
+    }
+
+    /// The gyro's calibration and clutch for the status views; nil before any gyro sample.
+    package var gyroStatus: GyroStatus? { raw.status }
 
     /// The direction the controller points at on the next sample becomes the
     /// screen centre (pointer and seed modes; FPS mode has no centre).
@@ -74,5 +114,21 @@ package struct MotionMapper: Sendable, Equatable {
         if settings.filter != old.filter {
             filter = AttitudeFilter(settings.filter)
         }
+        if settings.fps.space != old.fps.space || settings.fps.clutch != old.fps.clutch
+            || settings.sensors != old.sensors {
+            raw.settings.apply(settings)
+        }
+    }
+}
+
+extension RawMotionPipeline.Settings {
+    /// Takes the user-facing keys (`fps.space`, `fps.clutch`, `calibration.*`,
+    /// `sensors.accelerometer`) from the mapping settings; the tuning stays as it is.
+    package mutating func apply(_ m: MappingSettings) {
+        space = m.fps.space
+        clutch = m.fps.clutch
+        calibration.mode = m.sensors.calibrationMode
+        restGate = m.sensors.restGate
+        accelerometer = m.sensors.accelerometer
     }
 }

@@ -90,10 +90,13 @@ package struct ControllerStatus: Hashable, Sendable {
     package var link: LinkStats
     /// The active mapping's name, e.g. "pointer", "gamepad", "slides".
     package var mappingMode: String
+    /// Gyro calibration, rest and clutch; nil for a controller that sent no gyro rates.
+    package var gyro: GyroStatus?
 
     package init(session: SessionID, name: String, address: String, state: ControllerState,
                 attitude: Attitude? = nil, pointer: ScreenPoint? = nil, buttons: ButtonSet = .none,
-                held: [HeldInput] = [], link: LinkStats = LinkStats(), mappingMode: String = "pointer") {
+                held: [HeldInput] = [], link: LinkStats = LinkStats(), mappingMode: String = "pointer",
+                gyro: GyroStatus? = nil) {
         self.session = session
         self.name = name
         self.address = address
@@ -104,6 +107,7 @@ package struct ControllerStatus: Hashable, Sendable {
         self.held = held.sorted()
         self.link = link
         self.mappingMode = mappingMode
+        self.gyro = gyro
     }
 }
 

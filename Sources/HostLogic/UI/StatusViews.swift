@@ -69,6 +69,7 @@ package struct WelcomeView: Hashable, Sendable {
 ///       mode pointer   pointer 960,540   60.0 pkt/s   loss 0.5%   latency 4.1/12.3 ms (p50/p99)
 ///       roll ───┼●───  +12.3°   pitch ─●─┼────  -45.0°   yaw ────●────   +0.0°
 ///       buttons ·B··E···········   held mouse:left key:Shift_L
+///       gyro calibrated 100% · bias +0.01 -0.02 +0.00 °/s · still    (controllers with gyro)
 package struct ControlView: Hashable, Sendable {
     package var width: Int
     /// Cells of one attitude gauge; the centre cell marks zero.
@@ -118,7 +119,8 @@ package struct ControlView: Hashable, Sendable {
         }
         let held = c.held.isEmpty ? "-" : c.held.map(\.label).joined(separator: " ")
         let buttons = Self.indent + "buttons \(Self.buttonStrip(c.buttons))   held \(held)"
-        return [header, link, attitude, buttons]
+        guard let gyro = c.gyro else { return [header, link, attitude, buttons] }
+        return [header, link, attitude, buttons, Self.indent + "gyro " + gyro.summary]
     }
 
     static func symbol(_ state: ControllerState) -> String {

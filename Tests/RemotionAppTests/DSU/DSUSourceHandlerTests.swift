@@ -140,16 +140,21 @@ import Testing
         #expect(source.connectedSlots == [1])
     }
 
-    @Test func pointerModeSaysOncePerSessionThatItNeedsAttitude() throws {
+    @Test func pointerModeWorksFromADSUSourcesRawSensorsThroughFusion() throws {
+        // DSU sends gyro and acceleration, no attitude: the host fuses one (docs/MOTION.md).
         let rig = DSURig(mode: .pointer)
         let (_, channel) = try rig.addSource()
         for i in 1...10 { try channel.receive(padData(slot: 0, counter: UInt32(i), micros: UInt64(i) * 1000, yaw: 50), from: server) }
-        let notes = rig.pipeline.telemetry.values.compactMap(\.note)
-        #expect(notes.count == 1 && notes[0].contains("pointer mode needs attitude"))
-        #expect(rig.log.lines.isEmpty)                              // nothing moved, and it said why
-        let snapshot = rig.pipeline.snapshot(try rig.host.report(), now: .zero)
-        #expect(snapshot.controllers.first?.note == notes[0])
+        #expect(rig.pipeline.telemetry.values.compactMap(\.note).isEmpty, "no 'needs attitude' note")
+        // DSU yaw > 0 turns right: the pointer moves right from the centre, and not vertically.
+        let xs = rig.log.lines.compactMap { line -> Int? in
+            guard line.contains("move_to"), let r = line.range(of: "\"x\":") else { return nil }
+            return Int(line[r.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(xs.count == 10 && xs.first == 960 && xs.last! > 960, "pointer x: \(xs)")
+        #expect(rig.log.lines.allSatisfy { !$0.contains("move_to") || $0.contains("\"y\":540") })
     }
+
 
     @Test func closingTheSourceReleasesWhatItsSlotsHeld() throws {
         let rig = DSURig()

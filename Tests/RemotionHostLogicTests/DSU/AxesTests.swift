@@ -10,17 +10,18 @@ import RemotionProtocol
         close(a.x, b.x, tol) && close(a.y, b.y, tol) && close(a.z, b.z, tol)
     }
 
-    @Test func flatAtRestReadsGravityDown() {
-        // DSU (Dolphin: "Accel Up" is −y): a flat pad at rest reads (0, −1, 0) g.
-        #expect(DSUAxes.remotionAccel(DSUAccel(x: 0, y: -1, z: 0)) == Vector3(x: 0, y: 0, z: -1))
+    @Test func flatAtRestReadsOneGUp() {
+        // DSU (Dolphin: "Accel Up" is −y): a flat pad at rest reads (0, −1, 0) g; Remotion
+        // carries the specific force, +1 g up (as Android, W3C and the web page report it).
+        #expect(DSUAxes.remotionAccel(DSUAccel(x: 0, y: -1, z: 0)) == Vector3(x: 0, y: 0, z: 1))
         #expect(DSUAxes.dsuAccel(DSUAxes.flatGravity) == DSUAccel(x: 0, y: -1, z: 0))
     }
 
     @Test func standingOnTheBottomEdge() {
-        // Top edge up (pitch +90°): Remotion (CoreMotion) reads (0, −1, 0). The pad's far
-        // end now points up, so its toward-the-player axis (DSU z) points down: z = +1.
-        #expect(DSUAxes.dsuAccel(Vector3(x: 0, y: -1, z: 0)) == DSUAccel(x: 0, y: 0, z: 1))
-        #expect(close(DSUAxes.gravity(for: Attitude(roll: 0, pitch: .pi / 2, yaw: 0)), Vector3(x: 0, y: -1, z: 0)))
+        // Top edge up (pitch +90°): Remotion reads (0, +1, 0) (1 g towards the top edge). The
+        // pad's far end now points up, so its toward-the-player axis (DSU z) points down: z = +1.
+        #expect(DSUAxes.dsuAccel(Vector3(x: 0, y: 1, z: 0)) == DSUAccel(x: 0, y: 0, z: 1))
+        #expect(close(DSUAxes.gravity(for: Attitude(roll: 0, pitch: .pi / 2, yaw: 0)), Vector3(x: 0, y: 1, z: 0)))
     }
 
     @Test func turningLeftIsNegativeDSUYaw() {
@@ -70,8 +71,8 @@ import RemotionProtocol
 
     @Test func gravityFromAttitude() {
         #expect(close(DSUAxes.gravity(for: .zero), DSUAxes.flatGravity))
-        // Roll +90° (right edge down): gravity along +x. Yaw never matters.
-        #expect(close(DSUAxes.gravity(for: Attitude(roll: .pi / 2, pitch: 0, yaw: 2)), Vector3(x: 1, y: 0, z: 0)))
+        // Roll +90° (right edge down): the reading points up, along −x. Yaw never matters.
+        #expect(close(DSUAxes.gravity(for: Attitude(roll: .pi / 2, pitch: 0, yaw: 2)), Vector3(x: -1, y: 0, z: 0)))
         var g = SplitMix64(seed: 22)
         for _ in 0..<200 {
             let a = Attitude(roll: .random(in: -3...3, using: &g), pitch: .random(in: -1.5...1.5, using: &g), yaw: .random(in: -3...3, using: &g))

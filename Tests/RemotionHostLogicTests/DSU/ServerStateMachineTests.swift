@@ -15,7 +15,7 @@ import RemotionProtocol
     }
 
     static let sample = MotionSample(timestampMicros: 1000, gyro: Vector3(x: 0, y: 0, z: 1),
-                                     acceleration: Vector3(x: 0, y: 0, z: -1), buttons: ButtonSet([.a]))
+                                     acceleration: Vector3(x: 0, y: 0, z: 1), buttons: ButtonSet([.a]))
 
     @Test func fillsFourSlotsInConnectOrder() {
         var sm = SM(configuration: .init(serverID: testServerID))

@@ -71,7 +71,7 @@ import RemotionProtocol
         #expect(s.timestampMicros == 1_000_000)
         #expect(s.buttons == ButtonSet([.a, .f]))
         #expect(abs(s.gyro!.z - (-Float.pi / 2)) < 1e-6)       // yaw 90 °/s right = −π/2 rad/s about z
-        #expect(s.acceleration == Vector3(x: 0, y: 0, z: -1))
+        #expect(s.acceleration == Vector3(x: 0, y: 0, z: 1))
         #expect(sm.connectedSlots == [2])
         #expect(sm.receive(Self.pad(slot: 2, counter: 11, micros: 1_016_000), now: .seconds(0.12)).events.count == 1)
     }

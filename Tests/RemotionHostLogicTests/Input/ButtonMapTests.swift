@@ -40,7 +40,7 @@ import Testing
 
     @Test(arguments: ["left", "right", "middle", "back", "forward", "key:Left", "key:ctrl+shift+i",
                       "wheel:up", "wheel:down", "wheel:left", "wheel:right", "action:recenter",
-                      "action:toggle-mode", "action:hold-to-enable-motion", "action:pause"])
+                      "action:toggle-mode", "action:hold-to-enable-motion", "action:pause", "action:calibrate"])
     func actionSpellingRoundTrips(text: String) throws {
         let action = try #require(try ButtonAction.parse(text).get())
         let expected = text == "key:ctrl+shift+i" ? "key:Control_L+Shift_L+i" : text

@@ -36,6 +36,37 @@ import Testing
         ])
     }
 
+    /// The gyro keys as a config file spells them (dotted names are quoted keys), applied
+    /// the way the host applies [mapping], and written back the way the dashboard saves.
+    @Test func gyroSettingsInTheConfigFile() throws {
+        let text = """
+        [buttons]
+        I = "action:calibrate"
+        B = "none"                     # B only clutches
+        [mapping]
+        mode = "fps"
+        "fps.space" = "world"
+        "fps.clutch" = "off-while:B"
+        "calibration.mode" = "manual"
+        "calibration.rest_gate" = false
+        "calibration.duration" = 5
+        "sensors.accelerometer" = "down"
+        """
+        let c = try HostConfig.parse(text, path: "config.toml")
+        #expect(c.buttons[.i] == .host(.calibrate) && c.buttons[.b] == nil)
+        var s = MappingSettings()
+        for entry in c.mapping { try s.set(entry.key, to: entry.value) }
+        #expect(s.mode == .fps && s.fps.space == .world && s.fps.clutch == .holdToDisable(.b))
+        #expect(s.sensors.calibrationMode == .manual && !s.sensors.restGate && s.sensors.calibrationDuration == 5)
+        #expect(s.sensors.accelerometer == .down)
+        let saved = HostConfig.updatingMapping(key: "fps.clutch", value: "toggle:C", in: text)
+        #expect(saved.contains("\"fps.clutch\" = \"toggle:C\""))
+        let again = try HostConfig.parse(saved, path: "config.toml")
+        #expect(again.mapping.first { $0.key == "fps.clutch" }?.value == "toggle:C")
+        #expect(HostConfig.updatingMapping(key: "calibration.rest_gate", value: "true", in: text)
+            .contains("\"calibration.rest_gate\" = true"))
+    }
+
     @Test func emptyFileGivesTheDefaults() throws {
         #expect(try HostConfig.parse("", path: "c.toml") == HostConfig())
         #expect(try HostConfig.parse("\n# only a comment\r\n", path: "c.toml").buttons == .seedDefault)

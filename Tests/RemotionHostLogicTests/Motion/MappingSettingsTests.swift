@@ -11,6 +11,12 @@ import Testing
         changed.fps.calibration = .counts
         changed.fps.tightening = 2.5
         changed.filter = .oneEuro(minCutoff: 0.5, beta: 0.02, dCutoff: 2)
+        changed.fps.space = .world
+        changed.fps.clutch = .holdToDisable(.p)
+        changed.sensors.calibrationMode = .manual
+        changed.sensors.restGate = false
+        changed.sensors.calibrationDuration = 7.5
+        changed.sensors.accelerometer = .down
         var copy = MappingSettings()
         for key in MappingSettings.keys {
             #expect(!changed.value(of: key).isEmpty, "\(key)")
@@ -98,9 +104,46 @@ import Testing
         #expect(s == before)
     }
 
+    /// The gyro keys: defaults, spellings, and what a bad value says.
+    @Test func gyroKeys() throws {
+        var s = MappingSettings()
+        #expect(s.value(of: "fps.space") == "player" && s.value(of: "fps.clutch") == "always")
+        #expect(s.value(of: "calibration.mode") == "continuous" && s.value(of: "calibration.rest_gate") == "true")
+        #expect(s.value(of: "calibration.duration") == "3.0" && s.value(of: "sensors.accelerometer") == "up")
+        for (text, mode) in [("hold:c", GyroClutch.Mode.holdToEnable(.c)), ("TOGGLE:R", nil), ("toggle:R", nil),
+                             ("off-while:A", .holdToDisable(.a)), ("toggle:p", .toggle(.p)), ("always", .always)] {
+            if let mode {
+                try s.set("fps.clutch", to: text)
+                #expect(s.fps.clutch == mode)
+                #expect(s.value(of: "fps.clutch") == mode.description)
+            } else {
+                #expect(throws: MappingSettingError.self) { try s.set("fps.clutch", to: text) }
+            }
+        }
+        try s.set("calibration.rest_gate", to: "off")
+        #expect(!s.sensors.restGate)
+        try s.set("fps.space", to: " World ")
+        #expect(s.fps.space == .world)
+        let before = s
+        for (key, value) in [("fps.space", "screen"), ("fps.clutch", "hold:"), ("fps.clutch", "hold:AB"),
+                             ("calibration.mode", "sometimes"), ("calibration.rest_gate", "maybe"),
+                             ("calibration.duration", "0.1"), ("sensors.accelerometer", "sideways")] {
+            #expect(throws: MappingSettingError.self) { try s.set(key, to: value) }
+        }
+        #expect(s == before)
+        do {
+            try s.set("fps.clutch", to: "grab:C")
+            Issue.record("accepted a bad clutch")
+        } catch {
+            #expect(error.message == "fps.clutch: \"grab:C\" is not allowed; use one of: always, hold:X, toggle:X, off-while:X (X a button A–P)")
+        }
+    }
+
     @Test func codableRoundTrip() throws {
         var s = MappingSettings()
         s.mode = .fps
+        s.fps.clutch = .toggle(.d)
+        s.sensors.calibrationMode = .off
         s.filter = .lowPass(factor: 0.4)
         s.fps.countsPer360 = 7200
         let data = try JSONEncoder().encode(s)

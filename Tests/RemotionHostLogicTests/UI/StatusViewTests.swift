@@ -13,7 +13,9 @@ enum Fixtures {
         attitude: Attitude(roll: 0.2147, pitch: -0.7854, yaw: 0), pointer: ScreenPoint(x: 960, y: 540),
         buttons: ButtonSet([.b, .e]), held: [.key(.shift), .mouse(.left)],
         link: LinkStats(packetsPerSecond: 60, lossPercent: 0.5, latencyP50Millis: 4.1, latencyP99Millis: 12.25),
-        mappingMode: "pointer")
+        mappingMode: "pointer",
+        gyro: GyroStatus(calibration: .calibrated, confidence: 0.85, biasDegreesPerSecond: [0.012, -0.5, 1.234],
+                         still: true, clutchEngaged: true, fused: true))
 
     static let joining = ControllerStatus(
         session: SessionID(0x1234_5678), name: "a very long controller name that will not fit \u{1B}[2J",

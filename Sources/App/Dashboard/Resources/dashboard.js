@@ -1,5 +1,6 @@
-// Remotion host dashboard: renders the host's snapshots (WebSocket /ws, 20 Hz at most)
-// and sends mapping changes (POST /api/settings). No framework, no CDN.
+// Remotion host dashboard: renders the host's snapshots (WebSocket /ws, 20 Hz at most),
+// sends mapping changes (POST /api/settings) and gyro calibration requests
+// (POST /api/calibrate). No framework, no CDN.
 "use strict";
 
 const EDGES_MS = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
@@ -40,6 +41,7 @@ function cardFor(session) {
       bar.appendChild(label);
       hist.appendChild(bar);
     });
+    card.querySelector(".calibrate").addEventListener("click", () => calibrate(session));
     $("controllers").appendChild(card);
     cards.set(session, card);
   }
@@ -61,6 +63,10 @@ function renderController(c) {
   q(".attitude").textContent = a ? a.map((r) => fmt(r * 180 / Math.PI, 1) + "°").join(" / ") + " (roll/pitch/yaw)" : "-";
   q(".buttons").textContent = c.buttons || "-";
   q(".held").textContent = (c.held && c.held.length) ? c.held.join(" ") : "-";
+  const gyro = q(".gyro");
+  gyro.textContent = gyroSummary(c.gyro);
+  gyro.dataset.calibration = c.gyro ? c.gyro.calibration : "none";
+  q(".calibrate").disabled = !c.gyro || c.gyro.calibration === "off";
   turnCube(q(".cube"), a);
   const counts = c.latencyHistogram || [];
   const top = Math.max(1, ...counts);
@@ -69,6 +75,36 @@ function renderController(c) {
     bar.style.height = (100 * n / top) + "%";
     bar.dataset.count = String(n);
   });
+}
+
+// The same words as the terminal view (GyroStatus.summary).
+function gyroSummary(g) {
+  if (!g) return "-";
+  const pct = (f) => Math.floor(Math.min(Math.max(f, 0), 1) * 100) + "%";
+  const signed = (v) => (v <= -0.005 ? "-" : "+") + Math.abs(v).toFixed(2);
+  const parts = [{ off: "calibration off", uncalibrated: "uncalibrated",
+    calibrating: "calibrating " + pct(g.progress), calibrated: "calibrated " + pct(g.confidence) }[g.calibration]];
+  if (g.calibration === "calibrated") parts.push("bias " + g.biasDegreesPerSecond.map(signed).join(" ") + " °/s");
+  if (g.still) parts.push("still");
+  if (!g.clutchEngaged) parts.push("clutch off");
+  if (g.fused) parts.push("fused on host");
+  return parts.join(" · ");
+}
+
+async function calibrate(session) {
+  const status = $("settings-status");
+  try {
+    const response = await fetch("/api/calibrate", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ session }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    status.textContent = `calibrating ${session}: hold it still`;
+    status.className = "hint";
+  } catch (e) {
+    status.textContent = e.message;
+    status.className = "hint error";
+  }
 }
 
 const TRAIL_COLORS = ["#4fb3ff", "#ffb14f", "#4cd387", "#ff6b9d", "#c18bff"];
@@ -122,8 +158,11 @@ function renderSettings(view) {
   if (!view) return;
   if (settingsFilled && Date.now() - lastLocalEdit < 1000) return;  // the user is editing
   settingsFilled = true;
-  fillSelect($("setting-mode"), view.choices.mode, view.values.mode);
-  fillSelect($("setting-filter"), view.choices.filter, view.values.filter);
+  document.querySelectorAll("#settings select").forEach((el) =>
+    fillSelect(el, view.choices[el.dataset.key] || [], view.values[el.dataset.key]));
+  document.querySelectorAll("#settings input[type=text], #settings input[type=number]").forEach((el) => {
+    if (document.activeElement !== el) el.value = view.values[el.dataset.key];
+  });
   const slider = $("setting-sensitivity");
   if (document.activeElement !== slider) slider.value = view.values.sensitivity;
   $("sensitivity-value").textContent = view.values.sensitivity;
@@ -166,7 +205,7 @@ function connect() {
   };
 }
 
-document.querySelectorAll("#settings select").forEach((el) =>
+document.querySelectorAll("#settings select, #settings input[type=text], #settings input[type=number]").forEach((el) =>
   el.addEventListener("change", () => sendSetting(el.dataset.key, el.value)));
 const slider = $("setting-sensitivity");
 slider.addEventListener("input", () => { lastLocalEdit = Date.now(); $("sensitivity-value").textContent = slider.value; });

@@ -1,0 +1,67 @@
+import Foundation
+import RemotionApp
+import RemotionHostLogic
+import Testing
+
+/// POST /api/calibrate and the gyro settings in the form, on a real server on 127.0.0.1.
+@Suite(.timeLimit(.minutes(1)))
+struct DashboardCalibrationTests {
+    private func start(_ settings: InMemorySettingsControl) async throws -> (DashboardServer, Int) {
+        let server = DashboardServer()
+        let port = try await server.start(host: "127.0.0.1", port: 0, publisher: SnapshotPublisher(), settings: settings)
+        return (server, port)
+    }
+
+    private func error(_ response: RawClient.HTTPResponse) -> String {
+        (try? JSONDecoder().decode([String: String].self, from: Data(response.body.utf8)))?["error"] ?? ""
+    }
+
+    @Test func calibrateStartsAKnownControllerOnly() async throws {
+        let control = InMemorySettingsControl(controllers: ["0000abcd"])
+        let (server, port) = try await start(control)
+        let ok = try await RawClient.request(port, "POST", "/api/calibrate", body: #"{"session":"0000abcd"}"#)
+        #expect(ok.status == 200)
+        #expect(try JSONDecoder().decode([String: String].self, from: Data(ok.body.utf8))
+                == ["session": "0000abcd", "result": "started"])
+        let unknown = try await RawClient.request(port, "POST", "/api/calibrate", body: #"{"session":"00001234"}"#)
+        #expect(unknown.status == 404 && error(unknown).contains("no controller"))
+        let bad = try await RawClient.request(port, "POST", "/api/calibrate", body: #"{"controller":1}"#)
+        #expect(bad.status == 400 && error(bad).contains("expected a JSON object"))
+        #expect(try await RawClient.request(port, "GET", "/api/calibrate").status != 200)
+        #expect(control.calibrationRequests == ["0000abcd"])
+        await server.shutdown()
+    }
+
+    @Test func calibrateIsRefusedWhileCalibrationIsOff() async throws {
+        let control = InMemorySettingsControl(controllers: ["0000abcd"])
+        let (server, port) = try await start(control)
+        let off = try await RawClient.request(port, "POST", "/api/settings", body: #"{"key":"calibration.mode","value":"off"}"#)
+        #expect(off.status == 200)
+        let refused = try await RawClient.request(port, "POST", "/api/calibrate", body: #"{"session":"0000abcd"}"#)
+        #expect(refused.status == 409 && error(refused).contains("calibration.mode = off"))
+        #expect(control.calibrationRequests.isEmpty)
+        await server.shutdown()
+    }
+
+    @Test func theFormOffersTheGyroSettings() async throws {
+        let (server, port) = try await start(InMemorySettingsControl())
+        let read = try await RawClient.request(port, "GET", "/api/settings")
+        let view = try JSONDecoder().decode(SettingsView.self, from: Data(read.body.utf8))
+        #expect(view.choices["fps.space"] == ["local", "player", "world"])
+        #expect(view.choices["calibration.mode"] == ["continuous", "manual", "off"])
+        #expect(view.choices["calibration.rest_gate"] == ["true", "false"])
+        #expect(view.choices["sensors.accelerometer"] == ["up", "down"])
+        #expect(view.values["fps.clutch"] == "always" && view.values["calibration.duration"] == "3.0")
+        let clutch = try await RawClient.request(port, "POST", "/api/settings", body: #"{"key":"fps.clutch","value":"off-while:B"}"#)
+        #expect(clutch.status == 200)
+        let page = try await RawClient.request(port, "GET", "/")
+        for key in ["fps.space", "fps.clutch", "calibration.mode", "calibration.duration", "calibration.rest_gate",
+                    "sensors.accelerometer"] {
+            #expect(page.body.contains("data-key=\"\(key)\""), "\(key) is in the form")
+        }
+        #expect(page.body.contains("class=\"calibrate\""))
+        let script = try await RawClient.request(port, "GET", "/assets/dashboard.js")
+        #expect(script.body.contains("/api/calibrate"))
+        await server.shutdown()
+    }
+}
