@@ -10,7 +10,7 @@ import Synchronization
 /// settings changes through `SettingsControl`; nothing on the host's loop waits for it.
 package final class DashboardServer: Sendable {
     private let logger: Logger
-    private let running = Mutex<(task: Task<Void, Never>, group: ServiceGroup)?>(nil)
+    private let running = RunningServer()
     private let boundPort = BoundPort()
     /// Requests refused by the Host/Origin/Content-Type guard, by reason.
     package let refusals = DashboardRefusals()
@@ -65,7 +65,7 @@ package final class DashboardServer: Sendable {
             boundSink.finish()
         }
         for await port in bound where port >= 0 {
-            running.withLock { $0 = (task, group) }
+            running.started(task: task, group: group)
             return port
         }
         task.cancel()
@@ -93,14 +93,7 @@ package final class DashboardServer: Sendable {
     /// Stops serving: closes the listening socket and every open page's WebSocket
     /// (gracefully; whatever is still open after `gracePeriod` is cancelled).
     package func shutdown(gracePeriod: Duration = .seconds(2)) async {
-        guard let (task, group) = running.withLock({ r in defer { r = nil }; return r }) else { return }
-        await group.triggerGracefulShutdown()
-        let deadline = Task {
-            try? await Task.sleep(for: gracePeriod)
-            task.cancel()
-        }
-        await task.value
-        deadline.cancel()
+        await running.shutdown(gracePeriod: gracePeriod)
     }
 }
 

@@ -18,18 +18,26 @@ struct StaticAssets: Sendable {
               let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
             throw DashboardStartError(message: "the dashboard's page files (Resources) are missing from the bundle")
         }
+        let assets = StaticAssets(folder: folder, names: names)
+        guard assets.files["index.html"] != nil else {
+            throw DashboardStartError(message: "the dashboard's index.html is missing from the bundle")
+        }
+        return assets
+    }
+
+    /// The files `names` (paths relative to `folder`) whose type is known and that can be read.
+    init(folder: URL, names: [String]) {
         var files: [String: Asset] = [:]
         for name in names {
             let ext = name.split(separator: ".").last.map(String.init) ?? ""
-            guard let type = types[ext],
+            guard let type = Self.types[ext],
                   let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else { continue }
             files[name] = Asset(contentType: type, body: data)
         }
-        guard files["index.html"] != nil else {
-            throw DashboardStartError(message: "the dashboard's index.html is missing from the bundle")
-        }
-        return StaticAssets(files: files)
+        self.files = files
     }
+
+    init(files: [String: Asset]) { self.files = files }
 }
 
 /// Why the dashboard could not start.

@@ -7,7 +7,7 @@ import RemotionHostLogic
 /// phones to trust (docs/WEB-CONTROLLER.md). Every route checks Host; POST /api/pair
 /// also checks Origin and Content-Type.
 struct WebControllerRoutes: Sendable {
-    let assets: WebPageAssets
+    let assets: StaticAssets
     let registry: WebDeviceRegistry
     let certificates: WebCertificates
     let guardian: WebRequestGuard

@@ -29,7 +29,7 @@ package final class WebControllerServer: Sendable {
     package let stats = WebControllerStats()
     package let certificates: WebCertificates
     private let logger: Logger
-    private let running = Mutex<(task: Task<Void, Never>, group: ServiceGroup)?>(nil)
+    private let running = RunningServer()
     private let boundPort = Mutex<Int?>(nil)
 
     package init(registry: WebDeviceRegistry, certificates: WebCertificates, logger: Logger? = nil) {
@@ -89,7 +89,7 @@ package final class WebControllerServer: Sendable {
             boundSink.finish()
         }
         for await port in bound where port >= 0 {
-            running.withLock { $0 = (task, group) }
+            running.started(task: task, group: group)
             boundPort.withLock { $0 = port }
             return port
         }
@@ -101,14 +101,7 @@ package final class WebControllerServer: Sendable {
     /// Stops serving: the listening socket and every phone's WebSocket (their sessions
     /// end, releasing what they held).
     package func shutdown(gracePeriod: Duration = .seconds(2)) async {
-        guard let (task, group) = running.withLock({ r in defer { r = nil }; return r }) else { return }
-        await group.triggerGracefulShutdown()
-        let deadline = Task {
-            try? await Task.sleep(for: gracePeriod)
-            task.cancel()
-        }
-        await task.value
-        deadline.cancel()
+        await running.shutdown(gracePeriod: gracePeriod)
     }
 }
 

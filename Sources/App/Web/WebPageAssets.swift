@@ -1,38 +1,18 @@
 import Foundation
 
 /// The controller page's files (Sources/App/Web/Page), read once from the bundle:
-/// index.html and app/<file>. Nothing else is served.
-struct WebPageAssets: Sendable {
-    struct Asset: Sendable {
-        var contentType: String
-        var body: Data
-    }
-
-    let files: [String: Asset]
-
-    static let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
-                        "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png"]
-
-    static func load() throws(WebServerError) -> WebPageAssets {
+/// index.html and app/<file> (not the self-checks). Nothing else is served.
+enum WebPageAssets {
+    static func load() throws(WebServerError) -> StaticAssets {
         guard let folder = Bundle.module.url(forResource: "Page", withExtension: nil) else {
             throw WebServerError("the controller page's files (Page) are missing from the bundle")
         }
-        var files: [String: Asset] = [:]
-        func add(_ relative: String) {
-            let ext = relative.split(separator: ".").last.map(String.init) ?? ""
-            guard let type = types[ext],
-                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent(relative).path) else { return }
-            files[relative] = Asset(contentType: type, body: data)
-        }
-        add("index.html")
-        let app = folder.appendingPathComponent("app").path
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: app)) ?? [] where !name.hasPrefix("selftest") {
-            add("app/" + name)
-        }
-        guard files["index.html"] != nil, files["app/main.js"] != nil else {
+        let app = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("app").path)) ?? []
+        let assets = StaticAssets(folder: folder, names: ["index.html"] + app.filter { !$0.hasPrefix("selftest") }.map { "app/" + $0 })
+        guard assets.files["index.html"] != nil, assets.files["app/main.js"] != nil else {
             throw WebServerError("the controller page's index.html or app/main.js is missing from the bundle")
         }
-        return WebPageAssets(files: files)
+        return assets
     }
 }
 
