@@ -117,6 +117,16 @@ for d in [b"XSUC" + good[4:], bytes(bad_crc), good[:11], seal(0x100001, struct.p
           seal(0x100000, b"", version=1000)]:
     s.sendto(d, ("127.0.0.1", int(sys.argv[1])))
 PY
+check "C: the DSU server's port cannot be shared (bound without SO_REUSEADDR)" python3 - "$r" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(0)
+sys.exit(1)
+PY
 python3 "$peer" client --port "$r" --duration 4 >"$work/dsuclient.out" & dsuclient=$!; pids+=("$dsuclient")
 sleep 0.3
 "$bin" client --host "127.0.0.1:$port" --insecure --source synthetic:circle --rate 100 --duration 3 --press A@1+0.5 2>"$work/clientC.err"

@@ -109,7 +109,14 @@ struct HostCommand: AsyncParsableCommand {
             return pipeline
         }
         let keyDirectory = dataDirectory(dataDir, environment: environment)
-        let dsuSources = loaded.dsuSources + dsu.compactMap { try? DSUSourceConfig(endpoint: DSUEndpoint.source($0), origin: "--dsu") }
+        var dsuSources: [DSUSourceConfig] = []
+        for source in loaded.dsuSources + dsu.compactMap({ try? DSUSourceConfig(endpoint: DSUEndpoint.source($0), origin: "--dsu") }) {
+            if let first = dsuSources.first(where: { $0.endpoint == source.endpoint }) {
+                printErr("remotion host: \(source.origin) repeats the DSU source \(source.endpoint) of \(first.origin); reading it once")
+            } else {
+                dsuSources.append(source)
+            }
+        }
         var context = ServeContext(loaded: loaded, logger: logger, publisher: publisher, instance: instance,
                                    dataDirectory: keyDirectory,
                                    dsuSources: dsuSources, dsuServe: try dsuServe.map { try DSUEndpoint.server($0) })
