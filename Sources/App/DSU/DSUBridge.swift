@@ -46,7 +46,10 @@ package final class DSUBridge: Sendable {
                     hostHandler.value.sink.dropReporters.append(handler)
                     return handler
                 }
-                channels.append(try await bootstrap.connect(to: address).get())
+                // 1 MiB of receive buffer (~1,300 pad packets, ~0.3 s of 4 slots at 1 kHz) so a
+                // host briefly off the CPU loses nothing (the kernel caps it at rmem_max).
+                channels.append(try await bootstrap.channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
+                    .connect(to: address).get())
             }
             var serverAddress: SocketAddress?
             if let serve {
