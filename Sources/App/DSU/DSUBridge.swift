@@ -36,7 +36,8 @@ package final class DSUBridge: Sendable {
         var channels: [any Channel] = []
         do {
             for source in sources {
-                let address = try socketAddress(source.endpoint, what: "--dsu \(source.endpoint) (\(source.origin))")
+                let what = source.origin == "--dsu" ? "--dsu \(source.endpoint)" : "\(source.origin): [[dsu]] address \(source.endpoint)"
+                let address = try socketAddress(source.endpoint, what: what)
                 let configuration = DSUSourceStateMachine.Configuration(clientID: UInt32.random(in: 1...UInt32.max),
                                                                          silenceTimeout: silenceTimeout,
                                                                          buttonTable: source.buttonTable)
