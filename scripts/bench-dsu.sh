@@ -31,7 +31,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min) before the runs"
 for inject in xtest virtual; do
   q=$(free_udp_port)
-  "$bin" host --bind 127.0.0.1 --port 0 --insecure --no-discovery --no-dashboard --inject "$inject" \
+  "$bin" host --bind 127.0.0.1 --port 0 --insecure --no-discovery --no-dashboard --no-web --data-dir "$work/data" --inject "$inject" \
     --config "$work/fps.toml" --dsu "127.0.0.1:$q" >/dev/null 2>"$work/host.err" & host=$!; pids+=($host)
   for _ in $(seq 100); do grep -qs 'listening on' "$work/host.err" && break; sleep 0.05; done
   sleep 0.5

@@ -32,7 +32,8 @@ wait_for() { # file, sed expression printing the value; sets $found
 }
 start_host() { # name, flags...; sets host_pid, port (waits for the listening line)
   local name=$1; shift
-  "$bin" host --bind 127.0.0.1 --port 0 --insecure --no-discovery --no-dashboard "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  "$bin" host --bind 127.0.0.1 --port 0 --insecure --no-discovery --no-dashboard --no-web --data-dir "$work/data-$name" \
+    "$@" >"$work/$name.out" 2>"$work/$name.err" &
   host_pid=$!; pids+=("$host_pid")
   wait_for "$work/$name.err" 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' || return 1
   port=$found
