@@ -14,7 +14,7 @@ swift build -c "$config" --product remotion >/dev/null
 bin="$(swift build -c "$config" --show-bin-path)/remotion"
 slots=${SLOTS:-4}; rate=${RATE:-1000}; seconds=${SECONDS_PER_RUN:-10}; idle=${IDLE_SECONDS:-3}
 work=$(mktemp -d); pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
+cleanup() { set +e; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
 
 cc -O2 -o "$work/dsu_sender" tests/bench/dsu_sender.c -lz
