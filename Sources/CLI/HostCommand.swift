@@ -280,7 +280,7 @@ extension HostCommand {
             throw UserError("\(error)")
         }
         for s in context.dsuSources {
-            printErr("remotion host: reading DSU controllers from \(s.endpoint) (\(s.origin)); they send rates, not attitude: use mode = \"fps\"")
+            printErr("remotion host: reading DSU controllers from \(s.endpoint) (\(s.origin))")
         }
         if let a = bridge.serverAddress { printErr("remotion host: serving DSU on \(a.displayText) (UDP, up to 4 controllers)") }
         return bridge
