@@ -22,6 +22,9 @@ public struct HostReport: Sendable {
     public var drops: DropCounters
     public var datagramsReceived: Int
     public var datagramsSent: Int
+    /// Datagrams the kernel discarded before the host could read them (receive buffer
+    /// full), since the host started; 0 where the counter cannot be read.
+    public var kernelDrops = 0
 }
 
 /// Owns the host's state machine, framing and sink on one event loop.
@@ -38,6 +41,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     /// on an EmbeddedEventLoop / NIOAsyncTestingEventLoop (tests drive it with advanceTime).
     func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
     private var received = 0
+    private var kernelDrops = 0
     private var sent = 0
     private var stopped = false
     private var lastReport = Instant.zero
@@ -131,7 +135,9 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     }
 
     public func report() -> HostReport {
-        HostReport(sessions: machine.sessions, drops: machine.drops, datagramsReceived: received, datagramsSent: sent)
+        if let context, let drops = ReceiveBuffer.kernelDrops(of: context.channel) { kernelDrops = drops }
+        return HostReport(sessions: machine.sessions, drops: machine.drops, datagramsReceived: received, datagramsSent: sent,
+                          kernelDrops: kernelDrops)
     }
 
     private func tick() {
