@@ -28,7 +28,9 @@ package final class HostPipeline: HostEventSink {
     package let publisher: SnapshotPublisher?
     /// Name and listening address shown in snapshots.
     package var identity = (name: "", listen: "")
-    private var trails: [SessionID: [[Int]]] = [:]
+    private var trails: [SessionID: PointerTrail] = [:]
+    /// Builds status snapshots off this loop (HostPipeline+Snapshot).
+    lazy var snapshotBuilder = publisher.map(SnapshotBuilder.init(publisher:))
     /// Pointer positions kept per controller for the dashboard's trail (about 2 s at 120 Hz).
     package static let trailLength = 256
     private var started: Instant?
@@ -93,21 +95,27 @@ package final class HostPipeline: HostEventSink {
     }
 
     private func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64, now: Instant) {
-        guard var mapper = mappers[id] else { return }
-        telemetry[id]?.recordMotion(latencyMicros: latencyMicros, now: now)
-        telemetry[id]?.attitude = sample.attitude
+        // Mapper and telemetry are updated in place (no copy out and back per packet).
+        guard telemetry[id]?.recordMotion(latencyMicros: latencyMicros, attitude: sample.attitude, now: now) != nil else { return }
         guard !paused, !gateMotion || motionHeld.contains(id) else { return }
-        let output = mapper.update(sample, screen: injector.screen)
-        mappers[id] = mapper
+        guard let output = mappers[id]?.update(sample, screen: injector.screen) else { return }
         if let p = output.moveTo {
             telemetry[id]?.pointer = p
-            if publisher != nil {
-                trails[id, default: []].append([p.x, p.y])
-                if trails[id]!.count > Self.trailLength { trails[id]!.removeFirst() }
-            }
+            if publisher != nil { trails[id, default: PointerTrail(capacity: Self.trailLength)].append(x: p.x, y: p.y) }
+            inject(.moveTo(x: p.x, y: p.y), session: id)
+        } else if output.moveBy != (0, 0) {
+            inject(.moveBy(dx: output.moveBy.dx, dy: output.moveBy.dy), session: id)
         }
-        let events = output.events
-        inject(events, session: id)
+    }
+
+    /// One event (a motion frame): no array per packet.
+    private func inject(_ event: InputEvent, session id: SessionID) {
+        do {
+            try injector.apply(event, session: id)
+            injectedEvents += 1
+        } catch {
+            fail(error)
+        }
     }
 
     private func inject(_ events: [InputEvent], session id: SessionID) {
@@ -139,7 +147,8 @@ package final class HostPipeline: HostEventSink {
         }
     }
 
-    func trailOf(_ id: SessionID) -> [[Int]] { trails[id] ?? [] }
+    func trailOf(_ id: SessionID) -> [[Int]] { trails[id]?.points ?? [] }
+    var trailsBySession: [SessionID: PointerTrail] { trails }
 
     func startInstant(_ now: Instant) -> Instant {
         if let started { return started }
