@@ -41,6 +41,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     /// on an EmbeddedEventLoop / NIOAsyncTestingEventLoop (tests drive it with advanceTime).
     func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
     private var received = 0
+    private var actionBuffer: [HostAction<SocketAddress>] = []
     private var kernelDrops = 0
     private var sent = 0
     private var stopped = false
@@ -75,7 +76,14 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         let frame = envelope.data.withUnsafeReadableBytes { framing.inbound($0, from: envelope.remoteAddress, now: now) }
         switch frame {
         case let .message(message, session):
-            perform(machine.receive(message, session: session, from: envelope.remoteAddress, now: now), now: now)
+            // One action buffer for every datagram (swapped out, so a re-entrant call
+            // from the sink cannot overlap it): no allocation per motion packet.
+            var actions = actionBuffer
+            actionBuffer = []
+            machine.receive(message, session: session, from: envelope.remoteAddress, now: now, into: &actions)
+            perform(actions, now: now)
+            actions.removeAll(keepingCapacity: true)
+            actionBuffer = actions
         case let .reply(bytes):
             write(bytes, to: envelope.remoteAddress)
         case let .drop(reason):
@@ -87,14 +95,14 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         let now = loopNow()
         context.flush()
         reportIfDue(now: now)
-        timer?.arm(nextWakeUp)
+        timer?.armIfIdle(nextWakeUp)
     }
 
     /// After work that did not come from the socket (an external controller's event):
     /// report if due and keep the report tick armed.
     func afterExternalEvent(now: Instant) {
         reportIfDue(now: now)
-        timer?.arm(nextWakeUp)
+        timer?.armIfIdle(nextWakeUp)
     }
 
     /// The framing's housekeeping; sessions it no longer trusts are told and closed.

@@ -35,11 +35,16 @@ final class CoreHarness<Framing: HostFraming> {
         switch frame {
         case let .message(message, session):
             var reply: [UInt8]?
-            for action in machine.receive(message, session: session, from: source, now: now) {
+            // As the host does: one action buffer for every datagram, one event per motion frame.
+            machine.receive(message, session: session, from: source, now: now, into: &actions)
+            defer { actions.removeAll(keepingCapacity: true) }
+            for action in actions {
                 switch action {
                 case let .motion(_, sample, _):
-                    let events = mapper.update(sample, screen: screen).events
-                    if !events.isEmpty, (try? injector.apply(events, session: session)) != nil { injected += 1 }
+                    let output = mapper.update(sample, screen: screen)
+                    let event: InputEvent? = output.moveTo.map { .moveTo(x: $0.x, y: $0.y) }
+                        ?? (output.moveBy != (0, 0) ? .moveBy(dx: output.moveBy.dx, dy: output.moveBy.dy) : nil)
+                    if let event, (try? injector.apply(event, session: session)) != nil { injected += 1 }
                 case let .send(m, s, to):
                     reply = framing.outbound(m, session: s, to: to, now: now)
                 default:
