@@ -95,12 +95,14 @@ package final class HostPipeline: HostEventSink {
     }
 
     private func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64, now: Instant) {
-        // Mapper and telemetry are updated in place (no copy out and back per packet).
-        guard telemetry[id]?.recordMotion(latencyMicros: latencyMicros, attitude: sample.attitude, now: now) != nil else { return }
+        // Mapper and telemetry are updated in place through their indices (a keyed
+        // optional-chained update moves the whole value out of the table and back).
+        guard let t = telemetry.index(forKey: id), let m = mappers.index(forKey: id) else { return }
+        telemetry.values[t].recordMotion(latencyMicros: latencyMicros, attitude: sample.attitude, now: now)
         guard !paused, !gateMotion || motionHeld.contains(id) else { return }
-        guard let output = mappers[id]?.update(sample, screen: injector.screen) else { return }
+        let output = mappers.values[m].update(sample, screen: injector.screen)
         if let p = output.moveTo {
-            telemetry[id]?.pointer = p
+            telemetry.values[t].pointer = p
             if publisher != nil { trails[id, default: PointerTrail(capacity: Self.trailLength)].append(x: p.x, y: p.y) }
             inject(.moveTo(x: p.x, y: p.y), session: id)
         } else if output.moveBy != (0, 0) {
