@@ -58,7 +58,8 @@ package struct LatencyHistogram: Sendable, Equatable {
         var seen: UInt64 = 0
         for i in counts.indices {
             seen += UInt64(counts[i])
-            if seen >= wanted { return Swift.min(Self.highestValue(in: i), max) }
+            // The last bucket also holds everything beyond the range: its top is the largest value.
+            if seen >= wanted { return i == Self.bucketCount - 1 ? max : Swift.min(Self.highestValue(in: i), max) }
         }
         return max
     }

@@ -21,7 +21,7 @@ package final class XTestBackend: InjectorBackend {
     private var geometry: ScreenGeometry
     private var errorsSeen: Int
     /// When pending X events (RandR resizes) were last read (CLOCK_MONOTONIC_COARSE, ns).
-    private var geometryCheckedAt: Int64 = .min
+    private var geometryCheckedAt: Int64 = .min / 2
     /// How often the geometry is refreshed: per packet, XPending made 4 failing recvmsg
     /// calls; a resize shows within this instead.
     static let geometryRefreshNanos: Int64 = 100_000_000
