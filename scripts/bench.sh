@@ -14,6 +14,7 @@
 #   env:   SECONDS_PER_RUN (4)  LOADS ("16x250 64x250 8x2000 4x0"; RxR, rate 0 = flat out)
 #          MODES ("floor plain noise")  HOST_FLAGS (extra flags for the host)
 #          CORE_PACKETS (200000; 0 skips the in-process core benchmark)
+#          SMOKE=1: fail unless every run opened its sessions and delivered (CI; no timing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config=${1:-release}
@@ -82,4 +83,4 @@ fi
 for l in $loads; do
   for m in $modes; do run "$m" "${l%x*}" "${l#*x}" | tee -a "$work/results" >&2; done
 done
-python3 tests/bench/bench_table.py "$work/results"
+python3 tests/bench/bench_table.py "$work/results" ${SMOKE:+--check}

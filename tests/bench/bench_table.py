@@ -68,5 +68,16 @@ def main(path):
             print(f"- {label}: Noise / plain CPU per packet = {q / p:.2f} ({100 * (q / p - 1):+.0f}%)")
 
 
+def check(path):
+    """The CI smoke: every run opened its sessions and delivered packets (no timing)."""
+    bad = [r for r in map(parse, (l for l in open(path) if l.strip()))
+           if r["opened"] < r["n"] or r["delivered"] == 0 or (r["mode"] != "floor" and r["injected"] == 0)]
+    for r in bad:
+        print(f"smoke: {r['mode']} {r['n']}x{r['rate']:g}: opened {r['opened']}, delivered {r['delivered']}", file=sys.stderr)
+    return not bad
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
+    if "--check" in sys.argv[2:] and not check(sys.argv[1]):
+        sys.exit(1)
