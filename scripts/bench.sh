@@ -21,9 +21,11 @@ config=${1:-release}
 seconds=${SECONDS_PER_RUN:-4}
 loads=${LOADS:-"16x250 64x250 8x2000 4x0"}
 modes=${MODES:-"floor plain noise"}
-swift build -c "$config" --product remotion >/dev/null 2>&1 || { echo "build failed" >&2; exit 1; }
-swift build -c "$config" --product remotion-load >/dev/null 2>&1 || exit 1
-swift build -c "$config" --product remotion-core-bench >/dev/null 2>&1 || exit 1
+if [[ -z ${REMOTION_SKIP_BUILD:-} ]]; then   # scripts/test.sh has built everything already
+  for product in remotion remotion-load remotion-core-bench; do
+    swift build -c "$config" --product "$product" >/dev/null 2>&1 || { echo "build of $product failed" >&2; exit 1; }
+  done
+fi
 bindir="$(swift build -c "$config" --show-bin-path)"
 bin="$bindir/remotion"; load="$bindir/remotion-load"
 work=$(mktemp -d); pids=()
