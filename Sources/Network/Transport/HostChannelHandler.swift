@@ -43,6 +43,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     private var received = 0
     private var actionBuffer: [HostAction<SocketAddress>] = []
     private var kernelDrops = 0
+    private var readBatch = ReadBatchSizer()
     private var sent = 0
     private var stopped = false
     private var lastReport = Instant.zero
@@ -63,12 +64,18 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     public func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         timer = DeadlineTimer(loop: context.eventLoop) { [weak self] in self?.tick() }
+        // One recvmmsg per wake-up: a vector read that returned less than it asked for
+        // has emptied the socket, and NIO's default would try again (an EAGAIN system
+        // call per wake-up at controller rates). Under load epoll reports the socket
+        // again at once.
+        try? context.channel.syncOptions?.setOption(.maxMessagesPerRead, value: 1)
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let envelope = unwrapInboundIn(data)
         let now = loopNow()
         received += 1
+        readBatch.datagramRead()
         // Before the datagram, so a controller revoked while the host was idle is
         // refused at its first datagram (a time check per datagram; a stat at most
         // every framingTickInterval, however much traffic arrives).
@@ -93,6 +100,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
 
     public func channelReadComplete(context: ChannelHandlerContext) {
         let now = loopNow()
+        readBatch.readComplete()
         context.flush()
         reportIfDue(now: now)
         timer?.armIfIdle(nextWakeUp)
@@ -124,6 +132,9 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         guard membershipChanged || now - lastReport >= Self.reportInterval else { return }
         lastReport = now
         membershipChanged = false
+        if let size = readBatch.resize() {
+            try? context?.channel.syncOptions?.setOption(.datagramVectorReadMessageCount, value: size)
+        }
         sink.report(report(), now: now)
     }
 
