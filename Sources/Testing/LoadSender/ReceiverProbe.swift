@@ -35,7 +35,9 @@ struct ReceiverProbe {
         let hexPort = String(format: "%04X", port)
         var total: Int64 = 0
         for file in ["/proc/net/udp", "/proc/net/udp6"] {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            // Read to the end: procfs files have no size, and a size-based read stops at one page.
+            guard let data = FileHandle(forReadingAtPath: file)?.readDataToEndOfFile(),
+                  let text = String(data: data, encoding: .utf8) else { continue }
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 guard fields.count > 2, fields[1].hasSuffix(":" + hexPort), let drops = Int64(fields.last!) else { continue }

@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 import NIOCore
 import NIOPosix
 import RemotionProtocol
@@ -49,7 +50,9 @@ func usleepForTest(_ micros: UInt32) { usleep(micros) }
 
 /// The drops column of /proc/net/udp for the socket bound to `port`.
 func procDrops(port: Int) -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8) else { return -1 }
+    // Read to the end: procfs files have no size, and a size-based read stops at one page.
+    guard let data = FileHandle(forReadingAtPath: "/proc/net/udp")?.readDataToEndOfFile(),
+          let text = String(data: data, encoding: .utf8) else { return -1 }
     let hex = ":" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
     for line in text.split(separator: "\n").dropFirst() {
         let f = line.split(separator: " ")
