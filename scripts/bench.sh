@@ -39,7 +39,7 @@ rcvbuf=${FLOOR_RCVBUF:-4194304}
 
 if [[ " $modes " == *" noise "* ]]; then
   "$bin" pair --listen --yes --bind 127.0.0.1 --port 0 --window 20 --data-dir "$work/h" >"$work/pair.out" 2>/dev/null & pids+=($!)
-  for _ in $(seq 100); do code=$(grep -m1 '^remotion-pair:' "$work/pair.out" || true); [[ -n "$code" ]] && break; sleep 0.05; done
+  for _ in $(seq 100); do code=$(grep -m1 '^remotion-pair:' "$work/pair.out" 2>/dev/null || true); [[ -n "$code" ]] && break; sleep 0.05; done
   "$bin" pair "$code" --name bench --data-dir "$work/c" >/dev/null 2>&1
 fi
 
