@@ -104,6 +104,13 @@ let package = Package(
         // ns per motion sample, release mode (docs/BENCHMARKS.md)
         .executableTarget(name: "MotionBench", dependencies: ["RemotionHostLogic", "RemotionProtocol"],
                           path: "Sources/Testing/MotionBench"),
+        // The benchmark's load: N controllers with real sessions, paced with sendmmsg (scripts/bench.sh).
+        .executableTarget(name: "remotion-load", dependencies: ["RemotionProtocol", "RemotionNetwork", "CLoadSend"], path: "Sources/Testing/LoadSender"),
+        .target(name: "CLoadSend", path: "Sources/Testing/CLoadSend"),
+        // The in-process core benchmark: ns and allocations per motion packet, plain and Noise (scripts/bench.sh).
+        .executableTarget(name: "remotion-core-bench", dependencies: [
+            "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", .product(name: "Crypto", package: "swift-crypto"),
+        ] + nio, path: "Sources/Testing/CoreBench"),
 
         // MARK: tests, one target per library target
         .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),

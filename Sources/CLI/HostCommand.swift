@@ -256,11 +256,13 @@ struct HostRunner<F: HostFraming>: Service {
             let pipeline = handler.sink
             let l = pipeline.latencySummary()
             let latency = "one-way latency p50 \(Double(l.p50) / 1000) ms, p99 \(Double(l.p99) / 1000) ms over \(l.samples) samples"
-            return (pipeline.injectedEvents, handler.report().drops.total, latency, pipeline.adapterSummaries)
+            let report = handler.report()
+            return (pipeline.injectedEvents, report.drops.total,
+                    "\(report.kernelDrops) by the kernel (receive buffer full); " + latency, pipeline.adapterSummaries)
         }
         await host.shutdown()
         let adapters = (counts?.3 ?? []).map { "; \($0)" }.joined()
-        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped; \(counts?.2 ?? "")); every held input released\(adapters)")
+        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped by the protocol, \(counts?.2 ?? "")); every held input released\(adapters)")
     }
 }
 

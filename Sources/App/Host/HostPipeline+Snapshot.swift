@@ -1,4 +1,3 @@
-import Histogram
 import NIOCore
 import RemotionProtocol
 import RemotionNetwork
@@ -6,42 +5,26 @@ import RemotionNetwork
 extension HostPipeline {
     /// Builds and publishes the status snapshot (called by the host's loop every 100 ms
     /// while controllers are connected, and when one comes or goes).
+    /// Hands the loop's values to the snapshot builder, which computes and publishes the
+    /// snapshot on its own queue: nothing per controller happens on the loop.
     package func report(_ report: HostReport, now: Instant) {
-        guard let publisher else { return }
-        publisher.publish(snapshot(report, now: now))
+        snapshotBuilder?.submit(snapshotInputs(report, now: now))
     }
 
     func snapshot(_ report: HostReport, now: Instant) -> HostSnapshot {
-        var s = HostSnapshot()
-        s.hostName = identity.name
-        s.listen = identity.listen
-        s.injector = injector.backend.name
-        s.settings = settings
-        s.uptime = (now - startInstant(now)).secondsDouble
-        s.drops = Dictionary(uniqueKeysWithValues: report.drops.counts.map { ("\($0.key)", $0.value) })
+        HostSnapshot(snapshotInputs(report, now: now))
+    }
+
+    func snapshotInputs(_ report: HostReport, now: Instant) -> SnapshotInputs {
+        var inputs = SnapshotInputs(hostName: identity.name, listen: identity.listen, injector: injector.backend.name,
+                                    settings: settings, uptime: (now - startInstant(now)).secondsDouble,
+                                    drops: report.drops, kernelDrops: report.kernelDrops, sessions: report.sessions,
+                                    telemetry: telemetry, held: injector.held, trails: trailsBySession)
         for r in dropReporters {
-            for (reason, n) in r.dropCounts { s.drops["\(r.dropLabel) \(reason)", default: 0] += n }
+            for (reason, n) in r.dropCounts { inputs.adapterDrops["\(r.dropLabel) \(reason)", default: 0] += n }
         }
-        let held = injector.held
-        s.controllers = telemetry.keys.sorted().compactMap { id in
-            guard let t = telemetry[id] else { return nil }
-            let stats = report.sessions[id]?.stats
-            let received = stats?.motionPackets ?? 0
-            let lost = stats?.motionGaps ?? 0
-            return ControllerSnapshot(
-                session: "\(id)", address: t.address, state: "connected",
-                attitude: t.attitude.map { [$0.roll, $0.pitch, $0.yaw] },
-                pointer: t.pointer.map { [$0.x, $0.y] },
-                buttons: t.buttons.buttons.map(\.letter).joined(),
-                held: (held[id] ?? []).sorted().map(Self.name(of:)),
-                packetRate: t.packetRate,
-                lossPercent: received + lost == 0 ? 0 : 100 * Double(lost) / Double(received + lost),
-                latencyP50Ms: Double(t.latencyP50Micros) / 1000, latencyP99Ms: Double(t.latencyP99Micros) / 1000,
-                latencyHistogram: Self.buckets(t),
-                motionPackets: t.motionPackets, buttonEdges: t.buttonEdges,
-                trail: trailOf(id), note: t.note, gyro: gyroStatus(of: id))
-        }
-        return s
+        for id in mappers.keys { if let g = gyroStatus(of: id) { inputs.gyro[id] = g } }
+        return inputs
     }
 
     static func name(of input: HeldInput) -> String {
@@ -66,7 +49,7 @@ extension HostPipeline {
 extension HostPipeline {
     /// One-way latency over every session served so far (open and closed), in µs.
     package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64) {
-        var all = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var all = LatencyHistogram()
         for t in telemetry.values { all.add(t.latency) }
         for (_, t, _) in closed { all.add(t.latency) }
         guard all.totalCount > 0 else { return (0, 0, 0) }

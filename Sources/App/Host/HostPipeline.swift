@@ -21,7 +21,7 @@ package final class HostPipeline: HostEventSink {
     package let injector: Injector
     package private(set) var buttonMap: ButtonMap
     package private(set) var settings: MappingSettings
-    private var mappers: [SessionID: MotionMapper] = [:]
+    var mappers: [SessionID: MotionMapper] = [:]
     package internal(set) var telemetry: [SessionID: SessionTelemetry] = [:]
     /// Every session that ever connected, with its final numbers (for summaries).
     package private(set) var closed: [(SessionID, SessionTelemetry, SessionCloseReason)] = []
@@ -38,7 +38,9 @@ package final class HostPipeline: HostEventSink {
     package let publisher: SnapshotPublisher?
     /// Name and listening address shown in snapshots.
     package var identity = (name: "", listen: "")
-    private var trails: [SessionID: [[Int]]] = [:]
+    private var trails: [SessionID: PointerTrail] = [:]
+    /// Builds status snapshots off this loop (HostPipeline+Snapshot).
+    lazy var snapshotBuilder = publisher.map(SnapshotBuilder.init(publisher:))
     /// Pointer positions kept per controller for the dashboard's trail (about 2 s at 120 Hz).
     package static let trailLength = 256
     private var started: Instant?
@@ -114,30 +116,39 @@ package final class HostPipeline: HostEventSink {
     }
 
     private func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64, now: Instant) {
-        guard var mapper = mappers[id] else { return }
-        telemetry[id]?.recordMotion(latencyMicros: latencyMicros, now: now)
+        // Mapper and telemetry are updated in place through their indices (a keyed
+        // optional-chained update moves the whole value out of the table and back).
+        guard let t = telemetry.index(forKey: id), let m = mappers.index(forKey: id) else { return }
+        telemetry.values[t].recordMotion(latencyMicros: latencyMicros, now: now)
         guard !paused, !gateMotion || motionHeld.contains(id) else {
             // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
-            mapper.observe(sample)
-            mappers[id] = mapper
-            telemetry[id]?.attitude = mapper.attitude
+            mappers.values[m].observe(sample)
+            telemetry.values[t].attitude = mappers.values[m].attitude
             return
         }
-        let output = mapper.update(sample, screen: injector.screen)
-        mappers[id] = mapper
-        telemetry[id]?.attitude = mapper.attitude
+        let output = mappers.values[m].update(sample, screen: injector.screen)
+        telemetry.values[t].attitude = mappers.values[m].attitude
         // Pointer and seed modes need an attitude: sent by the controller, or fused from its
         // gyro and accelerometer (HostLogic/Motion/Raw). Say so once if neither is there.
-        if mapper.settings.mode != .fps, mapper.attitude == nil { noteMissingAttitude(id, mode: mapper.settings.mode) }
+        let mode = mappers.values[m].settings.mode
+        if mode != .fps, mappers.values[m].attitude == nil { noteMissingAttitude(id, mode: mode) }
         if let p = output.moveTo {
-            telemetry[id]?.pointer = p
-            if publisher != nil {
-                trails[id, default: []].append([p.x, p.y])
-                if trails[id]!.count > Self.trailLength { trails[id]!.removeFirst() }
-            }
+            telemetry.values[t].pointer = p
+            if publisher != nil { trails[id, default: PointerTrail(capacity: Self.trailLength)].append(x: p.x, y: p.y) }
+            inject(.moveTo(x: p.x, y: p.y), session: id)
+        } else if output.moveBy != (0, 0) {
+            inject(.moveBy(dx: output.moveBy.dx, dy: output.moveBy.dy), session: id)
         }
-        let events = output.events
-        inject(events, session: id)
+    }
+
+    /// One event (a motion frame): no array per packet.
+    private func inject(_ event: InputEvent, session id: SessionID) {
+        do {
+            try injector.apply(event, session: id)
+            injectedEvents += 1
+        } catch {
+            fail(error)
+        }
     }
 
     private func inject(_ events: [InputEvent], session id: SessionID) {
@@ -183,7 +194,8 @@ package final class HostPipeline: HostEventSink {
     /// The gyro status of one controller (nil before it sent gyro rates).
     package func gyroStatus(of id: SessionID) -> GyroStatus? { mappers[id]?.gyroStatus }
 
-    func trailOf(_ id: SessionID) -> [[Int]] { trails[id] ?? [] }
+    func trailOf(_ id: SessionID) -> [[Int]] { trails[id]?.points ?? [] }
+    var trailsBySession: [SessionID: PointerTrail] { trails }
 
     func startInstant(_ now: Instant) -> Instant {
         if let started { return started }

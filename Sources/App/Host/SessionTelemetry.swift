@@ -1,4 +1,3 @@
-import Histogram
 import RemotionProtocol
 
 /// Per-controller numbers the host shows: latency distribution, packet rate, loss.
@@ -7,7 +6,7 @@ package struct SessionTelemetry: Sendable {
     /// The name the controller is shown under (paired name, web device, DSU slot), if known.
     package var name: String?
     package var opened: Instant
-    package var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+    package var latency = LatencyHistogram()
     package var motionPackets = 0
     package var buttonEdges = 0
     package var attitude: Attitude?
@@ -29,6 +28,11 @@ package struct SessionTelemetry: Sendable {
     /// The latency of a sample whose latency nobody can know (a DSU server on another
     /// device stamps with its own clock): counted as a packet, left out of the latency.
     package static let unmeasuredLatency = Int64.min
+
+    package mutating func recordMotion(latencyMicros: Int64, attitude: Attitude?, now: Instant) {
+        self.attitude = attitude
+        recordMotion(latencyMicros: latencyMicros, now: now)
+    }
 
     package mutating func recordMotion(latencyMicros: Int64, now: Instant) {
         motionPackets += 1

@@ -33,6 +33,20 @@ package final class Injector {
         }
     }
 
+    /// One event and one flush (a motion frame), without an array per packet.
+    package func apply(_ event: InputEvent, session: SessionID) throws(InjectionError) {
+        guard !isClosed else { throw InjectionError(.closed, backend: backend.name, "the injector is closed") }
+        do {
+            if let forwarded = tracker.filter(event, session: session) {
+                try backend.post(forwarded, session: session)
+            }
+            try backend.flush()
+        } catch {
+            releaseEverything()
+            throw error
+        }
+    }
+
     /// Releases what `session` holds (inputs other sessions still hold stay down).
     /// Returns the backend error if the releases could not be injected.
     @discardableResult

@@ -22,6 +22,9 @@ public struct HostReport: Sendable {
     public var drops: DropCounters
     public var datagramsReceived: Int
     public var datagramsSent: Int
+    /// Datagrams the kernel discarded before the host could read them (receive buffer
+    /// full), since the host started; 0 where the counter cannot be read.
+    public var kernelDrops = 0
 }
 
 /// Owns the host's state machine, framing and sink on one event loop.
@@ -38,6 +41,9 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     /// on an EmbeddedEventLoop / NIOAsyncTestingEventLoop (tests drive it with advanceTime).
     func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
     private var received = 0
+    private var actionBuffer: [HostAction<SocketAddress>] = []
+    private var kernelDrops = 0
+    private var readBatch = ReadBatchSizer()
     private var sent = 0
     private var stopped = false
     private var lastReport = Instant.zero
@@ -58,12 +64,18 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     public func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         timer = DeadlineTimer(loop: context.eventLoop) { [weak self] in self?.tick() }
+        // One recvmmsg per wake-up: a vector read that returned less than it asked for
+        // has emptied the socket, and NIO's default would try again (an EAGAIN system
+        // call per wake-up at controller rates). Under load epoll reports the socket
+        // again at once.
+        try? context.channel.syncOptions?.setOption(.maxMessagesPerRead, value: 1)
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let envelope = unwrapInboundIn(data)
         let now = loopNow()
         received += 1
+        readBatch.datagramRead()
         // Before the datagram, so a controller revoked while the host was idle is
         // refused at its first datagram (a time check per datagram; a stat at most
         // every framingTickInterval, however much traffic arrives).
@@ -71,7 +83,14 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         let frame = envelope.data.withUnsafeReadableBytes { framing.inbound($0, from: envelope.remoteAddress, now: now) }
         switch frame {
         case let .message(message, session):
-            perform(machine.receive(message, session: session, from: envelope.remoteAddress, now: now), now: now)
+            // One action buffer for every datagram (swapped out, so a re-entrant call
+            // from the sink cannot overlap it): no allocation per motion packet.
+            var actions = actionBuffer
+            actionBuffer = []
+            machine.receive(message, session: session, from: envelope.remoteAddress, now: now, into: &actions)
+            perform(actions, now: now)
+            actions.removeAll(keepingCapacity: true)
+            actionBuffer = actions
         case let .reply(bytes):
             write(bytes, to: envelope.remoteAddress)
         case let .drop(reason):
@@ -81,16 +100,17 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
 
     public func channelReadComplete(context: ChannelHandlerContext) {
         let now = loopNow()
+        readBatch.readComplete()
         context.flush()
         reportIfDue(now: now)
-        timer?.arm(nextWakeUp)
+        timer?.armIfIdle(nextWakeUp)
     }
 
     /// After work that did not come from the socket (an external controller's event):
     /// report if due and keep the report tick armed.
     func afterExternalEvent(now: Instant) {
         reportIfDue(now: now)
-        timer?.arm(nextWakeUp)
+        timer?.armIfIdle(nextWakeUp)
     }
 
     /// The framing's housekeeping; sessions it no longer trusts are told and closed.
@@ -112,6 +132,9 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         guard membershipChanged || now - lastReport >= Self.reportInterval else { return }
         lastReport = now
         membershipChanged = false
+        if let size = readBatch.resize() {
+            try? context?.channel.syncOptions?.setOption(.datagramVectorReadMessageCount, value: size)
+        }
         sink.report(report(), now: now)
     }
 
@@ -137,7 +160,9 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     }
 
     public func report() -> HostReport {
-        HostReport(sessions: machine.sessions, drops: machine.drops, datagramsReceived: received, datagramsSent: sent)
+        if let context, let drops = ReceiveBuffer.kernelDrops(of: context.channel) { kernelDrops = drops }
+        return HostReport(sessions: machine.sessions, drops: machine.drops, datagramsReceived: received, datagramsSent: sent,
+                          kernelDrops: kernelDrops)
     }
 
     private func tick() {

@@ -26,6 +26,8 @@ public final class HostService<Framing: HostFraming, Sink: HostEventSink>: Senda
         let bootstrap = DatagramBootstrap(group: loop)
             .channelOption(.datagramVectorReadMessageCount, value: 64)
             .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 64 * 2048))
+            // Sized for the controller budget (ReceiveBuffer): the default 208 KiB overflows at 64 × 250 Hz.
+            .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(ReceiveBuffer.bytes(forSessions: configuration.maximumSessions)))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handler = HostChannelHandler(configuration: configuration,

@@ -48,4 +48,16 @@ package final class DeadlineTimer {
     }
 
     package func cancel() { arm(nil) }
+
+    /// True while a wake-up is scheduled.
+    var isArmed: Bool { scheduled != nil }
+
+    /// Arms for `deadline` only when nothing is armed. A host calls this after each read
+    /// batch: traffic only moves deadlines later (a session heard from, a report sent),
+    /// and a timer that fires early just finds nothing due and re-arms exactly, so the
+    /// per-wake-up cost is one check instead of a cancel and a new scheduled task.
+    func armIfIdle(_ deadline: @autoclosure () -> Instant?) {
+        guard scheduled == nil else { return }
+        arm(deadline())
+    }
 }

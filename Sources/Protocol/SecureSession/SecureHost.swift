@@ -69,6 +69,8 @@ public struct SecureHost<Address: SourceAddress>: Sendable {
     /// Every live local index (current, next, previous keys) → its session.
     var indices: [UInt32: SessionID] = [:]
     var pairings: [UInt32: PendingPairing] = [:]
+    /// Reused for every transport datagram's plaintext (SecureHost+Transport).
+    var transportPlaintext: [UInt8] = []
     var pairingPSK: [UInt8]?
     var pairingUntil: Instant?
     public internal(set) var drops = DropCounters()

@@ -29,7 +29,9 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     public var nextDeadline: Instant? {
-        sessions.values.map { $0.lastHeard + configuration.timeout }.min()
+        var oldest: Instant?
+        for session in sessions.values where oldest.map({ session.lastHeard < $0 }) ?? true { oldest = session.lastHeard }
+        return oldest.map { $0 + configuration.timeout }
     }
 
     /// A raw datagram from the network.
@@ -50,6 +52,15 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
 
     /// A decoded (and, with the security layer, authenticated) message.
     public mutating func receive(_ message: Message, session id: SessionID, from address: Address, now: Instant) -> [HostAction<Address>] {
+        var actions: [HostAction<Address>] = []
+        receive(message, session: id, from: address, now: now, into: &actions)
+        return actions
+    }
+
+    /// The same, appending the actions to `actions`: a host that keeps one buffer for
+    /// every datagram allocates nothing per motion packet.
+    public mutating func receive(_ message: Message, session id: SessionID, from address: Address, now: Instant,
+                                 into actions: inout [HostAction<Address>]) {
         guard var session = sessions[id] else {
             guard externalSessions[id] == nil, case let .ping(clientTime, offset) = message else {
                 drops.count(.unknownSession)
@@ -58,30 +69,33 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
                 // button edges nobody will deliver. The reply is no larger than the
                 // request, so it cannot amplify a spoofed flood.
                 switch message {
-                case .motion, .buttons: return [.send(.disconnect(.timeout), session: id, to: address)]
-                default: return []
+                case .motion, .buttons: actions.append(.send(.disconnect(.timeout), session: id, to: address))
+                default: break
                 }
+                return
             }
             guard sessionCount < configuration.maximumSessions else {
                 drops.count(.tooManySessions)
                 // Tell the controller why (no larger than its ping: no amplification).
-                return [.send(.disconnect(.full), session: id, to: address)]
+                actions.append(.send(.disconnect(.full), session: id, to: address))
+                return
             }
             var fresh = HostSession(id: id, address: address, now: now)
             fresh.clockOffsetMicros = offset
             fresh.stats.datagrams = 1
             sessions[id] = fresh
-            return [.sessionOpened(id, address), pong(clientTime, id, address, now)]
+            actions.append(.sessionOpened(id, address))
+            actions.append(pong(clientTime, id, address, now))
+            return
         }
         guard session.address == address else {
             drops.count(.addressMismatch)
-            return []
+            return
         }
-        if case .pong = message { drops.count(.unexpectedMessage); return [] }
-        if case .ack = message { drops.count(.unexpectedMessage); return [] }
+        if case .pong = message { drops.count(.unexpectedMessage); return }
+        if case .ack = message { drops.count(.unexpectedMessage); return }
         session.lastHeard = now
         session.stats.datagrams += 1
-        var actions: [HostAction<Address>] = []
         switch message {
         case let .ping(clientTime, offset):
             session.clockOffsetMicros = offset
@@ -98,7 +112,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
                 session.stats.staleMotion += 1
                 drops.count(.staleMotion)
                 sessions[id] = session
-                return []
+                return
             }
             let repaired = session.receiver.repair(from: packet, delivered: session.buttons)
             if !repaired.isEmpty {
@@ -117,12 +131,12 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             actions.append(.motion(id, packet.sample, latencyMicros: now.microseconds &- sampleOnHostClock))
         case let .disconnect(reason):
             sessions[id] = session
-            return close(id, reason: .clientDisconnected(reason))
+            actions += close(id, reason: .clientDisconnected(reason))
+            return
         case .pong, .ack:
             break
         }
         sessions[id] = session
-        return actions
     }
 
     /// Closes every session that has been silent for the timeout.

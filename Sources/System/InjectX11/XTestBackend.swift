@@ -3,6 +3,7 @@ import CX11
 import RemotionProtocol
 import RemotionHostLogic
 import Synchronization
+import Glibc
 
 /// Injects through the X server's XTEST extension (X11 sessions, Xvfb, XWayland
 /// apps only). Absolute and relative motion, buttons 1-3/8/9, the wheel as
@@ -19,6 +20,11 @@ package final class XTestBackend: InjectorBackend {
     private let root: Window
     private var geometry: ScreenGeometry
     private var errorsSeen: Int
+    /// When pending X events (RandR resizes) were last read (CLOCK_MONOTONIC_COARSE, ns).
+    private var geometryCheckedAt: Int64 = .min / 2
+    /// How often the geometry is refreshed: per packet, XPending made 4 failing recvmsg
+    /// calls; a resize shows within this instead.
+    static let geometryRefreshNanos: Int64 = 100_000_000
 
     /// Opens `displayName` (e.g. ":1"), or `$DISPLAY` when nil.
     package init(displayName: String? = nil) throws(InjectionError) {
@@ -50,6 +56,11 @@ package final class XTestBackend: InjectorBackend {
     /// ConfigureNotify events are read without blocking).
     package func screenGeometry() -> ScreenGeometry {
         guard let dpy = display else { return geometry }
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &ts)   // vDSO: no system call
+        let now = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+        guard now - geometryCheckedAt >= Self.geometryRefreshNanos else { return geometry }
+        geometryCheckedAt = now
         while XPending(dpy) > 0 {
             var event = XEvent()
             XNextEvent(dpy, &event)

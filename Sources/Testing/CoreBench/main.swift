@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+import RemotionProtocol
+
+// The in-process core benchmark (scripts/bench.sh, docs/BENCHMARKS.md): nanoseconds and
+// allocations per motion packet through framing → HostStateMachine → MotionMapper →
+// Injector(null backend), plain and Noise IK, one controller, no socket.
+//
+//   remotion-core-bench [PACKETS] [ROUNDS]          (default 200000 packets, 5 rounds)
+// Allocations are counted when tests/bench/malloc-count.c is preloaded (LD_PRELOAD);
+// otherwise that column says "n/a". Prints the median round.
+
+typealias CountFunction = @convention(c) () -> UInt
+let mallocCount: CountFunction? = dlsym(dlopen(nil, RTLD_NOW), "remotion_malloc_count")
+    .map { unsafeBitCast($0, to: CountFunction.self) }
+
+func nanos() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}
+
+struct Round { var nsPerPacket: Double; var allocationsPerPacket: Double?; var injected: Int }
+
+func measure<F>(_ name: String, packets: Int, rounds: Int, setup: (Int) -> (CoreHarness<F>, [[UInt8]])) -> Round {
+    var results: [Round] = []
+    for _ in 0..<rounds {
+        let (host, datagrams) = setup(packets)
+        let a0 = mallocCount?()
+        let t0 = nanos()
+        for d in datagrams { host.receive(d) }
+        let t1 = nanos()
+        let a1 = mallocCount?()
+        let allocations = a0.flatMap { a in a1.map { Double($0 - a) / Double(datagrams.count) } }
+        results.append(Round(nsPerPacket: Double(t1 - t0) / Double(datagrams.count), allocationsPerPacket: allocations,
+                             injected: host.injected))
+    }
+    let median = results.sorted { $0.nsPerPacket < $1.nsPerPacket }[rounds / 2]
+    let allocations = median.allocationsPerPacket.map { String(format: "%.2f", $0) } ?? "n/a"
+    print("core \(name): \(String(format: "%.0f", median.nsPerPacket)) ns per motion packet, \(allocations) allocations per packet, \(median.injected) of \(packets) injected (median of \(rounds) rounds)")
+    return median
+}
+
+let args = CommandLine.arguments
+let packets = args.count > 1 ? max(1, Int(args[1]) ?? 200_000) : 200_000
+let rounds = args.count > 2 ? max(1, Int(args[2]) ?? 5) : 5
+let plain = measure("plain", packets: packets, rounds: rounds, setup: CoreSetup.plain(count:))
+let noise = measure("noise", packets: packets, rounds: rounds, setup: CoreSetup.noise(count:))
+print(String(format: "core noise/plain: %.2f (%+.0f%%)", noise.nsPerPacket / plain.nsPerPacket,
+             100 * (noise.nsPerPacket / plain.nsPerPacket - 1)))
+#endif

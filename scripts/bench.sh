@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Performance against the floor (docs/BENCHMARKS.md, issue 14). For each load — N
+# controllers x R Hz, and flat out — the same paced sender (remotion-load: real
+# sessions, sendmmsg) feeds, one after the other in one run:
+#   floor   a C receiver doing nothing (epoll + recvmmsg, tests/bench/floor-recv.c)
+#   plain   remotion host --insecure --inject virtual
+#   noise   remotion host --inject virtual (Noise IK sessions, paired through the real flow)
+# and reports each receiver's CPU per packet (all threads, /proc/PID/task/*/schedstat,
+# read by the sender when streaming starts and ends), the kernel's drops for its socket
+# (/proc/net/udp), the host's protocol drops and one-way latency (its stop line), and
+# the ratios host/floor and noise/plain. Everything is on loopback; every process stops
+# by itself (bounded durations) and is stopped by its pid.
+#   usage: scripts/bench.sh [debug|release]     (default release)
+#   env:   SECONDS_PER_RUN (4)  LOADS ("16x250 64x250 8x2000 4x0"; RxR, rate 0 = flat out)
+#          MODES ("floor plain noise")  HOST_FLAGS (extra flags for the host)
+#          CORE_PACKETS (200000; 0 skips the in-process core benchmark)
+#          SMOKE=1: fail unless every run opened its sessions and delivered (CI; no timing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+config=${1:-release}
+seconds=${SECONDS_PER_RUN:-4}
+loads=${LOADS:-"16x250 64x250 8x2000 4x0"}
+modes=${MODES:-"floor plain noise"}
+if [[ -z ${REMOTION_SKIP_BUILD:-} ]]; then   # scripts/test.sh has built everything already
+  for product in remotion remotion-load remotion-core-bench; do
+    swift build -c "$config" --product "$product" >/dev/null 2>&1 || { echo "build of $product failed" >&2; exit 1; }
+  done
+fi
+bindir="$(swift build -c "$config" --show-bin-path)"
+bin="$bindir/remotion"; load="$bindir/remotion-load"
+work=$(mktemp -d); pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+cc -O2 -o "$work/floor-recv" tests/bench/floor-recv.c
+cc -O2 -shared -fPIC -o "$work/malloc-count.so" tests/bench/malloc-count.c
+# The floor gets the receive buffer the host asks for (the kernel doubles and caps it
+# at net.core.rmem_max, for both alike).
+rcvbuf=${FLOOR_RCVBUF:-4194304}
+
+if [[ " $modes " == *" noise "* ]]; then
+  "$bin" pair --listen --yes --bind 127.0.0.1 --port 0 --window 20 --data-dir "$work/h" >"$work/pair.out" 2>/dev/null & pids+=($!)
+  for _ in $(seq 100); do code=$(grep -m1 '^remotion-pair:' "$work/pair.out" 2>/dev/null || true); [[ -n "$code" ]] && break; sleep 0.05; done
+  "$bin" pair "$code" --name bench --data-dir "$work/c" >/dev/null 2>&1
+fi
+
+wait_port() { # file pattern -> port
+  for _ in $(seq 200); do
+    local p; p=$(sed -n "$2" "$1" 2>/dev/null | head -1)
+    [[ -n "$p" ]] && { echo "$p"; return; }
+    sleep 0.05
+  done
+  echo "no port in $1" >&2; cat "$1" >&2; return 1
+}
+
+run() { # mode sessions rate -> one result line
+  local mode=$1 n=$2 rate=$3 rpid port out
+  if [[ $mode == floor ]]; then
+    rm -f "$work/floor.port"
+    "$work/floor-recv" "$work/floor.port" "$rcvbuf" $((seconds + 30)) >"$work/floor.out" & rpid=$!; pids+=($rpid)
+    port=$(wait_port "$work/floor.port" 's/^\([0-9]*\)$/\1/p')
+    out=$("$load" --port "$port" --sessions "$n" --rate "$rate" --seconds "$seconds" --mode raw --receiver-pid "$rpid")
+    kill -INT "$rpid"; wait "$rpid" || true
+    echo "$mode $n $rate $out stop: $(cat "$work/floor.out")"
+  else
+    local flags=(--bind 127.0.0.1 --port 0 --inject virtual --no-discovery --no-dashboard --no-web
+                 --max-controllers 256 --data-dir "$work/h" ${HOST_FLAGS:-})
+    [[ $mode == plain ]] && flags+=(--insecure)
+    "$bin" host "${flags[@]}" >/dev/null 2>"$work/host.err" & rpid=$!; pids+=($rpid)
+    port=$(wait_port "$work/host.err" 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p')
+    local lmode=plain; [[ $mode == noise ]] && lmode=noise
+    out=$("$load" --port "$port" --sessions "$n" --rate "$rate" --seconds "$seconds" --mode "$lmode" \
+          --data-dir "$work/c" --receiver-pid "$rpid")
+    kill -INT "$rpid"; wait "$rpid" || true
+    echo "$mode $n $rate $out stop: $(grep 'stopped after' "$work/host.err")"
+  fi
+}
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(uname -r), build $config, $(date -u +%F)"
+echo "runs: ${seconds}s each; loads $loads; modes $modes"
+if [[ ${CORE_PACKETS:-200000} != 0 ]]; then
+  # The pure core in process (decode → session → mapper → null injector), allocations counted.
+  LD_PRELOAD="$work/malloc-count.so" "$bindir/remotion-core-bench" "${CORE_PACKETS:-200000}" 5
+fi
+: >"$work/results"
+for l in $loads; do
+  for m in $modes; do run "$m" "${l%x*}" "${l#*x}" | tee -a "$work/results" >&2; done
+done
+python3 tests/bench/bench_table.py "$work/results" ${SMOKE:+--check}
