@@ -30,7 +30,7 @@ extension HostPipeline {
                 attitude: t.attitude.map { [$0.roll, $0.pitch, $0.yaw] },
                 pointer: t.pointer.map { [$0.x, $0.y] },
                 buttons: t.buttons.buttons.map(\.letter).joined(),
-                held: (held[id] ?? []).sorted().map(Self.name(of:)),
+                held: (held[id] ?? []).sorted().map(\.label),
                 packetRate: t.packetRate,
                 lossPercent: received + lost == 0 ? 0 : 100 * Double(lost) / Double(received + lost),
                 latencyP50Ms: Double(t.latencyP50Micros) / 1000, latencyP99Ms: Double(t.latencyP99Micros) / 1000,
@@ -39,13 +39,6 @@ extension HostPipeline {
                 trail: trailOf(id))
         }
         return s
-    }
-
-    static func name(of input: HeldInput) -> String {
-        switch input {
-        case .mouse(let b): "\(b)"
-        case .key(let k): k.name
-        }
     }
 
     static func buckets(_ t: SessionTelemetry) -> [Int] {
