@@ -74,6 +74,8 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
             perform(machine.receive(message, session: session, from: envelope.remoteAddress, now: now), now: now)
         case let .reply(bytes):
             write(bytes, to: envelope.remoteAddress)
+        case .handled:
+            break
         case let .drop(reason):
             machine.countDrop(reason)
         }
