@@ -41,7 +41,7 @@ write_configs() {
 [server]
 host-name=remotion-lab
 use-ipv4=yes
-use-ipv6=no
+use-ipv6=yes
 allow-interfaces=lo
 deny-interfaces=eth0
 ratelimit-interval-usec=1000000
@@ -51,7 +51,7 @@ enable-wide-area=no
 [publish]
 publish-workstation=no
 publish-hinfo=no
-publish-aaaa-on-ipv4=no
+publish-aaaa-on-ipv4=yes
 publish-a-on-ipv6=no
 [reflector]
 enable-reflector=no

@@ -27,13 +27,6 @@ extension HostPipeline {
         return inputs
     }
 
-    static func name(of input: HeldInput) -> String {
-        switch input {
-        case .mouse(let b): "\(b)"
-        case .key(let k): k.name
-        }
-    }
-
     static func buckets(_ t: SessionTelemetry) -> [Int] {
         let edges = ControllerSnapshot.histogramEdgesMs.map { UInt64($0 * 1000) }
         let top = t.latency.max

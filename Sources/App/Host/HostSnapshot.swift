@@ -26,7 +26,7 @@ package struct ControllerSnapshot: Sendable, Codable, Equatable {
     package var attitude: [Double]?          // roll, pitch, yaw (radians)
     package var pointer: [Int]?              // x, y
     package var buttons: String              // letters held, e.g. "AB"
-    package var held: [String]               // OS inputs held for this controller ("left", "Up", ...)
+    package var held: [String]               // OS inputs held for this controller ("mouse:left", "key:Left", ...)
     package var packetRate: Double
     package var lossPercent: Double
     package var latencyP50Ms: Double

@@ -76,7 +76,7 @@ extension HostSnapshot {
                 attitude: t.attitude.map { [$0.roll, $0.pitch, $0.yaw] },
                 pointer: t.pointer.map { [$0.x, $0.y] },
                 buttons: t.buttons.buttons.map(\.letter).joined(),
-                held: (inputs.held[id] ?? []).sorted().map(HostPipeline.name(of:)),
+                held: (inputs.held[id] ?? []).sorted().map(\.label),
                 packetRate: t.packetRate,
                 lossPercent: received + lost == 0 ? 0 : 100 * Double(lost) / Double(received + lost),
                 latencyP50Ms: Double(t.latencyP50Micros) / 1000, latencyP99Ms: Double(t.latencyP99Micros) / 1000,

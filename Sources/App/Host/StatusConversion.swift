@@ -14,10 +14,7 @@ extension ControllerStatus {
     init(_ c: ControllerSnapshot, mode: String) {
         let attitude = c.attitude.flatMap { a in a.count == 3 ? Attitude(roll: a[0], pitch: a[1], yaw: a[2]) : nil }
         let pointer = c.pointer.flatMap { p in p.count == 2 ? ScreenPoint(x: p[0], y: p[1]) : nil }
-        let held: [HeldInput] = c.held.compactMap { name in
-            if let b = MouseButton(name: name) { return .mouse(b) }
-            return Key(name: name).map { .key($0) }
-        }
+        let held = c.held.compactMap(HeldInput.init(label:))
         self.init(session: SessionID(UInt32(c.session, radix: 16) ?? 0), name: c.address, address: c.address,
                   state: c.state == "connected" ? .connected : .connecting, attitude: attitude, pointer: pointer,
                   buttons: ButtonSet(c.buttons.compactMap { Button(letter: String($0)) }), held: held,

@@ -3,12 +3,20 @@
 /// mDNS backends report one sighting per (service, interface, transport family) and one
 /// resolve result per address family. The tracker emits one `.added` per `ServiceKey`
 /// (on its first sighting), one `.removed` (when its last sighting goes), and `.resolved`
-/// with the addresses of all families merged (IPv4 first).
+/// with the addresses of all families merged (IPv4 first). A result is kept per (query
+/// transport, address family): A over IPv4, AAAA over IPv4 (avahi's default
+/// `publish-aaaa-on-ipv4`, which carries e.g. `::1` on lo) and AAAA over IPv6 all count.
 package struct BrowseTracker: Sendable {
     private struct Tracked: Sendable {
         var service: DiscoveredService
         var sightings: Set<AddressFamily>
-        var resolvedByFamily: [AddressFamily: ResolvedService] = [:]
+        var resolvedByChannel: [Channel: ResolvedService] = [:]
+    }
+
+    /// Which query a result answered: the transport it went over and the record family.
+    struct Channel: Hashable, Sendable {
+        var transport: AddressFamily
+        var family: AddressFamily
     }
 
     private var tracked: [ServiceKey: Tracked] = [:]
@@ -42,14 +50,16 @@ package struct BrowseTracker: Sendable {
         return nil
     }
 
-    /// A resolve result for one address family; returns `.resolved` with all families merged,
-    /// or nil for unknown keys or when nothing changed.
-    package mutating func resolved(_ result: ResolvedService, family: AddressFamily) -> DiscoveryEvent? {
+    /// A resolve result for one address family (queried over `transport`, the family's own
+    /// by default); returns `.resolved` with all results merged, or nil for unknown keys or
+    /// when nothing changed.
+    package mutating func resolved(_ result: ResolvedService, family: AddressFamily,
+                                   over transport: AddressFamily? = nil) -> DiscoveryEvent? {
         guard var entry = tracked[result.key] else { return nil }
-        let before = Self.merge(entry.resolvedByFamily)
-        entry.resolvedByFamily[family] = result
+        let before = Self.merge(channels: entry.resolvedByChannel)
+        entry.resolvedByChannel[Channel(transport: transport ?? family, family: family)] = result
         tracked[result.key] = entry
-        let after = Self.merge(entry.resolvedByFamily)
+        let after = Self.merge(channels: entry.resolvedByChannel)
         guard let after, after != before else { return nil }
         return .resolved(after)
     }
@@ -59,6 +69,21 @@ package struct BrowseTracker: Sendable {
         let events = tracked.keys.sorted().map { DiscoveryEvent.removed(tracked[$0]!.service) }
         tracked.removeAll()
         return events
+    }
+
+    /// Merges per-channel results: per family the result over the family's own transport
+    /// is the base, the other transport's addresses are added; then `merge(_:)`.
+    static func merge(channels: [Channel: ResolvedService]) -> ResolvedService? {
+        var byFamily: [AddressFamily: ResolvedService] = [:]
+        for family in [AddressFamily.ipv4, .ipv6] {
+            let ordered = [family, family == .ipv4 ? .ipv6 : .ipv4].compactMap { channels[Channel(transport: $0, family: family)] }
+            guard var base = ordered.first else { continue }
+            for other in ordered.dropFirst() {
+                for address in other.addresses where !base.addresses.contains(address) { base.addresses.append(address) }
+            }
+            byFamily[family] = base
+        }
+        return merge(byFamily)
     }
 
     /// Merges per-family results: host/port/TXT from the newest IPv4 result (else IPv6),

@@ -112,11 +112,23 @@ package struct ControllerStatus: Hashable, Sendable {
 }
 
 extension HeldInput {
-    /// "mouse:left", "key:Shift_L".
+    /// "mouse:left", "key:Shift_L": the kind is part of the label, so the mouse button
+    /// "left" and the arrow key "Left" never look alike (snapshots carry these labels).
     package var label: String {
         switch self {
         case .mouse(let b): "mouse:\(b)"
         case .key(let k): "key:\(k.name)"
+        }
+    }
+
+    /// Parses `label`; nil for anything else.
+    package init?(label: String) {
+        if label.hasPrefix("mouse:"), let b = MouseButton(name: String(label.dropFirst(6))) {
+            self = .mouse(b)
+        } else if label.hasPrefix("key:"), let k = Key(name: String(label.dropFirst(4))) {
+            self = .key(k)
+        } else {
+            return nil
         }
     }
 }

@@ -67,6 +67,7 @@ public struct NoiseHostFraming: HostFraming {
         switch result {
         case let .message(m, session): return .message(m, session: session)
         case let .reply(bytes): return .reply(bytes)
+        case .handled: return .handled
         case let .drop(reason): return .drop(reason)
         }
     }

@@ -94,6 +94,8 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
             stats.dropped.count(.unknownSession)
         case let .reply(bytes):
             write(bytes)
+        case .handled:
+            break
         case let .drop(reason):
             stats.dropped.count(reason)
         }

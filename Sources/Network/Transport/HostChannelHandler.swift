@@ -93,6 +93,8 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
             actionBuffer = actions
         case let .reply(bytes):
             write(bytes, to: envelope.remoteAddress)
+        case .handled:
+            break
         case let .drop(reason):
             machine.countDrop(reason)
         }

@@ -7,6 +7,9 @@ public enum InboundFrame {
     case message(Message, session: SessionID)
     /// Handshake traffic the framing answered itself (bytes to send back).
     case reply([UInt8])
+    /// Consumed by the framing with nothing to send (a pairing message waiting for the
+    /// user's decision). Not a drop.
+    case handled
     case drop(DropReason)
 }
 

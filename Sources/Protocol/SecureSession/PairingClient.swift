@@ -31,9 +31,23 @@ public struct PairingClient: Sendable {
     public init(staticKey: KeyPair, code: PairingCode, name: String) {
         self.staticKey = staticKey
         self.code = code
-        self.name = String(decoding: Array(name.utf8).prefix(SecurePayload.maxNameLength), as: UTF8.self)
+        self.name = Self.limit(name)
         mac1Key = DoSMacs.mac1Key(responderStatic: code.hostKey)
         jar = CookieJar(responderStatic: code.hostKey)
+    }
+
+    /// `name` cut to at most `SecurePayload.maxNameLength` (64) bytes of UTF-8, at a
+    /// character boundary (never half a character).
+    static func limit(_ name: String) -> String {
+        var out = ""
+        var bytes = 0
+        for character in name {
+            let size = character.utf8.count
+            guard bytes + size <= SecurePayload.maxNameLength else { break }
+            out.append(character)
+            bytes += size
+        }
+        return out
     }
 
     /// What to (re)send on the retry timer: message 2 once message 1 arrived, else a new message 0.

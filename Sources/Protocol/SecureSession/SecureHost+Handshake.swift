@@ -137,9 +137,8 @@ extension SecureHost {
 
     /// The user's decision, sealed with the pairing session's keys; nothing while undecided.
     mutating func pairingAnswer(_ index: UInt32) -> SecureInbound {
-        guard var p = pairings[index], let decision = p.decision, var keys = p.keys else {
-            return .drop(.unexpectedMessage)
-        }
+        guard var p = pairings[index], var keys = p.keys else { return .drop(.unknownSession) }
+        guard let decision = p.decision else { return .handled }
         var out: [UInt8] = []
         let answer = decision ? SecurePayload.pairingAccepted : SecurePayload.pairingRejected
         guard (try? keys.sender.seal(answer, into: &out)) != nil else { return .drop(.authenticationFailed) }

@@ -5,6 +5,9 @@ public enum SecureInbound: Sendable, Equatable {
     case message(Message, session: SessionID)
     /// Handshake traffic answered here (a handshake response, cookie reply or pairing answer).
     case reply([UInt8])
+    /// Valid traffic with nothing to answer yet: a pairing message 2 (or its retransmission)
+    /// while the host's user has not decided. Not a drop.
+    case handled
     case drop(DropReason)
 }
 

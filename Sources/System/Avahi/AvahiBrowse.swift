@@ -79,7 +79,7 @@ extension AvahiLoop {
             if let added = browses[id]?.tracker.sighted(service, over: transport) {
                 record.continuation.yield(added)
             }
-            startResolver(id, service: service, family: transport)
+            startResolvers(id, service: service, transport: transport)
         case AVAHI_BROWSER_REMOVE:
             guard let removed = browses[id]?.tracker.lost(service.key, over: transport) else { return }
             for resolver in browses[id]?.resolvers.removeValue(forKey: service.key) ?? [] {
@@ -94,28 +94,32 @@ extension AvahiLoop {
         }
     }
 
-    /// One persistent resolver per sighting: A over IPv4 for an IPv4 sighting, AAAA over IPv6 for
-    /// an IPv6 one (avahi does not publish A records over IPv6, and a daemon without IPv6 never
-    /// reports IPv6 sightings). Both results are merged by the tracker.
-    private func startResolver(_ id: Int, service: DiscoveredService, family: AddressFamily) {
+    /// Persistent resolvers per sighting, the pairs of `AvahiLoop.resolvePairs` over the
+    /// sighting's transport: A and AAAA over IPv4 for an IPv4 sighting (avahi sends AAAA
+    /// records over IPv4 by default, e.g. `::1` on lo), AAAA over IPv6 for an IPv6 one (avahi
+    /// does not publish A records over IPv6). The tracker merges every result.
+    private func startResolvers(_ id: Int, service: DiscoveredService, transport: AddressFamily) {
         guard let client else { return }
-        let existing = browses[id]?.resolvers[service.key] ?? []
-        guard !existing.contains(where: { resolver in
-            if case let .browseResolver(_, _, f) = resolver.token.kind { return f == family } else { return false }
-        }) else { return }
-        let token = Token(loop: self, kind: .browseResolver(browse: id, key: service.key, family: family))
-        let proto = avahiProtocol(family)
-        let resolver = avahi_service_resolver_new(
-            client, service.interfaceIndex, proto, service.name, service.type.description, service.domain,
-            proto, AvahiLookupFlags(0), resolverCallback, token.pointer)
-        if let resolver { browses[id]?.resolvers[service.key, default: []].append((resolver, token)) }
+        for (proto, family) in Self.resolvePairs where addressFamily(proto) == transport {
+            let existing = browses[id]?.resolvers[service.key] ?? []
+            guard !existing.contains(where: { resolver in
+                if case let .browseResolver(_, _, t, f) = resolver.token.kind { return t == transport && f == family }
+                return false
+            }) else { continue }
+            let token = Token(loop: self, kind: .browseResolver(browse: id, key: service.key, transport: transport, family: family))
+            let resolver = avahi_service_resolver_new(
+                client, service.interfaceIndex, proto, service.name, service.type.description, service.domain,
+                avahiProtocol(family), AvahiLookupFlags(0), resolverCallback, token.pointer)
+            if let resolver { browses[id]?.resolvers[service.key, default: []].append((resolver, token)) }
+        }
     }
 
     /// A persistent resolver of a browse reported. Failures of one family are normal (a host
     /// without IPv6 never answers AAAA) and are not reported as events.
-    func browseResolverEvent(_ id: Int, key: ServiceKey, family: AddressFamily, result: ResolvedService?) {
+    func browseResolverEvent(_ id: Int, key: ServiceKey, transport: AddressFamily, family: AddressFamily,
+                             result: ResolvedService?) {
         guard let record = browses[id], let result else { return }
-        guard let event = browses[id]?.tracker.resolved(result, family: family) else { return }
+        guard let event = browses[id]?.tracker.resolved(result, family: family, over: transport) else { return }
         record.continuation.yield(event)
     }
 }
@@ -135,10 +139,10 @@ let resolverCallback: AvahiServiceResolverCallback = {
                                addresses: addresses, txt: service.txt)
     }
     switch token.kind {
-    case let .browseResolver(id, key, family):
+    case let .browseResolver(id, key, transport, family):
         let base = DiscoveredService(name: key.name, type: key.type, domain: key.domain,
                                      interfaceIndex: key.interfaceIndex)
-        loop.browseResolverEvent(id, key: key, family: family, result: result(base))
+        loop.browseResolverEvent(id, key: key, transport: transport, family: family, result: result(base))
     case let .resolver(id, family):
         guard let base = loop.resolves[id]?.service else { return }
         let error = event == AVAHI_RESOLVER_FOUND ? nil

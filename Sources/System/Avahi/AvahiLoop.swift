@@ -138,7 +138,7 @@ final class Token {
     enum Kind {
         case client
         case browser(browse: Int)
-        case browseResolver(browse: Int, key: ServiceKey, family: AddressFamily)
+        case browseResolver(browse: Int, key: ServiceKey, transport: AddressFamily, family: AddressFamily)
         case resolver(resolve: Int, family: AddressFamily)
         case group(publication: Int)
     }

@@ -54,7 +54,7 @@ final class CoreHarness<Framing: HostFraming> {
             return reply
         case let .reply(bytes):
             return bytes
-        case .drop:
+        case .drop, .handled:
             return nil
         }
     }

@@ -24,7 +24,11 @@ struct AvahiDiscoveryTests {
         let publishReturned = ContinuousClock.now
         #expect(published.name == name)
         #expect(await watch.log.wait({ if case let .added(s) = $0 { s.name == name } else { false } }) != nil)
-        let hit = try #require(await watch.log.wait(resolvedName(name)))
+        // (The AAAA answer may come first: wait for the one with the IPv4 address.)
+        let hit = try #require(await watch.log.wait { event in
+            guard case let .resolved(r) = event, r.name == name else { return false }
+            return r.addresses.contains(ResolvedAddress(address: "127.0.0.1", family: .ipv4))
+        })
         guard case let .resolved(resolved) = hit.event else { return }
         #expect(resolved.port == 47001)
         #expect(try HostTXT(record: resolved.txt) == hostTXT)
@@ -46,6 +50,27 @@ struct AvahiDiscoveryTests {
         print("[timing] resolve() \((ContinuousClock.now - resolveStart).ms)")
         #expect(once.port == 47001 && once.txt == resolved.txt)
         #expect(once.addresses.first?.family == .ipv4)
+        await discovery.unpublish(published)
+    }
+
+    /// avahi sends the host's AAAA record (::1 on lo) over IPv4 too (its default
+    /// publish-aaaa-on-ipv4, on in the lab): a browse lists it with 127.0.0.1, as
+    /// `remotion hosts --json` shows (once it only asked A over IPv4 and omitted ::1).
+    @Test func browseListsTheIPv6AddressAnnouncedOverIPv4() async throws {
+        let discovery = AvahiDiscovery()
+        let name = Lab.name("Remotion v6")
+        let watch = BrowseWatch(discovery.browse(type: .remotion))
+        defer { watch.stop() }
+        let published = try await discovery.publish(name: try InstanceName(name), port: 47003, host: hostTXT)
+        let both = await watch.log.wait { event in
+            guard case let .resolved(r) = event, r.name == name else { return false }
+            return r.addresses.contains(ResolvedAddress(address: "::1", family: .ipv6))
+                && r.addresses.contains(ResolvedAddress(address: "127.0.0.1", family: .ipv4))
+        }
+        let output = try Lab.run(["/usr/bin/timeout", "10", "avahi-resolve", "-6", "-n", "remotion-lab.local"])
+        #expect(output.contains("::1"), "the lab announces ::1: \(output)")
+        #expect(both != nil, "the browse never listed ::1 next to 127.0.0.1")
+        if case let .resolved(r)? = both?.event { #expect(r.addresses.first?.family == .ipv4, "IPv4 first") }
         await discovery.unpublish(published)
     }
 

@@ -1,0 +1,38 @@
+import Logging
+import NIOCore
+import RemotionApp
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionProtocol
+
+/// A real host loop with a `HostPipeline` (virtual screen, publisher), driven by handing
+/// the pipeline actions on its loop, as the protocol engine would.
+struct PipelineRig {
+    let host: HostService<PlainFraming, HostPipeline>
+    let publisher: SnapshotPublisher
+
+    static func start(name: String = "rig") async throws -> PipelineRig {
+        let publisher = SnapshotPublisher()
+        let host = try await HostService<PlainFraming, HostPipeline>.start(
+            host: "127.0.0.1", port: 0, makeFraming: { PlainFraming() },
+            makeSink: {
+                HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))),
+                             buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "rig"),
+                             injectorReason: "virtual screen", publisher: publisher)
+            })
+        return PipelineRig(host: host, publisher: publisher)
+    }
+
+    static let address = try! SocketAddress(ipAddress: "127.0.0.1", port: 50_000)
+
+    /// Hands `actions` to the pipeline on the loop, then publishes a snapshot.
+    func drive(_ actions: [HostAction<SocketAddress>]) async throws -> HostSnapshot {
+        try await host.onLoop { handler in
+            for action in actions { handler.sink.handle(action, now: MonotonicClock.now()) }
+            handler.sink.report(handler.report(), now: MonotonicClock.now())
+        }
+        return publisher.current()
+    }
+
+    func stop() async { await host.shutdown() }
+}
