@@ -90,6 +90,7 @@ def main():
     client = subprocess.Popen(client_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(2)
     udp = measure(pid, a.seconds, dash, ["udp"])
+    udp_sessions = {c["session"] for c in udp["controllers"]}
 
     d = phone(a.profile)
     d.get(a.url.split("#")[0])
@@ -114,8 +115,8 @@ def main():
     print("| controller, both streaming at once | p50 one-way latency | p99 |")
     print("|---|---|---|")
     for c in both["controllers"]:
-        name = c.get("name") or c.get("address")
-        print("| %s | %.2f ms | %.2f ms |" % (name, c["latencyP50Ms"], c["latencyP99Ms"]))
+        kind = "UDP controller (`remotion client`)" if c["session"] in udp_sessions else "web controller (Chromium)"
+        print("| %s | %.2f ms | %.2f ms |" % (kind, c["latencyP50Ms"], c["latencyP99Ms"]))
 
 
 if __name__ == "__main__":
