@@ -191,14 +191,18 @@ struct HostCommand: AsyncParsableCommand {
                                                                           .init(service: status)]
         var controlHandlers = context.controlHandlers
         if !noWeb {
-            let started = try await WebControllerService.start(
-                host: host, hostName: context.instance.value, bind: bind, port: webPort,
-                dataDirectory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment),
-                timeout: .secondsDouble(timeout))
-            services.insert(.init(service: started.service), at: 1)
-            controlHandlers.merge(started.service.controlHandlers) { a, _ in a }
-            printErr("remotion host: web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
-            announceWebPairing(url: started.url, interactive: interactive)
+            do {
+                let started = try await WebControllerService.start(
+                    host: host, hostName: context.instance.value, bind: bind, port: webPort,
+                    dataDirectory: context.dataDirectory, timeout: .secondsDouble(timeout))
+                services.insert(.init(service: started.service), at: 1)
+                controlHandlers.merge(started.service.controlHandlers) { a, _ in a }
+                printErr("remotion host: web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
+                announceWebPairing(url: started.url, interactive: interactive)
+            } catch {
+                // Like the dashboard: the controllers' UDP port is what the host is for.
+                printErr("remotion host: web controller off (\(error))")
+            }
         }
         if let control = await ControlService.start(dataDirectory: context.dataDirectory, handlers: controlHandlers,
                                                     status: ControlService.status(name: context.instance.value, port: boundPort, secure: !insecure),

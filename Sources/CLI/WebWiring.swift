@@ -47,10 +47,10 @@ struct WebControllerService: Service {
         do {
             certificates = try LocalCertificateAuthority.loadOrCreate(directory: dataDirectory, hostname: machine,
                                                                       addresses: addresses, now: Date())
-        } catch { throw UserError("web controller: \(error)") }
+        } catch { throw UserError("\(error)") }
         let registry: WebDeviceRegistry
         do { registry = try WebDeviceRegistry(store: WebCredentialStore(directory: dataDirectory)) }
-        catch { throw UserError("web controller: \(error)") }
+        catch { throw UserError("\(error)") }
         let server = WebControllerServer(registry: registry, certificates: certificates)
         let localName = LocalCertificateAuthority.localName(for: machine)
         var configuration = WebControllerServer.Configuration(bind: bind, port: port,

@@ -112,7 +112,8 @@ def sensitivity_slider_changes_the_hosts_mapping():
         slider.send_keys(Keys.ARROW_RIGHT)
     wait_for(lambda: abs(api("/api/snapshot")["settings"]["sensitivity"] - 1.5) < 1e-9,
              "the host's sensitivity to become 1.5")
-    assert driver.find_element(By.ID, "sensitivity-value").text == "1.5"
+    # The page shows the value the host echoes back (asynchronously, over its socket).
+    wait_for(lambda: driver.find_element(By.ID, "sensitivity-value").text == "1.5", "the page to show 1.5")
 
 
 @check

@@ -11,7 +11,7 @@ extension HostPipeline {
         snapshotBuilder?.submit(snapshotInputs(report, now: now))
     }
 
-    func snapshot(_ report: HostReport, now: Instant) -> HostSnapshot {
+    package func snapshot(_ report: HostReport, now: Instant) -> HostSnapshot {
         HostSnapshot(snapshotInputs(report, now: now))
     }
 
