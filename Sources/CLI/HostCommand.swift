@@ -198,7 +198,7 @@ struct HostCommand: AsyncParsableCommand {
                 services.insert(.init(service: started.service), at: 1)
                 controlHandlers.merge(started.service.controlHandlers) { a, _ in a }
                 printErr("remotion host: web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
-                announceWebPairing(url: started.url, interactive: interactive)
+                announceWebPairing(url: started.url, interactive: interactive, phonePairing: status.phonePairing)
             } catch {
                 // Like the dashboard: the controllers' UDP port is what the host is for.
                 printErr("remotion host: web controller off (\(error))")
@@ -236,15 +236,15 @@ struct HostCommand: AsyncParsableCommand {
 extension HostCommand {
     /// Says where a phone pairs: a QR code and the URL in a terminal, one line
     /// `pair a phone: URL` on stdout otherwise (a JSON object with --json).
-    func announceWebPairing(url: String, interactive: Bool) {
+    func announceWebPairing(url: String, interactive: Bool, phonePairing: PhonePairingBox? = nil) {
         func out(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         if json {
             out("{\"event\":\"web-pairing\",\"url\":\(JSONText.quote(url))}")
         } else if !interactive {
             out("pair a phone: \(url)")
         } else if let qr = try? QRCode(text: url) {
-            printErr(qr.terminalText())
-            printErr("pair a phone: scan the code above, or open \(url)")
+            // In a terminal the welcome view shows the code (the view owns the screen).
+            phonePairing?.set(HostStatus.PhonePairing(url: url, qrLines: qr.terminalText().split(separator: "\n").map(String.init)))
         }
     }
 }

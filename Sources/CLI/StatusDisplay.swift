@@ -5,6 +5,7 @@ import RemotionProtocol
 import RemotionNetwork
 import RemotionHostLogic
 import ServiceLifecycle
+import Synchronization
 
 /// `remotion host`'s face: in a terminal, the welcome view and one block per controller,
 /// redrawn at most 10 times a second and only when something changed; piped or with
@@ -18,6 +19,9 @@ struct StatusDisplay: Service {
     let interactive: Bool
     /// What the welcome view says about pairing (nil: nothing).
     var pairingHint: String?
+    /// The phone pairing link and QR code the welcome view shows (set once the web
+    /// controller serves; the web service starts after the view).
+    let phonePairing = PhonePairingBox()
 
     func run() async throws {
         var renderer = try StatusRenderer(font: PixelFont.standard())
@@ -30,7 +34,8 @@ struct StatusDisplay: Service {
             let generation = publisher.generation
             var snapshot = publisher.current()
             snapshot.hostName = name
-            let status = StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint)
+            let status = StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint,
+                                        phonePairing: phonePairing.value)
             if interactive {
                 if case .draw = policy.decide(status, now: MonotonicClock.now()) { write(renderer.frame(for: status)) }
             } else if generation != lastGeneration {
@@ -44,4 +49,11 @@ struct StatusDisplay: Service {
     private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 
     static func addresses(for local: SocketAddress) -> [String] { SocketAddress.reachableAddresses(for: local) }
+}
+
+/// The welcome view's phone pairing (written once by the host command, read by the view).
+final class PhonePairingBox: Sendable {
+    private let state = Mutex<HostStatus.PhonePairing?>(nil)
+    var value: HostStatus.PhonePairing? { state.withLock { $0 } }
+    func set(_ pairing: HostStatus.PhonePairing) { state.withLock { $0 = pairing } }
 }

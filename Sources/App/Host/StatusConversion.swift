@@ -3,9 +3,11 @@ import RemotionHostLogic
 
 extension StatusSnapshot {
     /// The terminal view's model, from the snapshot the host's loop published.
-    package init(_ snapshot: HostSnapshot, addresses: [String], port: Int, pairingHint: String? = nil) {
-        let host = HostStatus(name: snapshot.hostName, addresses: addresses, port: UInt16(clamping: port),
+    package init(_ snapshot: HostSnapshot, addresses: [String], port: Int, pairingHint: String? = nil,
+                 phonePairing: HostStatus.PhonePairing? = nil) {
+        var host = HostStatus(name: snapshot.hostName, addresses: addresses, port: UInt16(clamping: port),
                               pairingHint: pairingHint)
+        host.phonePairing = phonePairing
         self.init(host: host, controllers: snapshot.controllers.map { ControllerStatus($0, mode: snapshot.settings.mode.rawValue) })
     }
 }

@@ -23,6 +23,15 @@ package struct HostStatus: Hashable, Sendable {
     package var port: UInt16
     /// Extra pairing / discovery help, e.g. "pairing code 4711" or "advertised as _remotion._udp".
     package var pairingHint: String?
+    /// A phone pairing link and its QR code as terminal lines (half blocks), while a
+    /// window is open: the welcome view shows both.
+    package var phonePairing: PhonePairing?
+
+    package struct PhonePairing: Hashable, Sendable {
+        package var url: String
+        package var qrLines: [String]
+        package init(url: String, qrLines: [String]) { self.url = url; self.qrLines = qrLines }
+    }
 
     package init(name: String, addresses: [String], port: UInt16, pairingHint: String? = nil) {
         self.name = name

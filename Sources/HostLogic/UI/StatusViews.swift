@@ -29,6 +29,21 @@ package struct WelcomeView: Hashable, Sendable {
         if let hint = host.pairingHint.map(TextFormat.sanitize), !hint.isEmpty {
             out.append(Self.indent + hint)
         }
+        if let phone = host.phonePairing {
+            out.append("")
+            out.append(Self.indent + "pair a phone: scan this code with its camera (works once, for 5 minutes)")
+            // The code is drawn only where it fits whole: a cut code cannot be scanned.
+            if phone.qrLines.allSatisfy({ Self.indent.count + $0.count <= width }) {
+                out += phone.qrLines.map { Self.indent + $0 }
+                // The link in pieces that fit (a cut link is of no use; it has no spaces).
+                var rest = Substring(TextFormat.sanitize(phone.url))
+                let piece = max(10, width - Self.indent.count)
+                var link: [String] = []
+                while !rest.isEmpty { link.append(Self.indent + rest.prefix(piece)); rest = rest.dropFirst(piece) }
+                return out.map { TextFormat.truncate($0, width) } + link + ["", Self.indent + "waiting for controllers…"]
+            }
+            out.append(Self.indent + "(widen the terminal to see the code) or open " + TextFormat.sanitize(phone.url))
+        }
         out.append("")
         out.append(Self.indent + "waiting for controllers…")
         return out.map { TextFormat.truncate($0, width) }
