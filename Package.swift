@@ -34,7 +34,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.0.0"),
         // The web controller: TLS for the phone's page (secure context for motion sensors)
@@ -64,7 +63,6 @@ let package = Package(
         ], path: "Sources/System"),
         .target(name: "RemotionApp", dependencies: [
             "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionSystem",
-            .product(name: "Histogram", package: "hdrhistogram-swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
