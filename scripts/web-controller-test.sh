@@ -46,11 +46,13 @@ for _ in $(seq 100); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep
 xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
 pids+=($!)
 export XDG_CONFIG_HOME="$work/config"   # no user config: pointer mode, default settings
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard \
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --dashboard-port 0 \
     --web-port 0 --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
 pids+=($!)
 url=""
+dashboard=""
 for _ in $(seq 200); do
+    dashboard=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/host.err" | head -1)
     url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
     [ -n "$url" ] && break
     sleep 0.05
@@ -61,7 +63,8 @@ if [ -z "$url" ]; then
 fi
 
 SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 240 python3 tests/web/test_web_controller.py \
-    --url "$url" --bin "$REMOTION_BIN" --data-dir "$work/data" --xi2-log "$work/xi2.log" --profile "$work/profile"
+    --url "$url" --bin "$REMOTION_BIN" --data-dir "$work/data" --xi2-log "$work/xi2.log" --profile "$work/profile" \
+    --dashboard "$dashboard"
 rc=$?
 [ $rc -eq 124 ] && echo "web-controller-test: timed out" && echo "0 passed, 1 failed"
 if [ $rc -ne 0 ]; then echo "--- host stderr"; tail -20 "$work/host.err"; fi

@@ -10,14 +10,14 @@ struct DashboardService<F: HostFraming>: Service {
     let server: DashboardServer
 
     static func start(host: HostService<F, HostPipeline>, publisher: SnapshotPublisher, port: Int,
-                      configPath: String?) async throws -> (DashboardService, Int) {
+                      configPath: String?, phonePairing: (@Sendable () -> String?)? = nil) async throws -> (DashboardService, Int) {
         let server = DashboardServer()
         let save: @Sendable (String, String) throws -> Void = { key, value in
             guard let configPath else { return }
             try ConfigFile.setMapping(key: key, value: value, path: configPath)
         }
         let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
-                                           settings: HostLoopSettingsControl(host: host, save: save))
+                                           settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing))
         return (DashboardService(server: server), bound)
     }
 

@@ -190,6 +190,7 @@ struct HostCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host, dsu: dsuBridge)),
                                                                           .init(service: status)]
         var controlHandlers = context.controlHandlers
+        var phonePairing: (@Sendable () -> String?)?
         if !noWeb {
             do {
                 let started = try await WebControllerService.start(
@@ -197,6 +198,7 @@ struct HostCommand: AsyncParsableCommand {
                     dataDirectory: context.dataDirectory, timeout: .secondsDouble(timeout))
                 services.insert(.init(service: started.service), at: 1)
                 controlHandlers.merge(started.service.controlHandlers) { a, _ in a }
+                phonePairing = started.service.openPairing
                 printErr("remotion host: web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
                 announceWebPairing(url: started.url, interactive: interactive, phonePairing: status.phonePairing)
             } catch {
@@ -213,7 +215,8 @@ struct HostCommand: AsyncParsableCommand {
             let configPath = context.loaded.path ?? HostConfig.defaultPath(environment: ProcessInfo.processInfo.environment)
             do {
                 let (dashboard, bound) = try await DashboardService.start(host: host, publisher: context.publisher,
-                                                                          port: dashboardPort, configPath: configPath)
+                                                                          port: dashboardPort, configPath: configPath,
+                                                                          phonePairing: phonePairing)
                 services.append(.init(service: dashboard))
                 printErr("remotion host: dashboard on http://127.0.0.1:\(bound)/ (settings saved to \(configPath ?? "nowhere"))")
             } catch {

@@ -20,6 +20,12 @@ struct WebControllerService: Service {
     /// The control socket's `web-pair-window`: a new one-time pairing URL (5 minutes, one
     /// phone) for `remotion pair --web`, which shows it as a QR code.
     ///     {"command":"web-pair-window"} → {"ok":true,"url":"https://…/#pair=…&fp=…"}
+    /// A new phone pairing link (5 minutes, one phone), for the dashboard's "Pair a phone".
+    var openPairing: @Sendable () -> String? {
+        let registry = server.registry, reachable = self.reachable, port = self.port, fingerprint = self.fingerprint
+        return { WebControllerService.pairingURL(host: reachable, port: port, secret: registry.openPairing(), fingerprint: fingerprint) }
+    }
+
     var controlHandlers: [String: ControlHandler] {
         let registry = server.registry, reachable = self.reachable, port = self.port, fingerprint = self.fingerprint
         return ["web-pair-window": { _, _ in

@@ -7,7 +7,7 @@ test-xi2) as the witness. Runs inside a network namespace that has only lo
 
 Arguments: --url PAIRING_URL --bin REMOTION --data-dir DIR --xi2-log FILE --profile DIR
 Environment: DISPLAY (the Xvfb the host injects into)."""
-import argparse, json, os, re, subprocess, sys, time
+import argparse, base64, json, os, re, subprocess, sys, time, urllib.error, urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -130,7 +130,7 @@ def near(p, q, tol=3):
 
 def main():
     ap = argparse.ArgumentParser()
-    for a in ("--url", "--bin", "--data-dir", "--xi2-log", "--profile"):
+    for a in ("--url", "--bin", "--data-dir", "--xi2-log", "--profile", "--dashboard"):
         ap.add_argument(a, required=True)
     args = ap.parse_args()
     base = args.url.split("#")[0].rstrip("/")
@@ -237,6 +237,26 @@ def main():
         d.find_element(By.ID, "pair-go").click()
         err = wait(lambda: d.find_element(By.ID, "pair-error").text, 5)
         check("the same link cannot pair twice", err and "used" in err, err)
+
+        # ── the dashboard's "Pair a phone": a fresh link and its QR code ─────────────
+        dash = "http://127.0.0.1:%s" % args.dashboard
+        def post(origin):
+            req = urllib.request.Request(dash + "/api/web-pairing", data=b"{}", method="POST",
+                                         headers={"Content-Type": "application/json", "Origin": origin})
+            try:
+                with urllib.request.urlopen(req, timeout=5) as r:
+                    return r.status, json.load(r)
+            except urllib.error.HTTPError as e:
+                return e.code, {}
+        status, body = post(dash)
+        png = os.path.join(args.profile, "..", "dashboard-qr.png")
+        if status == 200 and body.get("qr", "").startswith("data:image/png;base64,"):
+            open(png, "wb").write(base64.b64decode(body["qr"].split(",", 1)[1]))
+        decoded = subprocess.run(["zbarimg", "--raw", "-q", png], capture_output=True, text=True).stdout.strip() if os.path.exists(png) else ""
+        check("the dashboard's Pair a phone answers a new link whose QR code decodes to it",
+              status == 200 and body.get("url", "").startswith(base) and decoded == body.get("url"), (status, body.get("url"), decoded))
+        check("another web page cannot open a pairing window through the dashboard",
+              post("https://evil.example")[0] == 403)
     finally:
         if d:
             d.quit()

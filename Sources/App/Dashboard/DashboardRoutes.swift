@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import RemotionHostLogic
+import RemotionSystem
 
 /// The dashboard's HTTP routes: the page and its files, the snapshot, the settings and
 /// gyro calibration requests. Like the settings, a calibration request is a small JSON
@@ -43,6 +44,14 @@ struct DashboardRoutes: Sendable {
             case .success(let s): return Self.json(.ok, DashboardJSON.encode(SettingsView(s)))
             case .failure(let e): return Self.json(e.status, DashboardJSON.encode(["error": e.message]))
             }
+        }
+        router.post("/api/web-pairing") { _, _ in
+            // Loopback only, Origin and Host checked, JSON only (DashboardGuardMiddleware).
+            guard let url = await self.settings.openPhonePairing() else {
+                return Self.json(.notFound, DashboardJSON.encode(["error": "this host serves no web controller (--no-web)"]))
+            }
+            let png = (try? QRCode(text: url).png(scale: 6, quietZone: 4)) ?? []
+            return Self.json(.ok, DashboardJSON.encode(["url": url, "qr": "data:image/png;base64," + Data(png).base64EncodedString()]))
         }
         router.post("/api/calibrate") { request, _ in
             var request = request

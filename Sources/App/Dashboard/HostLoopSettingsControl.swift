@@ -8,11 +8,18 @@ import RemotionNetwork
 package struct HostLoopSettingsControl<Framing: HostFraming>: SettingsControl {
     let host: HostService<Framing, HostPipeline>
     let save: @Sendable (_ key: String, _ value: String) throws -> Void
+    /// Opens a phone pairing window on the web controller (nil: no web controller).
+    let phonePairing: (@Sendable () -> String?)?
 
-    package init(host: HostService<Framing, HostPipeline>, save: @escaping @Sendable (_ key: String, _ value: String) throws -> Void = { _, _ in }) {
+    package init(host: HostService<Framing, HostPipeline>,
+                 save: @escaping @Sendable (_ key: String, _ value: String) throws -> Void = { _, _ in },
+                 phonePairing: (@Sendable () -> String?)? = nil) {
         self.host = host
         self.save = save
+        self.phonePairing = phonePairing
     }
+
+    package func openPhonePairing() async -> String? { phonePairing?() }
 
     package func apply(key: String, value: String) async throws -> MappingSettings {
         let settings = try await host.onLoop { handler in

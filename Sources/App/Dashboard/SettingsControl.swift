@@ -14,6 +14,13 @@ package protocol SettingsControl: Sendable {
     /// Starts a manual gyro calibration of one controller (`session` as the snapshot
     /// spells it, 8 hex digits): the user holds it still for `calibration.duration` s.
     func calibrate(session: String) async throws -> CalibrationStart
+    /// Opens a phone pairing window on the web controller and returns its link; nil when
+    /// the host serves no web controller.
+    func openPhonePairing() async -> String?
+}
+
+extension SettingsControl {
+    package func openPhonePairing() async -> String? { nil }
 }
 
 /// Settings kept in memory: for tests and for hosts without a config file.

@@ -91,6 +91,26 @@ function gyroSummary(g) {
   return parts.join(" · ");
 }
 
+// "Pair a phone": the host opens a pairing window on its web controller and answers the
+// link and its QR code (a PNG data URL).
+async function pairPhone() {
+  const url = $("pair-url");
+  try {
+    const response = await fetch("/api/web-pairing", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}",
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    $("pair-qr").src = body.qr;
+    $("pair-qr").hidden = false;
+    url.textContent = body.url;
+    url.className = "hint url";
+  } catch (e) {
+    url.textContent = e.message;
+    url.className = "hint error";
+  }
+}
+
 async function calibrate(session) {
   const status = $("settings-status");
   try {
@@ -211,4 +231,5 @@ const slider = $("setting-sensitivity");
 slider.addEventListener("input", () => { lastLocalEdit = Date.now(); $("sensitivity-value").textContent = slider.value; });
 slider.addEventListener("change", () => sendSetting("sensitivity", slider.value));
 fetch("/api/settings").then((r) => r.json()).then(renderSettings).catch(() => {});
+$("pair-phone").addEventListener("click", pairPhone);
 connect();
