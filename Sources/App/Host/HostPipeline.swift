@@ -32,6 +32,9 @@ package final class HostPipeline: HostEventSink {
     /// Pointer positions kept per controller for the dashboard's trail (about 2 s at 120 Hz).
     package static let trailLength = 256
     private var started: Instant?
+    /// Names a new session (set by the host: for Noise sessions the paired controller's
+    /// name from the key store); other transports call `setName` themselves.
+    package var nameForSession: ((SessionID) -> String?)?
 
     package init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
                 injectorReason: String = "", publisher: SnapshotPublisher? = nil) {
@@ -49,6 +52,7 @@ package final class HostPipeline: HostEventSink {
         case let .sessionOpened(id, address):
             mappers[id] = MotionMapper(settings: settings)
             telemetry[id] = SessionTelemetry(address: address.displayText, opened: now)
+            if let name = nameForSession?(id) { setName(id, name) }
             logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(address.displayText)"])
         case let .motion(id, sample, latency):
             motion(id, sample, latencyMicros: latency, now: now)
@@ -64,6 +68,11 @@ package final class HostPipeline: HostEventSink {
         case .send:
             break
         }
+    }
+
+    /// The name shown for a session (terminal view, dashboard, JSON status).
+    package func setName(_ id: SessionID, _ name: String) {
+        telemetry[id]?.name = name
     }
 
     package func shutdown() {

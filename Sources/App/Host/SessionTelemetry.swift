@@ -3,6 +3,8 @@ import RemotionProtocol
 
 /// Per-controller numbers the host shows: latency distribution, packet rate, loss.
 package struct SessionTelemetry: Sendable {
+    /// The controller's name (`HostPipeline.setName`): for Noise sessions the name it paired under.
+    package var name = ""
     package var address: String
     package var opened: Instant
     package var latency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
