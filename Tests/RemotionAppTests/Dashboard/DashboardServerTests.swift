@@ -117,9 +117,11 @@ struct DashboardHTTPTests {
     @Test func secondServerOnTheSamePortFailsWithAClearError() async throws {
         let f = try await Fixture.start()
         let other = DashboardServer()
-        await #expect(throws: DashboardStartError.self) {
+        let error = await #expect(throws: DashboardStartError.self) {
             _ = try await other.start(port: f.port, publisher: f.publisher, settings: f.settings)
         }
+        // One clear sentence, no NIO internals (it once read "…bind(descriptor:ptr:bytes:): … (errno: 98))").
+        #expect(error?.message == "127.0.0.1 port \(f.port) is in use")
         await f.server.shutdown()
     }
 }
