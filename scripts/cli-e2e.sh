@@ -32,10 +32,13 @@ check "pairing through remotion pair --listen / remotion pair CODE" pair
 check "the host lists the paired controller" grep -q "cli-e2e" <("$bin" devices --data-dir "$hostkeys")
 
 start_host() { # extra flags...; sets host_pid, port
+  # (Removed first: the background redirection truncates it only once the child runs, and
+  # the port of the previous host must not be read meanwhile.)
+  rm -f "$work/host.out" "$work/host.err"
   "$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --data-dir "$hostkeys" "$@" >"$work/host.out" 2>"$work/host.err" &
   host_pid=$!; pids+=("$host_pid")
   for _ in $(seq 100); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/host.err")
+    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/host.err" 2>/dev/null)
     [[ -n "$port" ]] && return 0
     sleep 0.05
   done
@@ -100,7 +103,7 @@ check "the second controller's press was injected" test "$(count button 'e.get("
     > >(cat >"$work/pipe.out") 2>"$work/pipe.err" &
 pipe_host=$!; pids+=("$pipe_host")
 port=""
-for _ in $(seq 100); do port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/pipe.err"); [[ -n "$port" ]] && break; sleep 0.05; done
+for _ in $(seq 100); do port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/pipe.err" 2>/dev/null); [[ -n "$port" ]] && break; sleep 0.05; done
 "$bin" client --host "127.0.0.1:$port" --data-dir "$clientkeys" --source synthetic:still --rate 5 --duration 4 --press A@1.0+2 2>/dev/null &
 pipe_client=$!; pids+=("$pipe_client")
 seen=1
@@ -112,15 +115,18 @@ kill -INT "$pipe_host"; wait "$pipe_host" 2>/dev/null
 
 # 2. A controller killed mid-press: the host releases within its timeout.
 start_host --timeout 1 || exit 1
-"$bin" client --host "127.0.0.1:$port" --data-dir "$clientkeys" --source synthetic:still --press B@0.2+60 2>/dev/null &
+"$bin" client --host "127.0.0.1:$port" --data-dir "$clientkeys" --source synthetic:still --press B@0.2+60 2>"$work/killed.err" &
 client_pid=$!; pids+=("$client_pid")
-sleep 1
+# Kill it once its press is in (the log reaches host.out per event); at most 5 s.
+for _ in $(seq 100); do grep -q '"button":"right","state":"down"' "$work/host.out" && break; sleep 0.05; done
+sleep 0.2
 kill -9 "$client_pid"; wait "$client_pid" 2>/dev/null
 sleep 2
 stop_host
 rdown=$(count button 'e.get("button") == "right" and e.get("state") == "down"')
 rup=$(count button 'e.get("button") == "right" and e.get("state") == "up"')
 check "killed client's right button released by the host ($rdown down, $rup up)" test "$rdown" -eq 1 -a "$rup" -eq 1
+[[ "$rdown" -eq 1 ]] || { echo "  client:"; cat "$work/killed.err"; echo "  host:"; grep -v '^{"t"' "$work/host.err"; }
 
 # 3. Nobody unpaired injects: an unpaired client and a plain (--insecure) client.
 start_host || exit 1
@@ -156,10 +162,52 @@ sed -i 's/^A = .*$/A = "left"/' "$work/huge.toml"
 check "ESC and NUL in a config value are shown escaped, not sent raw" \
     python3 -c 'import sys; t=open(sys.argv[1],"rb").read(); sys.exit(0 if b"\\e[2J\\0" in t and not any(c < 32 and c != 10 for c in t) else 1)' "$work/bad7.err"
 
+# 4b. The host's own messages: a busy dashboard port is one clear line (no NIO internals,
+#     balanced parentheses), discovery off is said once, a config file that does not exist
+#     yet is announced as created on the first change, and it is.
+dport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -c 'import socket, sys, time; s=socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(8)' "$dport" &
+blocker=$!; pids+=("$blocker")
+sleep 0.3
+mkdir -p "$work/home"
+HOME="$work/home" XDG_CONFIG_HOME= DBUS_SYSTEM_BUS_ADDRESS="unix:path=$work/no-bus" \
+  "$bin" host --bind 127.0.0.1 --port 0 --inject log --dashboard-port "$dport" --data-dir "$hostkeys" >/dev/null 2>"$work/msgs.err" &
+msg_host=$!; pids+=("$msg_host")
+for _ in $(seq 60); do grep -q "discovery off" "$work/msgs.err" && break; sleep 0.05; done
+kill -INT "$msg_host"; wait "$msg_host" 2>/dev/null
+line=$(grep "dashboard off" "$work/msgs.err")
+check "a busy dashboard port is one clear line naming it" grep -qx "remotion host: dashboard off: 127.0.0.1 port $dport is in use; pick another port with --dashboard-port (0: any free port)" <<<"$line"
+check "... with balanced parentheses" test "$(tr -cd '(' <<<"$line" | wc -c)" -eq "$(tr -cd ')' <<<"$line" | wc -c)"
+line=$(grep "discovery" "$work/msgs.err")
+check "discovery off is said once: $line" test "$(grep -o "discovery" <<<"$line" | wc -l)" -eq 1 -a "$(grep -o "connect by address" <<<"$line" | wc -l)" -eq 1
+HOME="$work/home" XDG_CONFIG_HOME= "$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --dashboard-port 0 \
+  --data-dir "$hostkeys" >/dev/null 2>"$work/cfg.err" &
+cfg_host=$!; pids+=("$cfg_host")
+for _ in $(seq 60); do grep -q "dashboard on" "$work/cfg.err" && break; sleep 0.05; done
+config="$work/home/.config/remotion/config.toml"
+check "a config file that does not exist yet is announced as created on the first change" \
+  grep -q "settings will be saved to $config, created on the first change" "$work/cfg.err"
+cport=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/cfg.err")
+curl -s -o /dev/null -H 'Content-Type: application/json' -d '{"key":"sensitivity","value":"1.5"}' "http://127.0.0.1:$cport/api/settings"
+kill -INT "$cfg_host"; wait "$cfg_host" 2>/dev/null
+check "... and the first change creates it" grep -q "sensitivity = 1.5" "$config"
+
 # 5. Nobody answering: the client says so and fails.
 "$bin" client --host 127.0.0.1:9 --data-dir "$clientkeys" --timeout 1 --duration 1 2>"$work/timeout.err"; rc=$?
 check "client with no host times out with a clear message" test "$rc" -ne 0
 check "timeout message names the address" grep -q "no answer from 127.0.0.1:9" "$work/timeout.err"
+
+# 6. The terminal view as a real terminal shows it (tmux): the host's facts inside the
+#    view (injector and why, dashboard, discovery), the log injector's JSON only among its
+#    last events, the paired name once and the address once, gauges that move for 20°,
+#    and the last line after the view closed. The welcome screen is compared with
+#    tests/terminal/welcome.txt (ports, paths and the key masked); captures are kept in artifacts/.
+if command -v tmux >/dev/null; then
+  bash scripts/terminal-view-test.sh "$bin" "$hostkeys" "$clientkeys" "$work/view"; rc=$?
+  check "the terminal view in tmux (scripts/terminal-view-test.sh)" test "$rc" -eq 0
+else
+  check "tmux is installed (bash scripts/setup.sh)" false
+fi
 
 echo "cli-e2e: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

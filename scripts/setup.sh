@@ -10,6 +10,7 @@ packages=(
   xvfb x11-utils xdotool xinput nodejs
   avahi-daemon avahi-utils dbus iproute2 nftables
   chromium chromium-driver
+  tmux
 )
 
 missing=()

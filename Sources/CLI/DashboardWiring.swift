@@ -25,6 +25,7 @@ struct DashboardService<F: HostFraming>: Service {
         try? await gracefulShutdown()
         await server.shutdown()
     }
+
 }
 
 /// Writes a mapping change into the TOML config, keeping everything else as it was.
@@ -35,5 +36,16 @@ enum ConfigFile {
         let new = HostConfig.updatingMapping(key: key, value: value, in: old)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(new.utf8).write(to: url, options: .atomic)
+    }
+}
+
+enum DashboardNote {
+    /// "dashboard on http://127.0.0.1:7475/ (settings saved to FILE)", saying when FILE
+    /// does not exist yet that the first change creates it.
+    static func started(port: Int, configPath: String?) -> String {
+        let url = "dashboard on http://127.0.0.1:\(port)/"
+        guard let configPath else { return url + " (settings changes are not saved: no config path; set HOME or XDG_CONFIG_HOME)" }
+        if FileManager.default.fileExists(atPath: configPath) { return url + " (settings saved to \(configPath))" }
+        return url + " (settings will be saved to \(configPath), created on the first change)"
     }
 }

@@ -95,13 +95,17 @@ struct HostCommand: AsyncParsableCommand {
         var machine = HostStateMachine<SocketAddress>.Configuration()
         machine.timeout = .secondsDouble(timeout)
         machine.maximumSessions = maxControllers
-        let logger = Logger(label: "remotion.host")
+        // The terminal view only where stdout is a terminal and carries no injected-event log;
+        // while it is open everything the host says goes through the console, into the view.
+        let console = HostConsole(interactive: !json && isatty(STDOUT_FILENO) == 1 && inject != .log)
+        let logger = console.interactive ? Logger(label: "remotion.host") { ConsoleLogHandler(label: $0, console: console) }
+                                         : Logger(label: "remotion.host")
         let choice = inject
         let buttonMap = loaded.buttons
         let settings = loaded.settings
         let publisher = SnapshotPublisher()
         let makeSink: @Sendable () throws -> HostPipeline = {
-            let made = try InjectorFactory.make(choice, environment: environment, log: InjectionLogOutput())
+            let made = try InjectorFactory.make(choice, environment: environment, log: InjectionLogOutput(write: console.injected))
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), buttonMap: buttonMap,
                                         settings: settings, logger: logger, injectorReason: made.reason,
                                         publisher: publisher)
@@ -118,7 +122,7 @@ struct HostCommand: AsyncParsableCommand {
             }
         }
         var context = ServeContext(loaded: loaded, logger: logger, publisher: publisher, instance: instance,
-                                   dataDirectory: keyDirectory,
+                                   dataDirectory: keyDirectory, console: console,
                                    dsuSources: dsuSources, dsuServe: try dsuServe.map { try DSUEndpoint.server($0) })
         if insecure {
             printInsecureWarning("host")
@@ -135,7 +139,8 @@ struct HostCommand: AsyncParsableCommand {
             let host = try await startHost(machine: machine, makeFraming: framing, makeSink: makeSink,
                                            dataDirectory: keyDirectory)
             context.controlHandlers = PairingCommands(host: host, store: store).handlers
-            if paired == 0 {
+            try await PairedNames(store: store).install(on: host)
+            if paired == 0 && !console.interactive {
                 printErr("remotion host: no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")
             }
             let fingerprint = (try? store.hostKey()).map { KeyFingerprint.fingerprint(of: $0.publicKey) }
@@ -153,6 +158,7 @@ struct HostCommand: AsyncParsableCommand {
         var publisher: SnapshotPublisher
         var instance: InstanceName
         var dataDirectory: URL
+        var console: HostConsole
         var controlHandlers: [String: ControlHandler] = [:]
         var dsuSources: [DSUSourceConfig]
         var dsuServe: DSUEndpoint?
@@ -178,16 +184,18 @@ struct HostCommand: AsyncParsableCommand {
     private func serve<F: HostFraming>(_ host: HostService<F, HostPipeline>, _ context: ServeContext, note: String, hostID: String?,
                                        hint: String) async throws {
         let reason = try await host.onLoop { $0.sink.injectorReason }
+        try await host.announceStart()
         let boundPort = host.localAddress.port ?? port
-        printErr("remotion host: listening on \(host.localAddress.displayText) (UDP, \(note)), injecting with \(reason)")
-        if let path = context.loaded.path { printErr("remotion host: config \(path)") }
+        let console = context.console
+        console.note(.listening, "listening on \(host.localAddress.displayText) (UDP, \(note))")
+        console.note(.injector, "injecting with \(reason)")
+        if let path = context.loaded.path { console.note(.config, "config \(path)") }
         let dsuBridge = try await startDSU(host, context)
-        // The terminal view only where stdout is a terminal and carries no injected-event log.
-        let interactive = !json && isatty(STDOUT_FILENO) == 1 && inject != .log
+        let interactive = console.interactive
         let status = StatusDisplay(publisher: context.publisher, name: context.instance.value,
                                    addresses: StatusDisplay.addresses(for: host.localAddress),
-                                   port: boundPort, interactive: interactive, pairingHint: hint)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host, dsu: dsuBridge)),
+                                   port: boundPort, console: console, pairingHint: hint)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: HostRunner(host: host, dsu: dsuBridge, console: console)),
                                                                           .init(service: status)]
         var controlHandlers = context.controlHandlers
         var phonePairing: (@Sendable () -> String?)?
@@ -208,7 +216,7 @@ struct HostCommand: AsyncParsableCommand {
         }
         if let control = await ControlService.start(dataDirectory: context.dataDirectory, handlers: controlHandlers,
                                                     status: ControlService.status(name: context.instance.value, port: boundPort, secure: !insecure),
-                                                    note: { printErr("remotion host: \($0)") }) {
+                                                    note: { console.note(.control, $0) }) {
             services.append(.init(service: control))
         }
         if !noDashboard {
@@ -218,15 +226,20 @@ struct HostCommand: AsyncParsableCommand {
                                                                           port: dashboardPort, configPath: configPath,
                                                                           phonePairing: phonePairing)
                 services.append(.init(service: dashboard))
-                printErr("remotion host: dashboard on http://127.0.0.1:\(bound)/ (settings saved to \(configPath ?? "nowhere"))")
+                console.note(.dashboard, DashboardNote.started(port: bound, configPath: configPath))
             } catch {
-                printErr("remotion host: dashboard off (\(error)); use --dashboard-port to pick another port")
+                console.note(.dashboard, "dashboard off: \(error); pick another port with --dashboard-port (0: any free port)")
             }
+        } else {
+            console.note(.dashboard, "dashboard off (--no-dashboard)")
         }
         if !noDiscovery {
             let txt = HostTXT(protocolVersion: 1, hostID: hostID,
                               capabilities: ["attitude", "gyro", "buttons16", "reliable", insecure ? "plain" : "noise-ik"])
-            services.append(.init(service: HostAnnouncer(name: context.instance, port: UInt16(boundPort), txt: txt)))
+            services.append(.init(service: HostAnnouncer(name: context.instance, port: UInt16(boundPort), txt: txt,
+                                                         console: console)))
+        } else {
+            console.note(.discovery, "discovery off (--no-discovery): controllers connect by address")
         }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigint, .sigterm],
                                                       logger: context.logger))
@@ -255,6 +268,7 @@ extension HostCommand {
 struct HostRunner<F: HostFraming>: Service {
     let host: HostService<F, HostPipeline>
     var dsu: DSUBridge?
+    let console: HostConsole
 
     func run() async throws {
         try? await gracefulShutdown()
@@ -269,7 +283,7 @@ struct HostRunner<F: HostFraming>: Service {
         }
         await host.shutdown()
         let adapters = (counts?.3 ?? []).map { "; \($0)" }.joined()
-        printErr("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped by the protocol, \(counts?.2 ?? "")); every held input released\(adapters)")
+        console.finally("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped by the protocol, \(counts?.2 ?? "")); every held input released\(adapters)")
     }
 }
 

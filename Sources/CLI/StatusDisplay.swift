@@ -8,15 +8,17 @@ import ServiceLifecycle
 import Synchronization
 
 /// `remotion host`'s face: in a terminal, the welcome view and one block per controller,
-/// redrawn at most 10 times a second and only when something changed; piped or with
-/// `--json`, one JSON line per change. It only reads published snapshots, so a slow
-/// terminal never delays injection.
+/// with the host's facts and last events from its `HostConsole` (nothing else writes to
+/// the terminal while the view is open), redrawn at most 10 times a second and only when
+/// something changed; piped or with `--json`, one JSON line per change. It only reads
+/// published snapshots, so a slow terminal never delays injection.
 struct StatusDisplay: Service {
     let publisher: SnapshotPublisher
     let name: String
     let addresses: [String]
     let port: Int
-    let interactive: Bool
+    let console: HostConsole
+    var interactive: Bool { console.interactive }
     /// What the welcome view says about pairing (nil: nothing).
     var pairingHint: String?
     /// The phone pairing link and QR code the welcome view shows (set once the web
@@ -29,14 +31,24 @@ struct StatusDisplay: Service {
         var log = StatusLog()
         var lastGeneration = -1
         if interactive { write(TerminalScreen.setUp) }
-        defer { if interactive { write(TerminalScreen.tearDown) } }
+        defer {
+            if interactive { write(TerminalScreen.tearDown) }
+            console.viewClosed()
+        }
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             let generation = publisher.generation
             var snapshot = publisher.current()
             snapshot.hostName = name
-            let status = StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint,
-                                        phonePairing: phonePairing.value)
+            let status = interactive
+                ? StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint,
+                                 phonePairing: phonePairing.value, notes: console.notes, recent: console.recent)
+                : StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint)
             if interactive {
+                let size = Self.terminalSize()
+                if size != (renderer.screen.columns, renderer.screen.rows) {
+                    renderer.screen = TerminalScreen(columns: size.columns, rows: size.rows)
+                    policy.invalidate()
+                }
                 if case .draw = policy.decide(status, now: MonotonicClock.now()) { write(renderer.frame(for: status)) }
             } else if generation != lastGeneration {
                 for line in log.lines(for: status, at: MonotonicClock.now()) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
@@ -49,6 +61,13 @@ struct StatusDisplay: Service {
     private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 
     static func addresses(for local: SocketAddress) -> [String] { SocketAddress.reachableAddresses(for: local) }
+
+    /// The terminal's size (80 columns, no row limit when it cannot be asked).
+    static func terminalSize() -> (columns: Int, rows: Int?) {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return (80, nil) }
+        return (Int(size.ws_col), size.ws_row > 0 ? Int(size.ws_row) : nil)
+    }
 }
 
 /// The welcome view's phone pairing (written once by the host command, read by the view).

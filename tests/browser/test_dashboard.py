@@ -87,6 +87,19 @@ def shows_the_connected_demo_controller():
 
 
 @check
+def header_and_card_say_where_who_and_in_which_units():
+    listen = driver.find_element(By.ID, "host-listen").text
+    assert listen == api("/api/snapshot")["listen"] and listen.startswith("127.0.0.1:"), f"listening {listen!r}"
+    first = driver.find_element(By.ID, "host-uptime").text
+    wait_for(lambda: driver.find_element(By.ID, "host-uptime").text != first, "the uptime to count", seconds=4)
+    card = driver.find_element(By.CSS_SELECTOR, ".controller[data-state=connected]")
+    assert card.find_element(By.CSS_SELECTOR, ".name").text == "demo controller", "the paired name is not shown"
+    assert "ms" in card.find_element(By.CSS_SELECTOR, ".histogram-x").text, "the latency axis has no unit"
+    y = card.find_element(By.CSS_SELECTOR, ".histogram-y").text
+    assert "samples" in y and int(card.find_element(By.CSS_SELECTOR, ".hist-max").text) > 0, f"y axis {y!r}"
+
+
+@check
 def cube_follows_the_replayed_trace():
     readings = []
     for _ in range(2):

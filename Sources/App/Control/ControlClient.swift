@@ -4,7 +4,7 @@ import NIOPosix
 
 /// A client of the host's control socket: one request line out, one response line back.
 package final class ControlClient: Sendable {
-    private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    private let channel: any Channel
     private let reader: Reader
 
     /// Connects to a running host's socket; throws `ControlSocketError.noHost` when no
@@ -12,17 +12,20 @@ package final class ControlClient: Sendable {
     package static func connect(path: String,
                                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> ControlClient {
         guard FileManager.default.fileExists(atPath: path) else { throw ControlSocketError.noHost(path) }
-        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        let (lines, continuation) = AsyncStream<String>.makeStream()
         do {
-            channel = try await ClientBootstrap(group: group).connect(unixDomainSocketPath: path) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            let channel = try await ClientBootstrap(group: group)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(LineReader(continuation: continuation))
+                    }
                 }
-            }
+                .connect(unixDomainSocketPath: path).get()
+            return ControlClient(channel: channel, lines: lines)
         } catch {
+            continuation.finish()
             throw ControlSocketError.noHost(path)
         }
-        return ControlClient(channel: channel)
     }
 
     /// True when a live host accepts connections on `path`.
@@ -32,40 +35,59 @@ package final class ControlClient: Sendable {
         return true
     }
 
-    private init(channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) {
+    private init(channel: any Channel, lines: AsyncStream<String>) {
         self.channel = channel
-        reader = Reader(channel.inbound)
+        reader = Reader(lines)
     }
 
     /// Sends one request and waits for its response.
     package func send(_ request: ControlRequest) async throws -> ControlResponse {
-        try await channel.outbound.write(ByteBuffer(string: request.line + "\n"))
-        guard let line = try await reader.nextLine() else { throw ControlSocketError.broken("closed the connection") }
+        try await channel.writeAndFlush(ByteBuffer(string: request.line + "\n"))
+        guard let line = await reader.next() else { throw ControlSocketError.broken("closed the connection") }
         guard let response = ControlResponse.parse(line) else { throw ControlSocketError.broken("sent an unreadable answer") }
         return response
     }
 
     package func close() async {
-        channel.outbound.finish()
-        try? await channel.channel.close()
+        try? await channel.close()
     }
 
-    /// Reads lines from the inbound stream; one caller at a time (requests are sequential).
+    /// The response lines, one caller at a time (requests are sequential).
     private actor Reader {
-        private var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-        private var lines = LineBuffer()
+        private var iterator: AsyncStream<String>.Iterator
 
-        init(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) { iterator = inbound.makeAsyncIterator() }
+        init(_ lines: AsyncStream<String>) { iterator = lines.makeAsyncIterator() }
 
-        func nextLine() async throws -> String? {
-            while true {
-                if let line = lines.next() { return line }
-                var it = iterator
-                let buffer = try await it.next(isolation: self)
-                iterator = it
-                guard let buffer else { return nil }
-                guard lines.append(buffer) else { throw ControlSocketError.broken("sent a line that is too long") }
-            }
+        func next() async -> String? {
+            var it = iterator
+            let line = await it.next(isolation: self)
+            iterator = it
+            return line
         }
     }
+}
+
+/// Splits what the host sends into lines.
+final class LineReader: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    private var lines = LineBuffer()
+    private let continuation: AsyncStream<String>.Continuation
+
+    init(continuation: AsyncStream<String>.Continuation) { self.continuation = continuation }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard lines.append(unwrapInboundIn(data)) else {
+            continuation.finish()
+            context.close(promise: nil)
+            return
+        }
+        while let line = lines.next() { continuation.yield(line) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) { context.close(promise: nil) }
 }

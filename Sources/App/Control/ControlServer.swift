@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import RemotionHostLogic
 import Synchronization
 
 /// Answers one request on one connection. Runs off the host's loop; a handler that
@@ -35,8 +36,8 @@ package final class ControlServer: Sendable {
 
     package let path: String
     private let handlers: [String: ControlHandler]
-    private let state = Mutex<(channel: Channel?, task: Task<Void, Never>?)>((nil, nil))
-    private let connections = ConnectionCounter()
+    private let state = Mutex<(any Channel)?>(nil)
+    private let connections = ControlConnections()
 
     package static func path(dataDirectory: URL) -> String {
         dataDirectory.appendingPathComponent(fileName).path
@@ -60,68 +61,99 @@ package final class ControlServer: Sendable {
         // The directory is 0700, so nobody else can reach the socket even in the moment
         // before its own mode is set to 0600.
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
-        let server = try await ServerBootstrap(group: group).bind(unixDomainSocketPath: path) { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-            }
-        }
-        chmod(path, 0o600)
-        let task = Task { [handlers, connections] in
-            _ = try? await withThrowingDiscardingTaskGroup { group in
-                try await server.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        let id = connections.next()
-                        group.addTask { await Self.serve(connection, id: id, handlers: handlers) }
-                    }
+        let (handlers, connections) = (self.handlers, self.connections)
+        let server = try await ServerBootstrap(group: group)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let id = connections.add(channel)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ControlConnectionHandler(channel: channel, id: id, handlers: handlers) { connections.remove(id) })
                 }
             }
-        }
-        state.withLock { $0 = (server.channel, task) }
+            .bind(unixDomainSocketPath: path).get()
+        chmod(path, 0o600)
+        state.withLock { $0 = server }
     }
 
     /// Stops accepting, ends every connection (running their close handlers) and removes the socket file.
     package func shutdown() async {
-        let (channel, task) = state.withLock { s in defer { s = (nil, nil) }; return s }
-        try? await channel?.close()
-        task?.cancel()
-        await task?.value
-        if channel != nil { unlink(path) }
-    }
-
-    private static func serve(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, id: Int,
-                              handlers: [String: ControlHandler]) async {
-        let connection = ControlConnection(id: id)
-        try? await channel.executeThenClose { inbound, outbound in
-            var lines = LineBuffer()
-            for try await buffer in inbound {
-                guard lines.append(buffer) else {
-                    try await outbound.write(ByteBuffer(string: ControlResponse.failure("line too long").line + "\n"))
-                    return
-                }
-                while let line = lines.next() {
-                    let response: ControlResponse
-                    if let request = ControlRequest.parse(line) {
-                        if let handler = handlers[request.command] {
-                            response = await handler(request, connection)
-                        } else {
-                            let known = handlers.keys.sorted().joined(separator: ", ")
-                            response = .failure("unknown command \"\(request.command.prefix(40))\"; known: \(known)")
-                        }
-                    } else {
-                        response = .failure("expected one JSON object with a \"command\" per line")
-                    }
-                    try await outbound.write(ByteBuffer(string: response.line + "\n"))
-                }
-            }
-        }
-        await connection.closed()
+        guard let server = state.withLock({ s in defer { s = nil }; return s }) else { return }
+        try? await server.close()
+        for channel in connections.all() { try? await channel.close() }
+        unlink(path)
     }
 }
 
-/// Numbers connections (their ids key per-connection state in handlers).
-final class ConnectionCounter: Sendable {
-    private let value = Atomic<Int>(0)
-    func next() -> Int { value.add(1, ordering: .relaxed).newValue }
+/// One connection: lines in (split on the loop), answered one at a time, in order, by a
+/// task that runs the handlers and writes each response.
+final class ControlConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private var lines = LineBuffer()
+    private let continuation: AsyncStream<String>.Continuation
+
+    init(channel: Channel, id: Int, handlers: [String: ControlHandler], onEnd: @escaping @Sendable () -> Void) {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        self.continuation = continuation
+        Self.answerLines(stream, channel: channel, connection: ControlConnection(id: id), handlers: handlers, onEnd: onEnd)
+    }
+
+    private static func answerLines(_ stream: AsyncStream<String>, channel: any Channel, connection: ControlConnection,
+                                    handlers: [String: ControlHandler], onEnd: @escaping @Sendable () -> Void) {
+        Task {
+            for await line in stream {
+                let response = await answer(line, connection: connection, handlers: handlers)
+                try? await channel.writeAndFlush(ByteBuffer(string: response.line + "\n"))
+            }
+            onEnd()
+            await connection.closed()
+        }
+    }
+
+    static func answer(_ line: String, connection: ControlConnection, handlers: [String: ControlHandler]) async -> ControlResponse {
+        guard let request = ControlRequest.parse(line) else {
+            return .failure("expected one JSON object with a \"command\" per line")
+        }
+        guard let handler = handlers[request.command] else {
+            let known = handlers.keys.sorted().joined(separator: ", ")
+            return .failure("unknown command \(EchoedValue.quoted(request.command)); known: \(known)")
+        }
+        return await handler(request, connection)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard lines.append(unwrapInboundIn(data)) else {
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: ControlResponse.failure("line too long").line + "\n")),
+                                  promise: nil)
+            context.close(promise: nil)
+            return
+        }
+        while let line = lines.next() { continuation.yield(line) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) { context.close(promise: nil) }
+}
+
+/// The open connections (closed at shutdown), numbered: their ids key per-connection state.
+final class ControlConnections: Sendable {
+    private let state = Mutex<(next: Int, open: [Int: any Channel])>((1, [:]))
+
+    func add(_ channel: any Channel) -> Int {
+        state.withLock { s in
+            defer { s.next += 1 }
+            s.open[s.next] = channel
+            return s.next
+        }
+    }
+
+    func remove(_ id: Int) { _ = state.withLock { $0.open.removeValue(forKey: id) } }
+    func all() -> [any Channel] { state.withLock { Array($0.open.values) } }
 }
 
 /// Splits a byte stream into lines (LF, an optional CR before it dropped).

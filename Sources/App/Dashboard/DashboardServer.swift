@@ -61,7 +61,9 @@ package final class DashboardServer: Sendable {
             logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
-            do { try await group.run() } catch { failure.withLock { $0 = "\(error)" } }
+            do { try await group.run() } catch {
+                failure.withLock { $0 = DashboardStartError.describe(error, host: host, port: port).message }
+            }
             boundSink.finish()
         }
         for await port in bound where port >= 0 {
@@ -69,8 +71,8 @@ package final class DashboardServer: Sendable {
             return port
         }
         task.cancel()
-        let why = failure.withLock { $0 } ?? "the server stopped before it was listening"
-        throw DashboardStartError(message: "cannot serve the dashboard on \(host) port \(port): \(why)")
+        throw DashboardStartError(message: failure.withLock { $0 }
+                                  ?? "cannot serve on \(host) port \(port): the server stopped before it was listening")
     }
 
     /// The dashboard's routes behind the request guard (what the route tests drive).

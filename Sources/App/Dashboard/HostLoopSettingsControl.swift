@@ -27,6 +27,8 @@ package struct HostLoopSettingsControl<Framing: HostFraming>: SettingsControl {
             var settings = pipeline.settings
             try settings.set(key, to: value)
             pipeline.update(settings: settings)
+            // Readers see the change at once, also while no controller makes the loop publish.
+            pipeline.report(handler.report(), now: MonotonicClock.now())
             return settings
         }
         try save(key, settings.value(of: key))

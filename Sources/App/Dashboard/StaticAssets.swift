@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// The page's files (HTML, CSS, JS), read once from the target's resources.
 struct StaticAssets: Sendable {
@@ -44,4 +45,12 @@ struct StaticAssets: Sendable {
 package struct DashboardStartError: Error, Sendable, CustomStringConvertible {
     package var message: String
     package var description: String { message }
+
+    /// One clear sentence for a failed bind: "127.0.0.1 port 7475 is in use", or the
+    /// system's words for another errno; never NIO's internals.
+    static func describe(_ error: any Error, host: String, port: Int) -> DashboardStartError {
+        guard let io = error as? IOError else { return DashboardStartError(message: "cannot serve on \(host) port \(port): \(error)") }
+        if io.errnoCode == EADDRINUSE { return DashboardStartError(message: "\(host) port \(port) is in use") }
+        return DashboardStartError(message: "cannot serve on \(host) port \(port): \(String(cString: strerror(io.errnoCode)).lowercased())")
+    }
 }

@@ -67,6 +67,8 @@ package enum DemoRunner {
                 pipeline.identity = (name: "Remotion demo", listen: "")
                 return pipeline
             })
+        try await host.announceStart()
+        try await PairedNames(store: hostStore).install(on: host)
         try await options.onHostReady?(host)
         // The demo's "user" confirms the controller automatically; a real host asks (remotion pair --listen).
         let confirmer = Task {

@@ -50,6 +50,9 @@ package final class HostPipeline: HostEventSink {
     package var dropReporters: [any HostDropReporter] = []
     /// Sessions already told that pointer mode needs an attitude they do not send.
     var attitudeNoted = Set<SessionID>()
+    /// Names a new session (set by the host: for Noise sessions the paired controller's
+    /// name from the key store); other transports call `setName` themselves.
+    package var nameForSession: ((SessionID) -> String?)?
 
     package init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
                 injectorReason: String = "", publisher: SnapshotPublisher? = nil) {
@@ -67,6 +70,7 @@ package final class HostPipeline: HostEventSink {
         case let .sessionOpened(id, address):
             mappers[id] = MotionMapper(settings: settings)
             telemetry[id] = SessionTelemetry(address: address.displayText, opened: now)
+            if let name = nameForSession?(id) { setName(id, name) }
             logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(address.displayText)"])
             for o in observers { o.sessionOpened(id, address: address, now: now) }
         case let .motion(id, sample, latency):
@@ -89,14 +93,14 @@ package final class HostPipeline: HostEventSink {
         }
     }
 
+    /// The name shown for a session (terminal view, dashboard, JSON status).
+    package func setName(_ id: SessionID, _ name: String) {
+        telemetry[id]?.name = name
+    }
+
     package func shutdown() {
         if let error = injector.releaseEverything() { fail(error) }
         injector.close()
-    }
-
-    /// The name a controller is shown under (its paired name, a web device's name, a DSU slot).
-    package func setName(_ id: SessionID, _ name: String) {
-        telemetry[id]?.name = name
     }
 
     /// The direction a controller points at becomes the screen centre (its next sample).

@@ -21,6 +21,8 @@ package struct HostSnapshot: Sendable, Codable, Equatable {
 
 package struct ControllerSnapshot: Sendable, Codable, Equatable {
     package var session: String
+    /// The name the controller paired under ("" when unknown, e.g. a plain session).
+    package var name: String = ""
     package var address: String
     package var state: String
     package var attitude: [Double]?          // roll, pitch, yaw (radians)

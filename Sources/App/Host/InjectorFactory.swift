@@ -26,7 +26,9 @@ package enum InjectorFactory {
                             log: InjectionLogOutput = InjectionLogOutput()) throws(InjectionError) -> Made {
         switch choice {
         case .auto:
-            let pick = InjectorSelection.auto(InjectorFacts(uinputWritable: uinputWritable(),
+            // REMOTION_NO_UINPUT=1 makes auto pass over uinput (tests that must not inject for real).
+            let uinput = environment["REMOTION_NO_UINPUT"] == nil && uinputWritable()
+            let pick = InjectorSelection.auto(InjectorFacts(uinputWritable: uinput,
                                                             display: environment["DISPLAY"], isMacOS: isMacOS))
             let concrete = Choice(rawValue: pick.kind.rawValue) ?? .log
             var made = try make(concrete, environment: environment, screen: screen, log: log)

@@ -2,9 +2,9 @@ import RemotionProtocol
 
 /// Per-controller numbers the host shows: latency distribution, packet rate, loss.
 package struct SessionTelemetry: Sendable {
+    /// The controller's name (`HostPipeline.setName`): for Noise sessions the name it paired under.
+    package var name = ""
     package var address: String
-    /// The name the controller is shown under (paired name, web device, DSU slot), if known.
-    package var name: String?
     package var opened: Instant
     package var latency = LatencyHistogram()
     package var motionPackets = 0

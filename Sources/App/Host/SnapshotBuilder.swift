@@ -72,7 +72,7 @@ extension HostSnapshot {
             let received = stats?.motionPackets ?? 0
             let lost = stats?.motionGaps ?? 0
             return ControllerSnapshot(
-                session: "\(id)", address: t.address, state: "connected",
+                session: "\(id)", name: t.name, address: t.address, state: "connected",
                 attitude: t.attitude.map { [$0.roll, $0.pitch, $0.yaw] },
                 pointer: t.pointer.map { [$0.x, $0.y] },
                 buttons: t.buttons.buttons.map(\.letter).joined(),

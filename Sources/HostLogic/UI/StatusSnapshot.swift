@@ -32,12 +32,20 @@ package struct HostStatus: Hashable, Sendable {
         package var qrLines: [String]
         package init(url: String, qrLines: [String]) { self.url = url; self.qrLines = qrLines }
     }
+    /// The host's facts, shown inside the view (injector and why, dashboard, discovery, …).
+    package var notes: [String]
+    /// The last injected events or log messages (the view's own lines: nothing else may
+    /// write to the terminal while it is open).
+    package var recent: [String]
 
-    package init(name: String, addresses: [String], port: UInt16, pairingHint: String? = nil) {
+    package init(name: String, addresses: [String], port: UInt16, pairingHint: String? = nil,
+                 notes: [String] = [], recent: [String] = []) {
         self.name = name
         self.addresses = addresses
         self.port = port
         self.pairingHint = pairingHint
+        self.notes = notes
+        self.recent = recent
     }
 
     /// "ADDR:PORT" for the first address ("[v6]:PORT" for IPv6), or nil without addresses.
@@ -84,7 +92,8 @@ package struct ScreenPoint: Hashable, Sendable {
 /// One controller as the status screen shows it.
 package struct ControllerStatus: Hashable, Sendable {
     package var session: SessionID
-    /// The name the client announced (untrusted: views strip control characters).
+    /// The controller's name: the name it paired under (untrusted: views strip control
+    /// characters); empty when unknown (plain sessions), and then only the address shows.
     package var name: String
     /// The client's "ADDR:PORT".
     package var address: String

@@ -29,6 +29,7 @@ package struct WelcomeView: Hashable, Sendable {
         if let hint = host.pairingHint.map(TextFormat.sanitize), !hint.isEmpty {
             out.append(Self.indent + hint)
         }
+        out += host.notes.map { Self.indent + TextFormat.sanitize($0) }
         if let phone = host.phonePairing {
             out.append("")
             out.append(Self.indent + "pair a phone: scan this code with its camera (works once, for 5 minutes)")
@@ -46,7 +47,14 @@ package struct WelcomeView: Hashable, Sendable {
         }
         out.append("")
         out.append(Self.indent + "waiting for controllers…")
+        out += Self.recentLines(host.recent)
         return out.map { TextFormat.truncate($0, width) }
+    }
+
+    /// "last events:" and the lines, indented (nothing when there are none).
+    static func recentLines(_ recent: [String]) -> [String] {
+        guard !recent.isEmpty else { return [] }
+        return ["", indent + "last events:"] + recent.map { indent + indent + TextFormat.sanitize($0) }
     }
 
     /// `line` when it fits the width, otherwise `fallback`.
@@ -82,13 +90,15 @@ package struct WelcomeView: Hashable, Sendable {
 ///
 ///     ● 0000abcd  Pixel 7  192.168.1.20:50123                     connected
 ///       mode pointer   pointer 960,540   60.0 pkt/s   loss 0.5%   latency 4.1/12.3 ms (p50/p99)
-///       roll ───┼●───  +12.3°   pitch ─●─┼────  -45.0°   yaw ────●────   +0.0°
+///       roll ─────┼●────  +12.3°   pitch ──●──┼─────  -45.0°   yaw ─────●─────   +0.0°
 ///       buttons ·B··E···········   held mouse:left key:Shift_L
 ///       gyro calibrated 100% · bias +0.01 -0.02 +0.00 °/s · still    (controllers with gyro)
+///
+/// followed by the host's facts and its last events.
 package struct ControlView: Hashable, Sendable {
     package var width: Int
     /// Cells of one attitude gauge; the centre cell marks zero.
-    package static let gaugeWidth = 9
+    package static let gaugeWidth = 11
     package static let indent = "  "
 
     package init(width: Int = 80) { self.width = max(40, width) }
@@ -105,6 +115,9 @@ package struct ControlView: Hashable, Sendable {
             out.append("")
             out += block(for: controller)
         }
+        if !host.notes.isEmpty { out.append("") }
+        out += host.notes.map { Self.indent + TextFormat.sanitize($0) }
+        out += WelcomeView.recentLines(host.recent)
         return out.map { TextFormat.truncate($0, width) }
     }
 
@@ -112,10 +125,11 @@ package struct ControlView: Hashable, Sendable {
     package func block(for c: ControllerStatus) -> [String] {
         let state = c.state.rawValue
         let left = "\(Self.symbol(c.state)) \(c.session)  "
-        let address = "  " + TextFormat.sanitize(c.address)
-        let nameRoom = max(4, width - left.count - address.count - state.count - 1)
+        let address = TextFormat.sanitize(c.address)
+        let nameRoom = max(4, width - left.count - address.count - state.count - 3)
         let name = TextFormat.truncate(TextFormat.sanitize(c.name), nameRoom)
-        let head = left + name + address
+        // The paired name, then the address; the address alone when the name is unknown.
+        let head = left + (name.isEmpty ? address : name + "  " + address)
         let header = TextFormat.padRight(head, width - state.count) + state
 
         var link = Self.indent + "mode \(TextFormat.sanitize(c.mappingMode))"
@@ -153,16 +167,20 @@ package struct ControlView: Hashable, Sendable {
         return "\(p50)/\(p99) ms"
     }
 
-    /// A horizontal gauge for an angle in [-π, π]: "───┼●───" with ● at the angle,
-    /// ┼ at zero (● covers it at zero). Out-of-range angles pin to the ends; NaN shows no marker.
+    /// A horizontal gauge for an angle in [-π, π]: "─────┼●────" with ● at the angle,
+    /// ┼ at zero (● covers it at zero). The scale is a square root, so a hand's small
+    /// turns move it and ±180° still fits: with 11 cells ±5° is one cell from the centre,
+    /// ±20° two, ±45° three (rounded), ±180° the end. Out-of-range angles pin to the ends;
+    /// NaN shows no marker.
     package static func gauge(_ radians: Double, width: Int = gaugeWidth) -> String {
         let w = max(3, width)
         let centre = w / 2
         var cells = [Character](repeating: "─", count: w)
         cells[centre] = "┼"
         if radians.isFinite {
-            let t = (min(max(radians, -.pi), .pi) + .pi) / (2 * .pi)
-            let index = Int((t * Double(w - 1)).rounded())
+            let t = min(abs(radians), .pi) / .pi
+            let offset = Int((t.squareRoot() * Double(centre)).rounded())
+            let index = radians < 0 ? centre - offset : centre + offset
             cells[min(max(index, 0), w - 1)] = "●"
         }
         return String(cells)

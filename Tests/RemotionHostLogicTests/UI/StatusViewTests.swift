@@ -21,8 +21,19 @@ enum Fixtures {
         session: SessionID(0x1234_5678), name: "a very long controller name that will not fit \u{1B}[2J",
         address: "[fe80::1]:40000", state: .connecting)
 
+    /// The host with the facts `remotion host` shows inside the view and its last events.
+    static let facts = HostStatus(
+        name: "deskbox", addresses: ["192.168.1.10"], port: 27960, pairingHint: "1 paired controller(s)",
+        notes: ["injecting with auto: no writable /dev/uinput, no DISPLAY and not macOS: events are logged",
+                "dashboard on http://127.0.0.1:7475/ (settings saved to /home/u/.config/remotion/config.toml)",
+                "discovery off: avahi-daemon is not running; controllers connect by address"],
+        recent: [#"{"session":"0000abcd","kind":"key","key":"Left","state":"down"}"#, "info \u{1B}[31mred"])
+
     static let welcome = StatusSnapshot(host: host)
-    static let busy = StatusSnapshot(host: host, controllers: [pixel, joining])
+    static let busy = StatusSnapshot(host: facts, controllers: [pixel, joining])
+    /// A controller whose name is not known (a plain session): its address shows once.
+    static let unnamed = ControllerStatus(session: SessionID(0xbeef), name: "", address: "127.0.0.1:50000",
+                                          state: .connected, attitude: Attitude(roll: 20 * .pi / 180, pitch: -20 * .pi / 180, yaw: 0))
 }
 
 @Suite struct StatusViewTests {
@@ -32,6 +43,24 @@ enum Fixtures {
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(lines.contains("  connect with: remotion client --host 192.168.1.10:27960"))
         GoldenFile.check("welcome.txt", lines)
+    }
+
+    @Test func welcomeViewShowsTheHostsFactsAndLastEvents() throws {
+        var font = try PixelFont.standard()
+        let lines = WelcomeView().lines(for: Fixtures.facts, font: &font)
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        for note in Fixtures.facts.notes { #expect(lines.contains { $0.hasPrefix("  " + note.prefix(60)) }, "\(note)") }
+        #expect(lines.contains("  last events:"))
+        #expect(!lines.joined().contains("\u{1B}"))
+        GoldenFile.check("welcome-facts.txt", lines)
+    }
+
+    @Test func aControllerShowsItsNameOnceAndItsAddressOnce() {
+        let named = ControlView().block(for: Fixtures.pixel)[0]
+        #expect(named.components(separatedBy: "Pixel 7").count == 2 && named.components(separatedBy: "192.168.1.20:50123").count == 2)
+        let unnamed = ControlView().block(for: Fixtures.unnamed)[0]
+        #expect(unnamed.components(separatedBy: "127.0.0.1:50000").count == 2, "\(unnamed)")
+        #expect(unnamed.hasPrefix("● 0000beef  127.0.0.1:50000 "))
     }
 
     @Test func welcomeViewWrapsLongNamesAndFitsNarrowTerminals() throws {
@@ -52,10 +81,16 @@ enum Fixtures {
     }
 
     @Test func gaugeAndButtonStrip() {
-        #expect(ControlView.gauge(0) == "────●────")
-        #expect(ControlView.gauge(-.pi) == "●───┼────")
-        #expect(ControlView.gauge(10) == "────┼───●")
-        #expect(ControlView.gauge(.nan) == "────┼────")
+        #expect(ControlView.gauge(0) == "─────●─────")
+        #expect(ControlView.gauge(-.pi) == "●────┼─────")
+        #expect(ControlView.gauge(10) == "─────┼────●")
+        #expect(ControlView.gauge(.nan) == "─────┼─────")
+        // A hand's small turns move it (square-root scale): ±20° is two cells from zero.
+        let degree = Double.pi / 180
+        #expect(ControlView.gauge(20 * degree) == "─────┼─●───")
+        #expect(ControlView.gauge(-20 * degree) == "───●─┼─────")
+        #expect(ControlView.gauge(5 * degree) == "─────┼●────")
+        #expect(ControlView.gauge(1 * degree) == "─────●─────")
         #expect(ControlView.buttonStrip(ButtonSet([.a, .p])) == "A··············P")
         #expect(ControlView.buttonStrip(.none) == String(repeating: "·", count: 16))
     }

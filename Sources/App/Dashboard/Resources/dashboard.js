@@ -6,6 +6,8 @@
 const EDGES_MS = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
 const $ = (id) => document.getElementById(id);
 const cards = new Map();       // session -> card element
+let uptimeBase = 0;            // the host's uptime in the last snapshot (s)
+let uptimeAt = 0;              // when that snapshot arrived (performance.now(), ms)
 let lastLocalEdit = 0;         // ms timestamp of the user's last settings edit
 let settingsFilled = false;
 
@@ -51,6 +53,7 @@ function cardFor(session) {
 function renderController(c) {
   const card = cardFor(c.session);
   const q = (sel) => card.querySelector(sel);
+  q(".name").textContent = c.name || "";
   q(".session").textContent = "session " + c.session;
   q(".state").textContent = c.state;
   card.dataset.state = c.state;
@@ -70,6 +73,7 @@ function renderController(c) {
   turnCube(q(".cube"), a);
   const counts = c.latencyHistogram || [];
   const top = Math.max(1, ...counts);
+  q(".hist-max").textContent = String(Math.max(0, ...counts, 0));
   q(".histogram").querySelectorAll(".bar").forEach((bar, i) => {
     const n = counts[i] || 0;
     bar.style.height = (100 * n / top) + "%";
@@ -155,7 +159,9 @@ function renderSnapshot(s, generation) {
   $("host-name").textContent = s.hostName || "";
   $("host-listen").textContent = s.listen || "-";
   $("host-injector").textContent = s.injector || "-";
-  $("host-uptime").textContent = duration(s.uptime || 0);
+  uptimeBase = s.uptime || 0;
+  uptimeAt = performance.now();
+  showUptime();
   $("host-drops").textContent = String(Object.values(s.drops || {}).reduce((a, b) => a + b, 0));
   $("host-refused").textContent = String(Object.values(s.dashboardRefusals || {}).reduce((a, b) => a + b, 0));
   const controllers = s.controllers || [];
@@ -166,6 +172,12 @@ function renderSnapshot(s, generation) {
   controllers.forEach(renderController);
   drawTrails(controllers);
 }
+
+// The host publishes only while something changes; the page keeps counting between snapshots.
+function showUptime() {
+  $("host-uptime").textContent = duration(uptimeBase + (uptimeAt ? (performance.now() - uptimeAt) / 1000 : 0));
+}
+setInterval(showUptime, 1000);
 
 function fillSelect(select, choices, value) {
   if (select.options.length !== choices.length) {

@@ -1,0 +1,14 @@
+import RemotionNetwork
+
+extension HostService where Sink == HostPipeline {
+    /// Puts the bound address into the snapshots and publishes the first one, so the
+    /// dashboard and the status view show the host, where it listens and its uptime
+    /// (counted from here) before any controller connects.
+    package func announceStart() async throws {
+        let listen = localAddress.displayText
+        try await onLoop { handler in
+            handler.sink.identity.listen = listen
+            handler.sink.report(handler.report(), now: MonotonicClock.now())
+        }
+    }
+}

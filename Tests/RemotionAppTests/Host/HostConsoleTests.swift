@@ -1,0 +1,53 @@
+import Logging
+import RemotionApp
+import Synchronization
+import Testing
+
+/// While the terminal view is open nothing writes to the terminal behind its back: facts,
+/// injected lines and log messages go into the view; the last line waits for it to close.
+@Suite struct HostConsoleTests {
+    final class Written: Sendable {
+        let out = Mutex<[String]>([])
+        let err = Mutex<[String]>([])
+    }
+
+    static func console(interactive: Bool) -> (HostConsole, Written) {
+        let written = Written()
+        let console = HostConsole(interactive: interactive,
+                                  stdout: { text in written.out.withLock { $0.append(text) } },
+                                  stderr: { text in written.err.withLock { $0.append(text) } })
+        return (console, written)
+    }
+
+    @Test func withTheViewEverythingGoesIntoIt() {
+        let (console, written) = Self.console(interactive: true)
+        console.note(.discovery, "discovery off: avahi-daemon is not running; controllers connect by address")
+        console.note(.injector, "injecting with auto: …")
+        console.note(.discovery, "announced as \"desk\" (_remotion._udp, port 7474)")
+        console.injected(#"{"kind":"move_to","x":1,"y":2}"# + "\n" + #"{"kind":"move_to","x":3,"y":4}"# + "\n")
+        var logger = Logger(label: "remotion.host") { ConsoleLogHandler(label: $0, console: console) }
+        logger.logLevel = .info
+        logger.info("controller connected", metadata: ["session": "0000002a"])
+        console.injected(#"{"kind":"button"}"# + "\n")
+        console.finally("remotion host: stopped")
+        #expect(written.out.withLock { $0 }.isEmpty && written.err.withLock { $0 }.isEmpty, "nothing reached the terminal")
+        #expect(console.notes == ["injecting with auto: …", "announced as \"desk\" (_remotion._udp, port 7474)"],
+                "facts in topic order, a later fact replacing an earlier one")
+        #expect(console.recent == [#"{"kind":"move_to","x":3,"y":4}"#,
+                                   "info remotion.host: controller connected session=0000002a", #"{"kind":"button"}"#])
+        console.viewClosed()
+        #expect(written.err.withLock { $0 } == ["remotion host: stopped\n"], "the last line once the view is closed")
+        console.finally("remotion host: after")
+        #expect(written.err.withLock { $0 }.last == "remotion host: after\n")
+    }
+
+    @Test func withoutTheViewFactsAreLinesAndEventsGoToStdout() {
+        let (console, written) = Self.console(interactive: false)
+        console.note(.dashboard, "dashboard on http://127.0.0.1:7475/")
+        console.injected("{\"kind\":\"move_to\"}\n")
+        console.finally("remotion host: stopped")
+        #expect(written.err.withLock { $0 } == ["remotion host: dashboard on http://127.0.0.1:7475/\n", "remotion host: stopped\n"])
+        #expect(written.out.withLock { $0 } == ["{\"kind\":\"move_to\"}\n"])
+        #expect(console.notes.isEmpty && console.recent.isEmpty)
+    }
+}

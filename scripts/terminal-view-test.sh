@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The host's terminal view in a real terminal: tmux runs `remotion host` (auto injector,
+# which picks the log injector here: no DISPLAY, REMOTION_NO_UINPUT=1), a paired client
+# streams a replayed trace held at roll +20°, pitch −20° and holds C (the Left key); the
+# panes are captured and checked. Called by scripts/cli-e2e.sh with the binary and the
+# key directories of a host and a controller paired as "cli-e2e".
+#   scripts/terminal-view-test.sh BIN HOST_KEYS CLIENT_KEYS WORK_DIR
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=$1 hostkeys=$2 clientkeys=$3 work=$4
+mkdir -p "$work/home" artifacts
+session="remotion-view-$$"
+failed=0
+fail() { echo "  terminal view: $*"; failed=1; }
+capture() { tmux capture-pane -p -t "$session" >"$1"; }
+cleanup() { tmux kill-session -t "$session" 2>/dev/null; }
+trap cleanup EXIT
+
+port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+tmux new-session -d -s "$session" -x 100 -y 45 \
+  "env -u DISPLAY REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' '$bin' host --name 'View Test' \
+     --bind 127.0.0.1 --port $port --dashboard-port 0 --no-discovery --data-dir '$hostkeys'; sleep 30"
+for _ in $(seq 100); do capture "$work/welcome.txt"; grep -q "waiting for controllers" "$work/welcome.txt" && break; sleep 0.1; done
+cp "$work/welcome.txt" artifacts/terminal-view-welcome.txt
+
+grep -q "injecting with auto: no writable /dev/uinput, no DISPLAY" "$work/welcome.txt" || fail "the injector and why are not in the view"
+grep -q "dashboard on http://127.0.0.1:[0-9]*/" "$work/welcome.txt" || fail "the dashboard URL is not in the view"
+grep -q "discovery off (--no-discovery)" "$work/welcome.txt" || fail "the discovery state is not in the view"
+dport=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/welcome.txt")
+sed -e "s/$port/PORT/g" -e "s/${dport:-DPORT}/DPORT/g" -e "s|$work|WORK|g" -E -e 's/host key [A-Z0-9-]+…?/host key FINGERPRINT/g' \
+    -e 's/[[:space:]]*$//' "$work/welcome.txt" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$work/welcome-masked.txt"
+if ! diff -u tests/terminal/welcome.txt "$work/welcome-masked.txt"; then
+  if [[ -n "${REMOTION_UPDATE_GOLDEN:-}" ]]; then cp "$work/welcome-masked.txt" tests/terminal/welcome.txt; echo "  rewrote tests/terminal/welcome.txt"
+  else fail "the welcome screen differs from tests/terminal/welcome.txt (REMOTION_UPDATE_GOLDEN=1 rewrites it)"; fi
+fi
+
+# A controller held at roll +20°, pitch −20°, holding C (the Left key) for most of the stream.
+# (A replayed trace carries the buttons too: C from 0.3 s to 3.8 s.)
+python3 -c '
+print("t,roll,pitch,yaw,buttons")
+for i in range(601):
+    held = "C" if 30 <= i < 380 else "-"
+    print(f"{i / 100:.2f},0.349066,-0.349066,0,{held}")' >"$work/tilt.csv"
+"$bin" client --host "127.0.0.1:$port" --data-dir "$clientkeys" --source "replay:$work/tilt.csv" --rate 50 \
+    --duration 4 2>"$work/client.err" &
+client=$!
+for _ in $(seq 60); do capture "$work/control.txt"; grep -q "held key:Left" "$work/control.txt" && break; sleep 0.1; done
+sleep 0.5; capture "$work/control.txt"
+cp "$work/control.txt" artifacts/terminal-view-control.txt
+header=$(grep -m1 '^● ' "$work/control.txt")
+[[ $(grep -o "cli-e2e" <<<"$header" | wc -l) -eq 1 ]] || fail "the paired name is not shown once: $header"
+[[ $(grep -o "127.0.0.1:[0-9]*" <<<"$header" | wc -l) -eq 1 ]] || fail "the address is not shown once: $header"
+grep -q "roll ─────┼─●───  +20.0°" "$work/control.txt" || fail "roll +20° does not move its gauge two cells: $(grep roll "$work/control.txt")"
+grep -q "pitch ───●─┼─────  -20.0°" "$work/control.txt" || fail "pitch −20° does not move its gauge two cells"
+grep -q "held key:Left" "$work/control.txt" || fail "the held Left key is not shown as key:Left"
+python3 - "$work/control.txt" <<'PY' || fail "log-injector JSON outside the view's last events"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+start = next((i for i, l in enumerate(lines) if l.strip() == "last events:"), None)
+json_lines = [i for i, l in enumerate(lines) if '{"session"' in l]
+ok = start is not None and json_lines and all(i > start and lines[i].startswith("    {") for i in json_lines)
+sys.exit(0 if ok else 1)
+PY
+wait "$client" || fail "the client failed: $(cat "$work/client.err")"
+
+tmux send-keys -t "$session" C-c
+for _ in $(seq 50); do capture "$work/after.txt"; grep -q "remotion host: stopped after injecting" "$work/after.txt" && break; sleep 0.1; done
+cp "$work/after.txt" artifacts/terminal-view-after.txt
+grep -q "remotion host: stopped after injecting" "$work/after.txt" || fail "the last line is not shown after the view closed"
+exit $failed
