@@ -16,6 +16,23 @@ check() { # name, command...
   if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 
+# 0. The README's first command: `remotion demo` (no privileges) and its summary.
+"$bin" demo >"$work/demo.out" 2>"$work/demo.err"; rc=$?
+check "remotion demo exits 0 and connected" test "$rc" -eq 0 -a "$(grep -c '^  connection  connected$' "$work/demo.out")" -eq 1
+sent=$(sed -n 's/^  packets     client sent \([0-9]*\), host received \([0-9]*\) .*/\1/p' "$work/demo.out")
+received=$(sed -n 's/^  packets     client sent \([0-9]*\), host received \([0-9]*\) .*/\2/p' "$work/demo.out")
+check "... the host received what the client sent ($sent/$received), pairing counted apart, nothing dropped" \
+  test -n "$sent" -a "$sent" = "$received" -a "$(grep -c 'pairing datagrams before), host dropped 0$' "$work/demo.out")" -eq 1
+check "... mouse and key inputs named apart" grep -q "injected: mouse-left↓ mouse-left↑ mouse-right↓ mouse-right↑ key-Left↓ key-Left↑$" "$work/demo.out"
+check "... 6 edges sent and delivered, nothing held after" grep -q "6 edges sent, 6 delivered" "$work/demo.out"
+check "... nothing held after the controller left" grep -q "^  held        0 inputs still held" "$work/demo.out"
+start=$(date +%s.%N)
+"$bin" demo --duration 1 --json >"$work/demo.json" 2>/dev/null
+took=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$start" "$(date +%s.%N)")
+check "remotion demo --duration 1 streams one second (took ${took} s)" python3 -c "
+import json, sys; d = json.load(open(sys.argv[1]))
+sys.exit(0 if d['connected'] and d['sent'] <= 125 and d['edges_sent'] == 6 and float(sys.argv[2]) < 4 else 1)" "$work/demo.json" "$took"
+
 # Pair a controller with the host through the real flow (keys in private directories).
 hostkeys="$work/host-keys"; clientkeys="$work/client-keys"
 pair() {
