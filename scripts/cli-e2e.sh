@@ -214,6 +214,25 @@ check "... and the first change creates it" grep -q "sensitivity = 1.5" "$config
 check "client with no host times out with a clear message" test "$rc" -ne 0
 check "timeout message names the address" grep -q "no answer from 127.0.0.1:9" "$work/timeout.err"
 
+# 5b. scripts/install.sh and scripts/uninstall.sh into a temporary home (this build's
+#     binary, no release build, nothing enabled or started).
+inst="$work/install-home"; mkdir -p "$inst"
+HOME="$inst" XDG_CONFIG_HOME= bash scripts/install.sh --bin "$bin" >"$work/install.out" 2>&1; rc=$?
+check "install.sh into a temporary home exits 0" test "$rc" -eq 0
+check "... remotion --version answers the one version ($("$bin" --version))" \
+  test "$("$inst/.local/bin/remotion" --version 2>/dev/null)" = "$("$bin" --version)"
+check "... the installed binary finds the dashboard's files" \
+  bash -c "'$inst/.local/bin/remotion' demo --dashboard 0 --duration 0.5 2>&1 | grep -q 'dashboard on http://127.0.0.1:'"
+check "... a systemd user unit for remotion host (not enabled)" \
+  grep -qx "ExecStart=$inst/.local/bin/remotion host" "$inst/.config/systemd/user/remotion-host.service"
+check "... the udev rule of docs/INJECTION.md" \
+  grep -qxF "$(grep -m1 '^KERNEL=="uinput"' docs/INJECTION.md)" "$inst/.local/share/remotion/60-remotion-uinput.rules"
+check "... bash, zsh and fish completions" test -s "$inst/.local/share/bash-completion/completions/remotion" \
+  -a -s "$inst/.local/share/zsh/site-functions/_remotion" -a -s "$inst/.local/share/fish/vendor_completions.d/remotion.fish"
+check "... and the bash completion knows the subcommands" grep -q "pair" "$inst/.local/share/bash-completion/completions/remotion"
+HOME="$inst" XDG_CONFIG_HOME= bash scripts/uninstall.sh >"$work/uninstall.out" 2>&1; rc=$?
+check "uninstall.sh removes every installed file" test "$rc" -eq 0 -a -z "$(find "$inst" -type f -o -type l)"
+
 # 6. The terminal view as a real terminal shows it (tmux): the host's facts inside the
 #    view (injector and why, dashboard, discovery), the log injector's JSON only among its
 #    last events, the paired name once and the address once, gauges that move for 20°,
