@@ -16,6 +16,23 @@ check() { # name, command...
   if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 
+# 0. The README's first command: `remotion demo` (no privileges) and its summary.
+"$bin" demo >"$work/demo.out" 2>"$work/demo.err"; rc=$?
+check "remotion demo exits 0 and connected" test "$rc" -eq 0 -a "$(grep -c '^  connection  connected$' "$work/demo.out")" -eq 1
+sent=$(sed -n 's/^  packets     client sent \([0-9]*\), host received \([0-9]*\) .*/\1/p' "$work/demo.out")
+received=$(sed -n 's/^  packets     client sent \([0-9]*\), host received \([0-9]*\) .*/\2/p' "$work/demo.out")
+check "... the host received what the client sent ($sent/$received), pairing counted apart, nothing dropped" \
+  test -n "$sent" -a "$sent" = "$received" -a "$(grep -c 'pairing datagrams before), host dropped 0$' "$work/demo.out")" -eq 1
+check "... mouse and key inputs named apart" grep -q "injected: mouse-left↓ mouse-left↑ mouse-right↓ mouse-right↑ key-Left↓ key-Left↑$" "$work/demo.out"
+check "... 6 edges sent and delivered, nothing held after" grep -q "6 edges sent, 6 delivered" "$work/demo.out"
+check "... nothing held after the controller left" grep -q "^  held        0 inputs still held" "$work/demo.out"
+start=$(date +%s.%N)
+"$bin" demo --duration 1 --json >"$work/demo.json" 2>/dev/null
+took=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$start" "$(date +%s.%N)")
+check "remotion demo --duration 1 streams one second (took ${took} s)" python3 -c "
+import json, sys; d = json.load(open(sys.argv[1]))
+sys.exit(0 if d['connected'] and d['sent'] <= 125 and d['edges_sent'] == 6 and float(sys.argv[2]) < 4 else 1)" "$work/demo.json" "$took"
+
 # Pair a controller with the host through the real flow (keys in private directories).
 hostkeys="$work/host-keys"; clientkeys="$work/client-keys"
 pair() {
@@ -196,6 +213,25 @@ check "... and the first change creates it" grep -q "sensitivity = 1.5" "$config
 "$bin" client --host 127.0.0.1:9 --data-dir "$clientkeys" --timeout 1 --duration 1 2>"$work/timeout.err"; rc=$?
 check "client with no host times out with a clear message" test "$rc" -ne 0
 check "timeout message names the address" grep -q "no answer from 127.0.0.1:9" "$work/timeout.err"
+
+# 5b. scripts/install.sh and scripts/uninstall.sh into a temporary home (this build's
+#     binary, no release build, nothing enabled or started).
+inst="$work/install-home"; mkdir -p "$inst"
+HOME="$inst" XDG_CONFIG_HOME= bash scripts/install.sh --bin "$bin" >"$work/install.out" 2>&1; rc=$?
+check "install.sh into a temporary home exits 0" test "$rc" -eq 0
+check "... remotion --version answers the one version ($("$bin" --version))" \
+  test "$("$inst/.local/bin/remotion" --version 2>/dev/null)" = "$("$bin" --version)"
+check "... the installed binary finds the dashboard's files" \
+  bash -c "'$inst/.local/bin/remotion' demo --dashboard 0 --duration 0.5 2>&1 | grep -q 'dashboard on http://127.0.0.1:'"
+check "... a systemd user unit for remotion host (not enabled)" \
+  grep -qx "ExecStart=$inst/.local/bin/remotion host" "$inst/.config/systemd/user/remotion-host.service"
+check "... the udev rule of docs/INJECTION.md" \
+  grep -qxF "$(grep -m1 '^KERNEL=="uinput"' docs/INJECTION.md)" "$inst/.local/share/remotion/60-remotion-uinput.rules"
+check "... bash, zsh and fish completions" test -s "$inst/.local/share/bash-completion/completions/remotion" \
+  -a -s "$inst/.local/share/zsh/site-functions/_remotion" -a -s "$inst/.local/share/fish/vendor_completions.d/remotion.fish"
+check "... and the bash completion knows the subcommands" grep -q "pair" "$inst/.local/share/bash-completion/completions/remotion"
+HOME="$inst" XDG_CONFIG_HOME= bash scripts/uninstall.sh >"$work/uninstall.out" 2>&1; rc=$?
+check "uninstall.sh removes every installed file" test "$rc" -eq 0 -a -z "$(find "$inst" -type f -o -type l)"
 
 # 6. The terminal view as a real terminal shows it (tmux): the host's facts inside the
 #    view (injector and why, dashboard, discovery), the log injector's JSON only among its

@@ -52,8 +52,12 @@ struct DemoCommand: AsyncParsableCommand {
         options.sourceName = source
         options.rate = rate
         options.duration = duration
+        options.presses = DemoRunner.Options.defaultPresses(duration: duration)
         if !presses.isEmpty {
             do { options.presses = try presses.map(PressScript.parsePress) } catch { throw UserError(error.description) }
+        }
+        if let late = options.pressesPastTheEnd.first {
+            throw UserError("--press \(late.button)@\(late.at)+\(late.hold) ends at \(late.at + late.hold) s, after --duration \(duration); shorten it or stream longer")
         }
         var logger = Logger(label: "remotion.demo")
         logger.logLevel = verbose ? .info : .warning

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import RemotionApp
 
 @main
 struct RemotionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remotion",
         abstract: "A phone (or any gyroscope) as a wireless motion controller for your desktop.",
+        version: RemotionVersion.current,
         subcommands: [HostCommand.self, ClientCommand.self, HostsCommand.self, PairCommand.self, DevicesCommand.self, DemoCommand.self])
 
     /// Bad flags get one line saying what to fix (and the exit code says usage error);

@@ -16,10 +16,7 @@ package enum DemoRunner {
         package var sourceName = "synthetic:figure-eight"
         package var rate: Double = 120
         package var duration: Double = 4
-        package var presses: [PressScript.Press] = [
-            .init(button: .a, at: 1.0, hold: 0.5), .init(button: .b, at: 2.0, hold: 0.3),
-            .init(button: .c, at: 2.5, hold: 0.2),
-        ]
+        package var presses: [PressScript.Press] = Options.defaultPresses(duration: 4)
         package var screen = ScreenGeometry(width: 1920, height: 1080)
         package var settings = MappingSettings()
         /// Where the host publishes status snapshots (for a dashboard), if anywhere.
@@ -27,13 +24,31 @@ package enum DemoRunner {
         /// Called once the host is serving (the demo command starts the dashboard here).
         package var onHostReady: (@Sendable (HostService<NoiseHostFraming, HostPipeline>) async throws -> Void)?
         package init() {}
+
+        /// A left click, a right click and the Left key (A, B, C) in the first 2.7 s of a
+        /// 4 s stream; a shorter stream gets them scaled to fit, so `--duration 1` streams
+        /// one second (the presses never lengthen the stream).
+        package static func defaultPresses(duration: Double) -> [PressScript.Press] {
+            let s = min(1, duration / 4)
+            return [.init(button: .a, at: 1.0 * s, hold: 0.5 * s), .init(button: .b, at: 2.0 * s, hold: 0.3 * s),
+                    .init(button: .c, at: 2.5 * s, hold: 0.2 * s)]
+        }
+
+        /// The presses that end after `duration` (they would make the stream longer).
+        package var pressesPastTheEnd: [PressScript.Press] {
+            presses.filter { $0.at + $0.hold > duration }
+        }
     }
 
     package struct Result: Sendable {
         package var hostAddress: String
         package var client: ClientStats
         package var connected: Bool
+        /// Datagrams the host received from the streaming controller (after pairing).
         package var hostDatagramsReceived: Int
+        /// Datagrams of the pairing handshake (XXpsk3 messages 0 and 2, retransmissions)
+        /// the host received before the controller streamed.
+        package var pairingDatagrams: Int
         package var hostDrops: DropCounters
         package var motionDelivered: Int
         package var staleMotion: Int
@@ -84,6 +99,7 @@ package enum DemoRunner {
                                                       timeout: .seconds(10))
         desk.finish()
         await confirmer.value
+        let pairingDatagrams = try await host.report().datagramsReceived
         _ = try clientStore.addKnownHost(publicKey: hostKey, address: code.address)
         let pairing = "controller \(KeyFingerprint.fingerprint(of: clientKey.publicKey)) paired with host \(KeyFingerprint.fingerprint(of: hostKey))"
         logger.info("\(pairing)")
@@ -112,8 +128,8 @@ package enum DemoRunner {
             let screenBackend = pipeline.injector.backend as? VirtualScreenBackend
             let buttons = screenBackend?.events.compactMap { entry -> String? in
                 switch entry.event {
-                case let .button(b, down): "\(b)\(down ? "↓" : "↑")"
-                case let .key(k, down): "\(k)\(down ? "↓" : "↑")"
+                case let .button(b, down): "mouse-\(b)\(down ? "↓" : "↑")"
+                case let .key(k, down): "key-\(k)\(down ? "↓" : "↑")"
                 default: nil
                 }
             } ?? []
@@ -129,7 +145,8 @@ package enum DemoRunner {
         }
         await host.shutdown()
         return Result(hostAddress: host.localAddress.displayText, client: stats, connected: connected,
-                      hostDatagramsReceived: view.received, hostDrops: view.drops,
+                      hostDatagramsReceived: view.received - pairingDatagrams, pairingDatagrams: pairingDatagrams,
+                      hostDrops: view.drops,
                       motionDelivered: view.motion, staleMotion: view.stale, edgesDelivered: view.edges,
                       injectedButtons: view.buttons, path: view.path,
                       latencyP50Micros: view.p50, latencyP99Micros: view.p99, heldAfterEnd: view.held, pairing: pairing)

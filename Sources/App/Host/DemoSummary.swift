@@ -11,7 +11,7 @@ extension DemoRunner.Result {
         lines.append("Remotion demo: host on \(hostAddress), controller streaming \(options.sourceName) at \(Int(options.rate)) Hz for \(options.duration) s")
         lines.append("  connection  \(connected ? "connected" : "NEVER CONNECTED")")
         lines.append("  security    paired through XXpsk3 (\(pairing)), streamed over Noise IK")
-        lines.append("  packets     client sent \(client.datagramsSent), host received \(hostDatagramsReceived), host dropped \(hostDrops.total)\(hostDrops.total > 0 ? " (\(hostDrops.summary))" : "")")
+        lines.append("  packets     client sent \(client.datagramsSent), host received \(hostDatagramsReceived) (and \(pairingDatagrams) pairing datagrams before), host dropped \(hostDrops.total)\(hostDrops.total > 0 ? " (\(hostDrops.summary))" : "")")
         lines.append("  motion      \(client.motionSent) samples sent, \(motionDelivered) delivered, \(staleMotion) stale")
         lines.append("  buttons     \(client.buttonEdges) edges sent, \(edgesDelivered) delivered; injected: \(injectedButtons.isEmpty ? "-" : injectedButtons.joined(separator: " "))")
         lines.append("  reliability \(client.retransmissions) retransmissions, \(client.unacknowledgedAtEnd) unacknowledged at the end")
@@ -33,7 +33,10 @@ extension DemoRunner.Result {
             ("stale", "\(staleMotion)"),
             ("edges_sent", "\(client.buttonEdges)"),
             ("edges_delivered", "\(edgesDelivered)"),
+            ("client_datagrams", "\(client.datagramsSent)"),
             ("host_received", "\(hostDatagramsReceived)"),
+            ("pairing_datagrams", "\(pairingDatagrams)"),
+            ("injected", "[" + injectedButtons.map(JSONText.quote).joined(separator: ",") + "]"),
             ("host_dropped", "\(hostDrops.total)"),
             ("p50_us", "\(latencyP50Micros)"),
             ("p99_us", "\(latencyP99Micros)"),

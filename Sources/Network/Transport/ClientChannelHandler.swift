@@ -116,12 +116,13 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
         guard let start = streamStart, !finished else { return }
         let now = loopNow()
         let t = (now - start).secondsDouble
+        // Edges due first: a release at the very end is still sent before the stream stops.
+        for edge in plan.presses.due(until: t) { setButton(edge.button, down: edge.down, now: now) }
         let end = plan.duration ?? plan.source.length
         if let end, t >= max(end, plan.presses.lastEdgeTime) {
             stop()
             return
         }
-        for edge in plan.presses.due(until: t) { setButton(edge.button, down: edge.down, now: now) }
         let reading = plan.source.sample(at: t)
         if let held = reading.buttons {
             for b in session.buttons.changes(to: held) { setButton(b, down: held.contains(b), now: now) }

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Installs remotion for this user (default) or system-wide:
+#   bash scripts/install.sh              release build -> ~/.local (bin/remotion, completions,
+#                                        a systemd user unit; the udev rule is written to
+#                                        share/remotion/ with the command that installs it)
+#   sudo bash scripts/install.sh --system    -> /usr/local, the unit in /etc/systemd/user,
+#                                        the udev rule in /etc/udev/rules.d (udev reloaded)
+# Options: --prefix DIR (instead of ~/.local or /usr/local), --bin PATH (install this
+# binary, with the resource bundle next to it, instead of building), --udev-dir DIR.
+# Nothing is enabled or started: the script prints how. Every installed file is listed in
+# PREFIX/share/remotion/installed-files, which scripts/uninstall.sh reads.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+system=0 prefix="" bin="" udev_dir=""
+while (($#)); do
+  case $1 in
+    --system) system=1 ;;
+    --prefix) prefix=$2; shift ;;
+    --bin) bin=$2; shift ;;
+    --udev-dir) udev_dir=$2; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+if ((system)); then
+  prefix=${prefix:-/usr/local}
+  unit_dir=/etc/systemd/user
+  udev_dir=${udev_dir:-/etc/udev/rules.d}
+  [[ $(id -u) -eq 0 ]] || { echo "install.sh: --system needs root (sudo)" >&2; exit 1; }
+else
+  prefix=${prefix:-$HOME/.local}
+  unit_dir=${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user
+  udev_dir=${udev_dir:-$prefix/share/remotion}
+fi
+
+if [[ -z $bin ]]; then
+  echo "install.sh: building (swift build -c release --product remotion)"
+  swift build -c release --product remotion >/dev/null
+  bin="$(swift build -c release --show-bin-path)/remotion"
+fi
+[[ -x $bin ]] || { echo "install.sh: no executable at $bin" >&2; exit 1; }
+bundle="$(dirname "$bin")/Remotion_RemotionApp.resources"
+[[ -d $bundle ]] || { echo "install.sh: the dashboard's resources ($bundle) are missing next to $bin" >&2; exit 1; }
+version=$("$bin" --version)
+
+manifest="$prefix/share/remotion/installed-files"
+mkdir -p "$prefix/share/remotion"
+: >"$manifest"
+put() { # mode, source, destination
+  mkdir -p "$(dirname "$3")"
+  install -m "$1" "$2" "$3"
+  echo "$3" >>"$manifest"
+}
+
+# The binary lives with its resource bundle (Bundle.module looks next to the executable);
+# bin/remotion is a link to it.
+lib="$prefix/lib/remotion"
+put 0755 "$bin" "$lib/remotion"
+for f in $(cd "$bundle" && find . -type f | sort); do put 0644 "$bundle/$f" "$lib/Remotion_RemotionApp.resources/${f#./}"; done
+mkdir -p "$prefix/bin"
+ln -sf "$lib/remotion" "$prefix/bin/remotion"
+echo "$prefix/bin/remotion" >>"$manifest"
+
+# Shell completions (swift-argument-parser generates them).
+completions=$(mktemp -d)
+trap 'rm -rf "$completions"' EXIT
+"$bin" --generate-completion-script bash >"$completions/remotion"
+"$bin" --generate-completion-script zsh >"$completions/_remotion"
+"$bin" --generate-completion-script fish >"$completions/remotion.fish"
+put 0644 "$completions/remotion" "$prefix/share/bash-completion/completions/remotion"
+put 0644 "$completions/_remotion" "$prefix/share/zsh/site-functions/_remotion"
+put 0644 "$completions/remotion.fish" "$prefix/share/fish/vendor_completions.d/remotion.fish"
+
+# A systemd user unit for `remotion host` (not enabled).
+cat >"$completions/remotion-host.service" <<UNIT
+[Unit]
+Description=Remotion host: phones and gyro devices as motion controllers
+After=graphical-session.target
+
+[Service]
+ExecStart=$prefix/bin/remotion host
+Restart=on-failure
+RestartSec=2
+
+[Install]
+WantedBy=default.target
+UNIT
+put 0644 "$completions/remotion-host.service" "$unit_dir/remotion-host.service"
+
+# The udev rule that lets the input group write /dev/uinput (docs/INJECTION.md).
+echo 'KERNEL=="uinput", SUBSYSTEM=="misc", MODE="0660", GROUP="input", OPTIONS+="static_node=uinput"' \
+  >"$completions/60-remotion-uinput.rules"
+put 0644 "$completions/60-remotion-uinput.rules" "$udev_dir/60-remotion-uinput.rules"
+
+echo "installed remotion $version in $prefix (files listed in $manifest)"
+echo "  run:      $prefix/bin/remotion host   (make sure $prefix/bin is on your PATH)"
+echo "  service:  systemctl --user daemon-reload && systemctl --user enable --now remotion-host"
+if ((system)) && [[ $udev_dir == /etc/udev/rules.d ]]; then
+  command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger || true
+  echo "  uinput:   rule installed; add yourself to the input group (usermod -aG input \$USER) and log in again"
+else
+  echo "  uinput:   sudo install -m 0644 $udev_dir/60-remotion-uinput.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger"
+fi
+echo "  zsh:      add $prefix/share/zsh/site-functions to fpath for the completions"
+echo "  remove:   bash scripts/uninstall.sh$( ((system)) && echo " --system")$( [[ -n ${prefix:-} ]] && echo " --prefix $prefix")"
