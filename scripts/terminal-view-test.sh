@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# (--no-web: the phone pairing QR code in the welcome view is new each run; WelcomePhonePairingTests cover it.)
 # The host's terminal view in a real terminal: tmux runs `remotion host` (auto injector,
 # which picks the log injector here: no DISPLAY, REMOTION_NO_UINPUT=1), a paired client
 # streams a replayed trace held at roll +20°, pitch −20° and holds C (the Left key); the
@@ -19,7 +20,7 @@ trap cleanup EXIT
 port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 tmux new-session -d -s "$session" -x 100 -y 45 \
   "env -u DISPLAY REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' '$bin' host --name 'View Test' \
-     --bind 127.0.0.1 --port $port --dashboard-port 0 --no-discovery --data-dir '$hostkeys'; sleep 30"
+     --bind 127.0.0.1 --port $port --dashboard-port 0 --no-web --no-discovery --data-dir '$hostkeys'; sleep 30"
 for _ in $(seq 100); do capture "$work/welcome.txt"; grep -q "waiting for controllers" "$work/welcome.txt" && break; sleep 0.1; done
 cp "$work/welcome.txt" artifacts/terminal-view-welcome.txt
 

@@ -9,6 +9,8 @@ extension HostService where Sink == HostPipeline {
         try await onLoop { handler in
             handler.sink.identity.listen = listen
             handler.sink.report(handler.report(), now: MonotonicClock.now())
+            // Once, at start: wait for the builder so the first snapshot is there on return.
+            handler.sink.snapshotBuilder?.drain()
         }
     }
 }
