@@ -40,6 +40,10 @@ package enum DemoRunner {
         }
     }
 
+    /// How long the in-process pairing may take: ~0.5 s normally, but the demo shares its
+    /// event loops with whatever else the process runs (the test suite's parallel tests).
+    static let pairingWindow: Duration = .seconds(30)
+
     package struct Result: Sendable {
         package var hostAddress: String
         package var client: ClientStats
@@ -74,7 +78,7 @@ package enum DemoRunner {
         let desk = PairingDesk()
         let host = try await HostService<NoiseHostFraming, HostPipeline>.start(
             host: "127.0.0.1", port: 0,
-            makeFraming: try SecureHosting.framing(store: hostStore, pairing: (secret, .seconds(10)), desk: desk),
+            makeFraming: try SecureHosting.framing(store: hostStore, pairing: (secret, Self.pairingWindow), desk: desk),
             makeSink: {
                 let pipeline = HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: screen)),
                                             buttonMap: .seedDefault, settings: settings, logger: logger,
@@ -96,7 +100,7 @@ package enum DemoRunner {
                                address: host.localAddress.displayText)
         let clientKey = try clientStore.clientKey()
         let hostKey = try await PairingConnector.pair(code: code, staticKey: clientKey, name: "demo controller",
-                                                      timeout: .seconds(10))
+                                                      timeout: Self.pairingWindow)
         desk.finish()
         await confirmer.value
         let pairingDatagrams = try await host.report().datagramsReceived

@@ -11,12 +11,10 @@ import Testing
         options.duration = 1
         options.presses = DemoRunner.Options.defaultPresses(duration: 1)
         #expect(options.pressesPastTheEnd.isEmpty)
-        let start = ContinuousClock.now
         let result = try await DemoRunner.run(options, logger: Logger(label: "demo-test"))
-        let elapsed = ContinuousClock.now - start
         #expect(result.connected)
-        #expect(result.client.motionSent <= 125, "1 s at 120 Hz, not stretched to fit presses: \(result.client.motionSent)")
-        #expect(elapsed < .seconds(4), "the demo took \(elapsed)")
+        // 1 s at 120 Hz, not stretched to 2.7 s to fit the presses (cli-e2e also times it).
+        #expect(result.client.motionSent <= 125, "\(result.client.motionSent) samples")
         #expect(result.client.datagramsSent == result.hostDatagramsReceived,
                 "client sent \(result.client.datagramsSent), host received \(result.hostDatagramsReceived)")
         #expect(result.pairingDatagrams >= 2, "pairing messages 0 and 2 are counted apart")
