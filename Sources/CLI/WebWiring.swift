@@ -27,10 +27,9 @@ struct WebControllerService: Service {
     }
 
     var controlHandlers: [String: ControlHandler] {
-        let registry = server.registry, reachable = self.reachable, port = self.port, fingerprint = self.fingerprint
+        let open = openPairing
         return ["web-pair-window": { _, _ in
-            let secret = registry.openPairing()
-            let url = WebControllerService.pairingURL(host: reachable, port: port, secret: secret, fingerprint: fingerprint)
+            guard let url = open() else { return .failure("the web controller cannot open a pairing window") }
             return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow)])
         }]
     }
