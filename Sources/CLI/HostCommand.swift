@@ -110,6 +110,7 @@ struct HostCommand: AsyncParsableCommand {
                                         settings: settings, logger: logger, injectorReason: made.reason,
                                         publisher: publisher)
             pipeline.identity = (name: instance.value, listen: "")
+            pipeline.web.openOverlay = { LaserOverlays.open(environment: environment) }   // the presenter's laser
             return pipeline
         }
         let keyDirectory = dataDirectory(dataDir, environment: environment)

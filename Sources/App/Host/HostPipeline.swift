@@ -53,6 +53,8 @@ package final class HostPipeline: HostEventSink {
     /// Names a new session (set by the host: for Noise sessions the paired controller's
     /// name from the key store); other transports call `setName` themselves.
     package var nameForSession: ((SessionID) -> String?)?
+    /// The phone page's touchpad, typing and laser (HostPipeline+WebInput).
+    package var web = WebInputSide()
 
     package init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
                 injectorReason: String = "", publisher: SnapshotPublisher? = nil) {
@@ -85,6 +87,7 @@ package final class HostPipeline: HostEventSink {
             trails[id] = nil
             motionHeld.remove(id)
             attitudeNoted.remove(id)
+            endWebInput(id)
             if let t = telemetry.removeValue(forKey: id) { closed.append((id, t, reason)) }
             logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
             for o in observers { o.sessionClosed(id, now: now) }
@@ -124,6 +127,7 @@ package final class HostPipeline: HostEventSink {
         // optional-chained update moves the whole value out of the table and back).
         guard let t = telemetry.index(forKey: id), let m = mappers.index(forKey: id) else { return }
         telemetry.values[t].recordMotion(latencyMicros: latencyMicros, now: now)
+        if !web.sessions.isEmpty, laserMotion(id, sample) { return }
         guard !paused, !gateMotion || motionHeld.contains(id) else {
             // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
             mappers.values[m].observe(sample)
@@ -146,7 +150,7 @@ package final class HostPipeline: HostEventSink {
     }
 
     /// One event (a motion frame): no array per packet.
-    private func inject(_ event: InputEvent, session id: SessionID) {
+    func inject(_ event: InputEvent, session id: SessionID) {
         do {
             try injector.apply(event, session: id)
             injectedEvents += 1
@@ -155,7 +159,7 @@ package final class HostPipeline: HostEventSink {
         }
     }
 
-    private func inject(_ events: [InputEvent], session id: SessionID) {
+    func inject(_ events: [InputEvent], session id: SessionID) {
         guard !events.isEmpty else { return }
         do {
             try injector.apply(events, session: id)

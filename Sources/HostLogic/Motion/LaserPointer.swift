@@ -1,0 +1,59 @@
+import RemotionProtocol
+
+/// The presenter's laser (docs/WEB-CONTROLLER.md, "Presenter"): while a phone holds its
+/// laser control, its attitude places a dot on the screen by pointer mode's formula
+/// (the same `PointerModeMapper`, with the session's centre) instead of moving the real
+/// pointer. Pure: attitude in, where the dot goes out.
+package struct LaserPointer: Sendable, Equatable {
+    private var mapper: PointerModeMapper
+
+    /// Starts from the session's pointer mapper, so the dot is where the pointer would be.
+    package init(from pointer: PointerModeMapper) {
+        mapper = pointer
+        mapper.resetBaseline()
+    }
+
+    /// Where the dot goes for `attitude` on `screen` (nil for a non-finite attitude).
+    package mutating func place(_ attitude: Attitude, screen: ScreenGeometry) -> (x: Int, y: Int)? {
+        mapper.update(attitude, screen: screen).moveTo
+    }
+}
+
+/// When the overlay shows the dot: from the last sample until `fade` seconds later.
+/// Pure: the adapter asks it with its own clock.
+package struct LaserDot: Sendable, Equatable {
+    package static let fade = 0.5
+    package private(set) var position: (x: Int, y: Int)?
+    private var lastSample = -Double.infinity
+
+    package init() {}
+
+    /// A new dot position at `now` (seconds, any monotonic clock).
+    package mutating func sample(x: Int, y: Int, now: Double) {
+        position = (x, y)
+        lastSample = now
+    }
+
+    /// Hides the dot at once (the laser control was released).
+    package mutating func clear() { lastSample = -.infinity }
+
+    /// Whether the dot is shown at `now`.
+    package func visible(at now: Double) -> Bool { position != nil && now - lastSample < Self.fade }
+
+    /// When the dot goes away if no sample arrives (nil when it is not shown).
+    package var hideAt: Double? { lastSample.isFinite ? lastSample + Self.fade : nil }
+
+    package static func == (a: LaserDot, b: LaserDot) -> Bool {
+        a.position?.x == b.position?.x && a.position?.y == b.position?.y && a.lastSample == b.lastSample
+    }
+}
+
+/// Where the host draws the laser dot: an overlay above every window that takes no
+/// input (System/X11Overlay). Called from the host's loop; implementations hand the
+/// drawing to their own thread.
+package protocol LaserOverlay: AnyObject, Sendable {
+    /// The dot belongs at (x, y) now; it fades `LaserDot.fade` s after the last call.
+    func show(x: Int, y: Int)
+    /// The laser was released: hide the dot now.
+    func hide()
+}
