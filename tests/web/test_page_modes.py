@@ -298,6 +298,18 @@ def main():
         check("the mode is remembered for this host across a reload",
               wait(lambda: state(d).get("status") == "connected" and state(d).get("pageMode") == "gamepad", 8), state(d))
 
+        # ── haptics and the web app manifest ────────────────────────────────────────
+        js(d, "(() => { window.__buzz = []; navigator.vibrate = (ms) => { window.__buzz.push(ms); return true; }; return true; })()")
+        tap(d, '[data-pane=gamepad] [data-button="A"]', 0.05)
+        check("a press asks for a short vibration (navigator.vibrate)", wait(lambda: js(d, "window.__buzz.length") >= 1, 2),
+              js(d, "window.__buzz"))
+        manifest = js(d, "fetch('app/manifest.webmanifest').then(async (r) => [r.status, r.headers.get('content-type'), await r.json()])")
+        check("the web app manifest is served (full screen, an icon)",
+              manifest and manifest[0] == 200 and "manifest+json" in manifest[1] and manifest[2].get("display") == "fullscreen"
+              and manifest[2]["icons"], manifest)
+        icon = js(d, "fetch('app/icon.svg').then((r) => [r.status, r.headers.get('content-type')])")
+        check("its icon is served", icon and icon[0] == 200 and "svg" in icon[1], icon)
+
         # ── the layout rule ─────────────────────────────────────────────────────────
         layout_checks(d, artifacts)
 

@@ -3,8 +3,15 @@
 // Used by selftest.js; never served (the host skips files named selftest*).
 
 import * as M from "./modes.js";
+import { buzz } from "./buttons.js";
 
 export function modeChecks(t) {
+  const seen = [];
+  buzz(12, { vibrate: (ms) => seen.push(ms) });
+  t("a press vibrates where the browser can (Android)", seen.length === 1 && seen[0] === 12);
+  let threw = false;
+  try { buzz(12, {}); buzz(12, undefined); buzz(12, { vibrate() { throw new Error("not allowed"); } }); } catch { threw = true; }
+  t("no vibrate (iOS), none at all, or a refusing one: nothing breaks", !threw);
   const mem = new Map();
   const store = { getItem: (k) => (mem.has(k) ? mem.get(k) : null), setItem: (k, v) => mem.set(k, String(v)) };
   t("no remembered mode → pointer", M.loadMode(store, "pc:7476") === "pointer");
