@@ -70,16 +70,16 @@ import Testing
         let overlay = RecordingOverlay()
         p.web.openOverlay = { (overlay, nil) }
         let d = Double.pi / 180
-        p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), 0), now: .zero)
+        p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         let moves = lines.all.count
         p.webInput(Self.one, .laser(on: true))
-        p.handle(.motion(Self.one, MotionSample(timestampMicros: 2000, attitude: Attitude(roll: 0, pitch: 5 * d, yaw: 10 * d)), 0), now: .zero)
+        p.handle(.motion(Self.one, MotionSample(timestampMicros: 2000, attitude: Attitude(roll: 0, pitch: 5 * d, yaw: 10 * d)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == moves, "the pointer moved while the laser was held")
         // Pointer mode's formula with the centre at yaw 0, pitch 0 (fov 40° × 25°).
         #expect(overlay.calls.withLock { $0 } == ["show \(960 - 480),\(540 - 216)"])
         p.webInput(Self.one, .laser(on: false))
         #expect(overlay.calls.withLock { $0.last } == "hide")
-        p.handle(.motion(Self.one, MotionSample(timestampMicros: 3000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), 0), now: .zero)
+        p.handle(.motion(Self.one, MotionSample(timestampMicros: 3000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == moves + 1, "after the laser the pointer moves again")
     }
 
@@ -87,7 +87,7 @@ import Testing
         let (p, lines) = try pipeline()
         p.web.openOverlay = { (nil, "a Wayland session lets no program draw over the others; the laser moves the pointer instead") }
         p.webInput(Self.one, .laser(on: true))
-        p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), 0), now: .zero)
+        p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == 1 && lines.all[0].contains("move_to"))
     }
 }
