@@ -71,6 +71,11 @@ struct HostCommand: AsyncParsableCommand {
         valueName: "[addr:]port"))
     var dsuServe: String?
 
+    @Option(help: ArgumentHelp(
+        "Once every listener is up, write one JSON object with every bound port (UDP, web, dashboard, control socket, DSU server) to this file (0600, atomically); scripts wait for it.",
+        valueName: "path"))
+    var readyFile: String?
+
     func validate() throws {
         for text in dsu {
             do { _ = try DSUEndpoint.source(text) } catch { throw ValidationError("--dsu \(error.message)") }
@@ -192,6 +197,8 @@ struct HostCommand: AsyncParsableCommand {
         console.note(.injector, "injecting with \(reason)")
         if let path = context.loaded.path { console.note(.config, "config \(path)") }
         let dsuBridge = try await startDSU(host, context)
+        var ready = HostReady(udp: host.localAddress.displayText, udpPort: boundPort)
+        ready.dsuServe = dsuBridge?.serverAddress?.displayText
         let interactive = console.interactive
         let status = StatusDisplay(publisher: context.publisher, name: context.instance.value,
                                    addresses: StatusDisplay.addresses(for: host.localAddress),
@@ -208,6 +215,8 @@ struct HostCommand: AsyncParsableCommand {
                 services.insert(.init(service: started.service), at: 1)
                 controlHandlers.merge(started.service.controlHandlers) { a, _ in a }
                 phonePairing = started.service.openPairing
+                ready.webPort = started.port
+                ready.pairingURL = started.url
                 printErr("remotion host: web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
                 announceWebPairing(url: started.url, interactive: interactive, phonePairing: status.phonePairing)
             } catch {
@@ -219,6 +228,7 @@ struct HostCommand: AsyncParsableCommand {
                                                     status: ControlService.status(name: context.instance.value, port: boundPort, secure: !insecure),
                                                     note: { console.note(.control, $0) }) {
             services.append(.init(service: control))
+            ready.controlSocket = control.server.path
         }
         if !noDashboard {
             let configPath = context.loaded.path ?? HostConfig.defaultPath(environment: ProcessInfo.processInfo.environment)
@@ -227,6 +237,7 @@ struct HostCommand: AsyncParsableCommand {
                                                                           port: dashboardPort, configPath: configPath,
                                                                           phonePairing: phonePairing)
                 services.append(.init(service: dashboard))
+                ready.dashboardPort = bound
                 console.note(.dashboard, DashboardNote.started(port: bound, configPath: configPath))
             } catch {
                 console.note(.dashboard, "dashboard off: \(error); pick another port with --dashboard-port (0: any free port)")
@@ -242,6 +253,7 @@ struct HostCommand: AsyncParsableCommand {
         } else {
             console.note(.discovery, "discovery off (--no-discovery): controllers connect by address")
         }
+        try announceReady(ready)
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigint, .sigterm],
                                                       logger: context.logger))
         try await group.run()
@@ -251,6 +263,14 @@ struct HostCommand: AsyncParsableCommand {
 /// Keeps the host running until SIGINT/SIGTERM, then stops it gracefully: every client
 /// is told, every held input released, the socket closed.
 extension HostCommand {
+    /// The readiness signal (HostReady): the file, and a JSON line on stdout with --json.
+    func announceReady(_ ready: HostReady) throws {
+        if let readyFile {
+            do { try ready.write(to: readyFile) } catch { throw UserError("cannot write --ready-file: \(error)") }
+        }
+        if json { FileHandle.standardOutput.write(Data((ready.json + "\n").utf8)) }
+    }
+
     /// Says where a phone pairs: a QR code and the URL in a terminal, one line
     /// `pair a phone: URL` on stdout otherwise (a JSON object with --json).
     func announceWebPairing(url: String, interactive: Bool, phonePairing: PhonePairingBox? = nil) {

@@ -170,8 +170,10 @@ def main():
         d.find_element(By.CSS_SELECTOR, 'nav [data-page-mode="gamepad"]').click()   # the mode with all sixteen
         tap(d, "A")
         tap(d, "C")
-        time.sleep(0.6)
         log = args.xi2_log
+        # Wait for the edges to reach X (bounded), then a moment more for any extra one.
+        wait(lambda: count(log, BUTTON_RELEASE, 1) >= 1 and count(log, KEY_RELEASE, LEFT_KEYCODE) >= 1, 5)
+        time.sleep(0.3)
         check("tap A → one Button1 press and one release in X",
               count(log, BUTTON_PRESS, 1) == 1 and count(log, BUTTON_RELEASE, 1) == 1,
               (count(log, BUTTON_PRESS, 1), count(log, BUTTON_RELEASE, 1)))

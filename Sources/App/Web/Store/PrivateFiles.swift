@@ -83,7 +83,14 @@ package enum PrivateFiles {
     /// Writes `bytes` to `directory/name` atomically with mode 0600 (directory made 0700).
     package static func write(_ bytes: [UInt8], directory: String, name: String) throws(WebStoreError) {
         try prepareDirectory(directory)
-        let path = directory + "/" + name
+        try replace(directory + "/" + name, with: bytes)
+    }
+
+    /// Writes `bytes` to `path` atomically with mode 0600, leaving its directory as it is
+    /// (for files the user names, such as `--ready-file`, whose directory is not ours).
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(WebStoreError) {
+        let directory = parentPath(of: path)
+        let name = String(path.split(separator: "/").last ?? Substring(path))
         let temp = directory + "/.\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .errno("write", path, cErrno()) }
