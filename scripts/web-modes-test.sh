@@ -38,51 +38,24 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "web-modes-test: $*"; echo "0 passed, 1 failed"; exit 1; }
 
-# A free display: no socket and no lock file; Xvfb itself refuses a taken one (then try the next).
-display=""
-for _ in $(seq 20); do
-    n=$(( 300 + RANDOM % 600 ))
-    [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ] && continue
-    Xvfb ":$n" -screen 0 1920x1080x24 -nolisten tcp -noreset > "$work/xvfb.log" 2>&1 &
-    xpid=$!
-    for _ in $(seq 100); do
-        DISPLAY=":$n" xdpyinfo >/dev/null 2>&1 && { display=$n; break; }
-        kill -0 $xpid 2>/dev/null || break
-        sleep 0.05
-    done
-    [ -n "$display" ] && { pids+=($xpid); break; }
-    kill $xpid 2>/dev/null; wait $xpid 2>/dev/null
-done
-[ -n "$display" ] || fail "no Xvfb display could be started: $(tail -3 "$work/xvfb.log")"
-export DISPLAY=":$display"
+. scripts/lib/xvfb.sh     # Xvfb picks its own free display (-displayfd)
+start_xvfb "$work" || fail "Xvfb did not start"
+pids+=($xvfb_pid)
 
-xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
+# X's own event stream, line-buffered, listening before anything is injected (a probe
+# motion shows up in it).
+stdbuf -oL xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
 pids+=($!)
-# The keyboard witness: a small xev window holding the input focus. (Not xev -root: the X
-# server delivers an event on a window as XI2 or as core, not both, and test-xi2 has the root.)
-xev -geometry 16x16+1900+1060 -name remotion-keys -event keyboard > "$work/xev.log" 2>&1 &
-pids+=($!)
-export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard \
-    --web-port 0 --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
-hostpid=$!
-pids+=($hostpid)
-
-# Everything the test needs, each waited for with a bound and named when it never came.
-url=""
-for _ in $(seq 300); do
-    url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
-    [ -n "$url" ] && break
-    kill -0 $hostpid 2>/dev/null || break
-    sleep 0.05
-done
-[ -n "$url" ] || { cat "$work/host.err"; fail "the host printed no pairing URL ('pair a phone: …') within 15 s"; }
-for _ in $(seq 100); do
-    grep -q "EVENT type" "$work/xi2.log" 2>/dev/null && break
-    xdotool mousemove_relative 1 0 >/dev/null 2>&1
+for i in $(seq 100); do
+    xdotool mousemove $((i % 2)) 0 >/dev/null 2>&1
+    grep -q "EVENT type" "$work/xi2.log" && break
     sleep 0.05
 done
 grep -q "EVENT type" "$work/xi2.log" || fail "xinput test-xi2 reported no event within 5 s"
+# The keyboard witness: a small xev window holding the input focus. (Not xev -root: the X
+# server delivers an event on a window as XI2 or as core, not both, and test-xi2 has the root.)
+stdbuf -oL xev -geometry 16x16+1900+1060 -name remotion-keys -event keyboard > "$work/xev.log" 2>&1 &
+pids+=($!)
 keys=""
 for _ in $(seq 100); do
     keys=$(xdotool search --name '^remotion-keys$' 2>/dev/null | head -1)
@@ -97,6 +70,17 @@ for _ in $(seq 100); do
     sleep 0.05
 done
 grep -q "KeyPress" "$work/xev.log" || fail "the keyboard witness (xev) saw no key event within 5 s: $(head -3 "$work/xev.log")"
+
+export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard \
+    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
+hostpid=$!
+pids+=($hostpid)
+# The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
+. scripts/lib/ready.sh
+if ! wait_ready "$work/ready.json" "$hostpid" 30 || ! url=$(ready_require "$work/ready.json" pairingURL); then
+    cat "$work/host.err"; fail "the host did not become ready with a pairing link"
+fi
 
 SE_AVOID_STATS=true ARTIFACTS="$artifacts" timeout 300 python3 tests/web/test_page_modes.py \
     --url "$url" --xi2-log "$work/xi2.log" --xev-log "$work/xev.log" --profile "$work/profile" \
