@@ -26,9 +26,11 @@ extension HostPipeline {
         guard telemetry[id] != nil else { return nil }
         switch message {
         case let .pad(dx, dy, millis):
+            web.sessions[id, default: .init()].touchpad.settings = settings.touchpad   // [mapping] touchpad.*, live
             let d = web.sessions[id, default: .init()].touchpad.move(dx: dx, dy: dy, millis: millis)
             if d != (0, 0) { inject(.moveBy(dx: d.dx, dy: d.dy), session: id) }
         case let .scroll(dx, dy):
+            web.sessions[id, default: .init()].touchpad.settings = settings.touchpad
             let w = web.sessions[id, default: .init()].touchpad.scroll(dx: dx, dy: dy)
             if w != (0, 0) { inject(.wheel(dx: w.dx, dy: w.dy), session: id) }
         case let .click(button, down):

@@ -13,7 +13,7 @@ import RemotionProtocol
 /// small moves add up exactly. Scrolling keeps fractions of a wheel step the same way:
 /// `scrollPixels` CSS pixels of two-finger movement make one wheel step.
 package struct TouchpadMapper: Sendable, Equatable {
-    package struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable, Hashable, Codable {
         /// Screen pixels per CSS pixel for slow moves.
         package var speed = 1.6
         /// Extra gain at and above `limit` (0: no acceleration).

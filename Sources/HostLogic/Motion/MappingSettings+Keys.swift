@@ -20,6 +20,7 @@ extension MappingSettings {
         "calibration.mode", "calibration.rest_gate", "calibration.duration", "sensors.accelerometer",
         "seed.turn", "seed.yaw_span",
         "filter", "filter.factor", "filter.min_cutoff", "filter.beta", "filter.d_cutoff",
+        "touchpad.speed", "touchpad.acceleration", "touchpad.scroll_step",
     ]
 
     /// Sets `key` from its text form (as in the TOML file or a dashboard form).
@@ -74,6 +75,11 @@ extension MappingSettings {
         case "filter.min_cutoff": filterSettings.minCutoff = try NumberRule(above: 0, atMost: 1000, unit: "Hz").parse(key, v)
         case "filter.beta": filterSettings.beta = try NumberRule(atLeast: 0, atMost: 1000).parse(key, v)
         case "filter.d_cutoff": filterSettings.dCutoff = try NumberRule(above: 0, atMost: 1000, unit: "Hz").parse(key, v)
+        case "touchpad.speed":
+            touchpad.speed = try NumberRule(above: 0, atMost: 20, unit: "screen pixels per CSS pixel").parse(key, v)
+        case "touchpad.acceleration": touchpad.acceleration = try NumberRule(atLeast: 0, atMost: 10).parse(key, v)
+        case "touchpad.scroll_step":
+            touchpad.scrollPixels = try NumberRule(above: 0, atMost: 500, unit: "CSS pixels per wheel step").parse(key, v)
         default:
             throw MappingSettingError(kind: .unknownKey, key: key, value: value,
                 message: "unknown setting \(EchoedValue.quoted(key)); known settings: \(Self.keys.joined(separator: ", "))")
@@ -113,6 +119,9 @@ extension MappingSettings {
         case "filter.min_cutoff": "\(filterSettings.minCutoff)"
         case "filter.beta": "\(filterSettings.beta)"
         case "filter.d_cutoff": "\(filterSettings.dCutoff)"
+        case "touchpad.speed": "\(touchpad.speed)"
+        case "touchpad.acceleration": "\(touchpad.acceleration)"
+        case "touchpad.scroll_step": "\(touchpad.scrollPixels)"
         default: ""
         }
     }

@@ -45,6 +45,18 @@ import Testing
         #expect(lines.all[2].contains(#""button":"right","state":"down""#) && lines.all[3].contains(#""state":"up""#))
     }
 
+    @Test func touchpadSettingsApplyLive() throws {
+        let (p, lines) = try pipeline()
+        var settings = MappingSettings()
+        try settings.set("touchpad.speed", to: "1")
+        try settings.set("touchpad.scroll_step", to: "10")
+        p.update(settings: settings)
+        p.webInput(Self.one, .pad(dx: 10, dy: 0, millis: 100))
+        p.webInput(Self.one, .scroll(dx: 0, dy: -30))
+        #expect(lines.all.count == 2)
+        #expect(lines.all[0].contains(#""dx":10,"dy":0"#) && lines.all[1].contains(#""kind":"wheel","dx":0,"dy":-3"#))
+    }
+
     @Test func aDragIsPressedOnceAndReleasedWhenTheSessionEnds() throws {
         let (p, lines) = try pipeline()
         p.webInput(Self.one, .click(.left, down: true))
