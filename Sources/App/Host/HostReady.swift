@@ -1,3 +1,4 @@
+import RemotionNetwork
 import RemotionProtocol
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +44,7 @@ package struct HostReady: Sendable, Equatable {
     }
 
     /// Writes the object to `path` (atomically, 0600).
-    package func write(to path: String) throws(WebStoreError) {
+    package func write(to path: String) throws(PrivateFileError) {
         try PrivateFiles.replace(path, with: Array((json + "\n").utf8))
     }
 }

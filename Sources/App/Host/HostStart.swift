@@ -14,3 +14,15 @@ extension HostService where Sink == HostPipeline {
         }
     }
 }
+
+extension HostLoop {
+    /// `HostService.announceStart` through the handle (the daemon holds no framing type).
+    package func announceStart() async throws {
+        let listen = localAddress.displayText
+        try await onLoop { context in
+            context.pipeline.identity.listen = listen
+            context.pipeline.report(context.report(), now: MonotonicClock.now())
+            context.pipeline.snapshotBuilder?.drain()
+        }
+    }
+}

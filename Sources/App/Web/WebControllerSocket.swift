@@ -11,7 +11,7 @@ import Synchronization
 /// `timeout`, when the device is revoked, or when the host stops; every way releases
 /// what the controller held (the state machine's closeExternal).
 struct WebControllerSocket: Sendable {
-    let host: any WebControllerHost
+    let host: any ExternalControllerHost
     let registry: WebDeviceRegistry
     let stats: WebControllerStats
     var timeout: Duration = .milliseconds(2500)
@@ -101,7 +101,7 @@ struct WebControllerSocket: Sendable {
                             return .refused
                         }
                         let address = remote ?? (try! SocketAddress(ipAddress: "0.0.0.0", port: 0))
-                        guard let id = await host.open(from: address, deviceName: device.name) else {
+                        guard let id = await host.open(from: address, name: device.name) else {
                             stats.count(refused: "full")
                             try await outbound.write(.text(WebHostMessage.refused(
                                 reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text))
@@ -113,7 +113,7 @@ struct WebControllerSocket: Sendable {
                         let mode = await host.mode(id, set: nil)
                         try await outbound.write(.text(WebHostMessage.welcome(
                             host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text))
-                        if let labels = await (host as? any WebInputHost)?.buttonLabels() { try await outbound.write(.text(labels.text)) }
+                        if let labels = await (host as? any WebInputHost)?.buttonLabels(id) { try await outbound.write(.text(labels.text)) }
                     case .recenter:
                         if let session { host.recenter(session) }
                     case .mode(let wanted):

@@ -1,21 +1,23 @@
 import RemotionProtocol
 
 /// The presenter's laser (docs/WEB-CONTROLLER.md, "Presenter"): while a phone holds its
-/// laser control, its attitude places a dot on the screen by pointer mode's formula
-/// (the same `PointerModeMapper`, with the session's centre) instead of moving the real
-/// pointer. Pure: attitude in, where the dot goes out.
-package struct LaserPointer: Sendable, Equatable {
-    private var mapper: PointerModeMapper
-
-    /// Starts from the session's pointer mapper, so the dot is where the pointer would be.
-    package init(from pointer: PointerModeMapper) {
-        mapper = pointer
-        mapper.resetBaseline()
-    }
-
-    /// Where the dot goes for `attitude` on `screen` (nil for a non-finite attitude).
-    package mutating func place(_ attitude: Attitude, screen: ScreenGeometry) -> (x: Int, y: Int)? {
-        mapper.update(attitude, screen: screen).moveTo
+/// laser control, its pointer events place a dot on the screen instead of moving the real
+/// pointer. Pure: where the dot goes after one event of that session.
+package enum LaserPointer {
+    /// The dot's next position: a `moveTo` (pointer mode's formula, or seed mode's) as is,
+    /// a `moveBy` (FPS mode) added to where the dot was, kept on the screen; nil for events
+    /// that are not pointer motion (they go to the injector as usual).
+    package static func next(from p: (x: Int, y: Int), after event: InputEvent,
+                             screen: ScreenGeometry) -> (x: Int, y: Int)? {
+        switch event {
+        case let .moveTo(x, y):
+            return (x, y)
+        case let .moveBy(dx, dy):
+            let w = max(screen.width, 1), h = max(screen.height, 1)
+            return (min(max(p.x &+ dx, 0), w - 1), min(max(p.y &+ dy, 0), h - 1))
+        default:
+            return nil
+        }
     }
 }
 

@@ -128,7 +128,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
                 actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
             }
             let sampleOnHostClock = Int64(truncatingIfNeeded: packet.sample.timestampMicros) &+ session.clockOffsetMicros
-            actions.append(.motion(id, packet.sample, latencyMicros: now.microseconds &- sampleOnHostClock))
+            actions.append(.motion(id, packet.sample, latencyMicros: Self.plausibleLatency(now.microseconds &- sampleOnHostClock)))
         case let .disconnect(reason):
             sessions[id] = session
             actions += close(id, reason: .clientDisconnected(reason))

@@ -77,10 +77,17 @@ import Testing
         #expect(text == "é😀" && reason.contains("--inject xtest") && lines.all.isEmpty)
     }
 
+    func laser(_ p: HostPipeline, _ open: @escaping () -> (overlay: (any LaserOverlay)?, note: String?)) {
+        let injector = p.injector
+        let hook = LaserOverlayHook(logger: Logger(label: "test"), screen: { injector.screen }, open: open)
+        p.outputHooks.append(hook)
+        p.observers.append(hook)
+    }
+
     @Test func theLaserDrawsTheDotAndLeavesThePointerAlone() throws {
         let (p, lines) = try pipeline()
         let overlay = RecordingOverlay()
-        p.web.openOverlay = { (overlay, nil) }
+        laser(p) { (overlay, nil) }
         let d = Double.pi / 180
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         let moves = lines.all.count
@@ -91,13 +98,17 @@ import Testing
         #expect(overlay.calls.withLock { $0 } == ["show \(960 - 480),\(540 - 216)"])
         p.webInput(Self.one, .laser(on: false))
         #expect(overlay.calls.withLock { $0.last } == "hide")
+        p.webInput(Self.one, .laser(on: true))
+        p.handle(.sessionClosed(Self.one, .timedOut), now: .zero)
+        #expect(overlay.calls.withLock { $0.last } == "hide", "a session ending while its laser is held hides the dot")
+        p.handle(.sessionOpened(Self.one, try SocketAddress(ipAddress: "127.0.0.1", port: 5000)), now: .zero)
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 3000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == moves + 1, "after the laser the pointer moves again")
     }
 
     @Test func withoutAnOverlayTheLaserMovesThePointer() throws {
         let (p, lines) = try pipeline()
-        p.web.openOverlay = { (nil, "a Wayland session lets no program draw over the others; the laser moves the pointer instead") }
+        laser(p) { (nil, "a Wayland session lets no program draw over the others; the laser moves the pointer instead") }
         p.webInput(Self.one, .laser(on: true))
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == 1 && lines.all[0].contains("move_to"))

@@ -69,16 +69,14 @@ import Testing
         #expect(none.assign(0x61) == nil)
     }
 
-    @Test func laserFollowsPointerModesFormulaAndFades() {
-        var pointer = PointerModeMapper()
+    @Test func laserFollowsThePointerEventsAndFades() {
         let screen = ScreenGeometry(width: 1920, height: 1080)
-        _ = pointer.update(Attitude(roll: 0, pitch: 0, yaw: 0), screen: screen)   // centre
-        var laser = LaserPointer(from: pointer)
-        let yaw = 10 * Double.pi / 180
-        let p = laser.place(Attitude(roll: 0, pitch: 0, yaw: yaw), screen: screen)!
-        var reference = pointer
-        #expect(reference.update(Attitude(roll: 0, pitch: 0, yaw: yaw), screen: screen).moveTo! == p)
-        #expect(p.x == Int((960 - 10.0 / 40 * 1920).rounded()) && p.y == 540)
+        // Pointer mode's position as is; FPS mode's relative moves from the dot, kept on screen.
+        #expect(LaserPointer.next(from: (0, 0), after: .moveTo(x: 480, y: 324), screen: screen)! == (480, 324))
+        #expect(LaserPointer.next(from: (100, 100), after: .moveBy(dx: -30, dy: 5), screen: screen)! == (70, 105))
+        #expect(LaserPointer.next(from: (10, 1075), after: .moveBy(dx: -30, dy: 50), screen: screen)! == (0, 1079))
+        #expect(LaserPointer.next(from: (1, 1), after: .button(.left, down: true), screen: screen) == nil)
+        #expect(LaserPointer.next(from: (1, 1), after: .wheel(dx: 0, dy: 1), screen: screen) == nil)
 
         var dot = LaserDot()
         #expect(!dot.visible(at: 0) && dot.hideAt == nil)
