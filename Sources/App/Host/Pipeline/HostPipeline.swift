@@ -156,8 +156,7 @@ package final class HostPipeline: HostEventSink {
         // update would move the whole value out of the table and back).
         guard let i = sessions.index(forKey: id) else { return }
         sessions.values[i].telemetry.recordMotion(latencyMicros: latencyMicros, sample: sample, now: now)
-        let gated = (sessions.values[i].ownProfile ?? profile).gatesMotion
-        guard !paused, sessions.values[i].motionEnabled(gated: gated) else {
+        guard !paused, sessions.values[i].motionEnabled else {
             // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
             sessions.values[i].mapper.observe(sample)
             sessions.values[i].telemetry.attitude = sessions.values[i].mapper.attitude

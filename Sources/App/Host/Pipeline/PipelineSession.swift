@@ -14,8 +14,10 @@ package struct PipelineSession: Sendable {
     /// follows the host's (config file, dashboard).
     var ownProfile: MappingProfile?
     /// The button map in effect (the own profile's, or the host's), kept here so a button
-    /// edge reads one field.
-    var buttons: ButtonMap
+    /// edge reads one field; `gated`: it has a hold-to-enable-motion button (worked out
+    /// when the map changes, not per sample).
+    var buttons: ButtonMap { didSet { gated = MappingProfile(buttons: buttons).gatesMotion } }
+    private(set) var gated: Bool
     /// Recent pointer positions for the dashboard's trail (only when someone reads status).
     var trail: PointerTrail?
     /// A `hold-to-enable-motion` button is held.
@@ -29,11 +31,12 @@ package struct PipelineSession: Sendable {
         self.telemetry = telemetry
         mapper = MotionMapper(settings: profile.settings)
         buttons = profile.buttons
+        gated = profile.gatesMotion
         trail = keepsTrail ? PointerTrail(capacity: HostPipeline.trailLength) : nil
     }
 
     /// Motion moves the pointer now (not gated by a hold-to-enable button that is up).
-    func motionEnabled(gated: Bool) -> Bool { !gated || motionHeld }
+    var motionEnabled: Bool { !gated || motionHeld }
 }
 
 /// What the host keeps of every session that has ended: totals of a fixed size, never a
