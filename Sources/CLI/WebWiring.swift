@@ -27,11 +27,11 @@ struct WebControllerService: Service {
     }
 
     var controlHandlers: [String: ControlHandler] {
-        let open = openPairing
+        let open = openPairing, stats = server.stats
         return ["web-pair-window": { _, _ in
             guard let url = open() else { return .failure("the web controller cannot open a pairing window") }
             return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow)])
-        }]
+        }, "web-stats": { _, _ in .success(stats.snapshot.controlFields) }]
     }
 
     struct Started {
