@@ -85,6 +85,8 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A neighbour's idle connections must not take every descriptor (docs/SECURITY.md §9).
+        printErr("remotion host: \(FileDescriptorLimit.raiseToHard())")
         let machineName = ProcessInfo.processInfo.hostName
         let instance: InstanceName
         do {

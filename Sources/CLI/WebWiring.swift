@@ -61,6 +61,7 @@ struct WebControllerService: Service {
         var configuration = WebControllerServer.Configuration(bind: bind, port: port,
                                                                names: addresses + [localName, "localhost"])
         configuration.timeout = timeout
+        configuration.limits.total = WebConnectionGuard.Limits.total(openFileLimit: FileDescriptorLimit.current)
         let bound: Int
         do { bound = try await server.start(configuration, host: PipelineWebHost(host: host, name: hostName)) }
         catch { throw UserError("\(error); use --web-port to pick another port or --no-web") }

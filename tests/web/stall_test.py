@@ -126,6 +126,18 @@ try:
         first += chunk
     check("welcome", b"welcome" in first, f"({first[:120]!r})")
     # The host sends nothing more unless asked (no pings from this client): nothing to drain.
+    # Once authenticated, this socket holds none of its address's 16 unauthenticated slots
+    # (docs/SECURITY.md §9): 16 more TLS connections from 127.0.0.1 all get through.
+    extra = []
+    try:
+        for _ in range(16):
+            extra.append(tls.wrap_socket(socket.create_connection((addr, port), timeout=5)))
+    except OSError as e:
+        print("extra connection refused:", e)
+    check("the authenticated WebSocket holds no unauthenticated slot (16 more connections from its address)",
+          len(extra) == 16, f"({len(extra)} of 16)")
+    for e in extra:
+        e.close()
 
     def control(command):
         c = socket.socket(socket.AF_UNIX)

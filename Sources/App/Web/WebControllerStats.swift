@@ -15,7 +15,7 @@ package final class WebControllerStats: Sendable {
         /// Motion frames merged into a newer one after a stall, and the merged samples sent
         /// (newest wins); out-of-order frames are `dropped["stale"]`.
         /// Connections closed by the connection guard before authenticating, by reason
-        /// (per-address-cap, total-cap, handshake-timeout, idle-timeout).
+        /// (per-address-cap, evicted, handshake-timeout, idle-timeout).
         package var connections: [String: Int] = [:]
         package var mergedFrames = 0
         package var bursts = 0
