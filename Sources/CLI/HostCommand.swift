@@ -85,8 +85,6 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // A neighbour's idle connections must not take every descriptor (docs/SECURITY.md §9).
-        printErr("remotion host: \(FileDescriptorLimit.raiseToHard())")
         let machineName = ProcessInfo.processInfo.hostName
         let instance: InstanceName
         do {
@@ -190,6 +188,11 @@ struct HostCommand: AsyncParsableCommand {
         let boundPort = host.localAddress.port ?? port
         let console = context.console
         console.note(.listening, "listening on \(host.localAddress.displayText) (UDP, \(note))")
+        // Before the web server: a neighbour's idle connections must not take every
+        // descriptor (docs/SECURITY.md §9). One stderr line once listening (an error before
+        // stays one line); not a fact in the terminal view (its welcome screen is fixed).
+        let openFiles = FileDescriptorLimit.raiseToHard()
+        if !console.interactive { printErr("remotion host: \(openFiles)") }
         console.note(.injector, "injecting with \(reason)")
         if let path = context.loaded.path { console.note(.config, "config \(path)") }
         let dsuBridge = try await startDSU(host, context)
