@@ -14,6 +14,7 @@ counted as `dropped.stale` and moves nothing. Prints 'N passed, N failed'.
 import argparse
 import base64
 import json
+import math
 import os
 import re
 import socket
@@ -168,9 +169,15 @@ try:
         subprocess.run(["nft", "delete", "table", "inet", "stall"], check=True)
 
     seq, state = 0, 0
-    stalls = []          # per stall: {"sent", "restored", "resumed", "edges"}
+    stalls = []
+    T0 = time.monotonic()
 
-    def stream(seconds, yaw0, edges_at=()):
+    def yaw_at(t):
+        # ±0.25 rad around the first sample (the pointer's centre): about ±690 px, never at
+        # the screen's edge; up to ~4 px per frame.
+        return 0.25 * math.sin(2 * math.pi * (t - T0) / 16)          # per stall: {"sent", "restored", "resumed", "edges"}
+
+    def stream(seconds, edges_at=()):
         """Sends MOTION frames at 60 Hz for `seconds`; BUTTON A down/up before the frames
         numbered in `edges_at` (counted from the start of this call)."""
         global seq, state
@@ -180,28 +187,33 @@ try:
             if n in edges_at:
                 state ^= 1
                 send(button(0, state == 1, state), 0x2)
-            send(motion(seq, yaw0 + 0.05 * (time.monotonic() - start), state), 0x2)
+            send(motion(seq, yaw_at(time.monotonic()), state), 0x2)
             seq += 1
             n += 1
             time.sleep(max(0, start + n / 60 - time.monotonic()))
         return n
 
-    yaw = 0.0
-    stream(1.5, yaw)
+    stream(1.5)
     for k, edges in enumerate([(), (20, 40)]):
-        yaw += 0.075
         nft_drop()
-        sent = stream(1.0, yaw, edges)
+        sent = stream(1.0, edges)
         nft_restore()
         restored = time.monotonic()
         time.sleep(2.0)                               # the backlog comes ~0.2–0.8 s after the rule goes
         stalls.append({"sent": sent, "restored": restored, "resumed": time.monotonic(), "edges": len(edges)})
-        yaw += 0.05
-        stream(1.0, yaw)
-    send(motion(seq - 30, -1.0, state), 0x2)          # an old sequence number, far-off attitude
-    stream(0.3, yaw + 0.05)
-    time.sleep(0.3)
+        stream(1.0)
     stats = control("web-stats")
+    # A third stall as a phone has it: the client keeps streaming when the network returns.
+    nft_drop()
+    sent3 = stream(1.0)
+    nft_restore()
+    restored3 = time.monotonic()
+    stream(1.5)
+    far = 1.0 if yaw_at(time.monotonic()) < 0 else -1.0
+    send(motion(seq - 30, far, state), 0x2)           # an old sequence number, far-off attitude
+    stream(0.3)
+    time.sleep(0.3)
+    stats3 = control("web-stats")
     send(b"", 0x8)
     ws.close()
 
@@ -216,15 +228,26 @@ try:
             "a stall with A pressed and released in it: one move before each edge, each edge once, in order"
         check(label, kinds == want, f"({st['sent']} frames sent during the stall → {kinds}; first injection "
               f"{(first - st['restored']) * 1000:.0f} ms after the network returned)" if first else f"({kinds})")
+    # (≥ 4: one per stretch between edges; a hiccup of this loaded machine's sender or
+    # host, a frame 40 ms late, is merged with the next one and counted too.)
     check("the host merged the stalled frames and counted its bursts",
-          stats.get("mergedFrames", 0) >= sum(st["sent"] for st in stalls) - 4 and stats.get("bursts", 0) == 4,
+          stats.get("mergedFrames", 0) >= sum(st["sent"] for st in stalls) - 4 and stats.get("bursts", 0) >= 4,
           f"(sent during the stalls {[st['sent'] for st in stalls]}, merged {stats.get('mergedFrames')}, bursts {stats.get('bursts')})")
     buttons = [(e["button"], e["state"]) for _, e in events if e["kind"] == "button"]
+    first3 = next((t for t, e in events if t >= restored3), None)
+    burst3 = [t for t, e in events if e["kind"] == "move_to" and first3 is not None and first3 <= t < first3 + 0.05]
+    merged3 = stats3.get("mergedFrames", 0) - stats.get("mergedFrames", 0)
+    if os.environ.get("STALL_DEBUG"):
+        print("after stall 3 (ms, x):", [(round((t - first3) * 1000, 1), e.get("x")) for t, e in events if first3 <= t < first3 + 0.3][:60])
+    check("a stall while the client keeps streaming: at most 5 moves in the 50 ms after the silence (a replay: ~60)",
+          first3 is not None and len(burst3) <= 5 and merged3 >= sent3 - 2,
+          f"({len(burst3)} moves; {sent3} frames sent during the stall, {merged3} merged; first injection "
+          f"{(first3 - restored3) * 1000:.0f} ms after the network returned)" if first3 else "(nothing injected)")
     check("A pressed and released exactly once overall", buttons == [("left", "down"), ("left", "up")], f"({buttons})")
-    check("the stale frame is counted", stats.get("dropped", {}).get("stale") == 1, f"(dropped {stats.get('dropped')})")
+    check("the stale frame is counted", stats3.get("dropped", {}).get("stale") == 1, f"(dropped {stats3.get('dropped')})")
     xs = [e["x"] for _, e in events if e["kind"] == "move_to"]
-    check("the stale frame moved nothing (no jump towards its far-off yaw)",
-          len(xs) > 100 and all(abs(xs[i + 1] - xs[i]) < 500 for i in range(len(xs) - 1)), f"({len(xs)} moves, x {min(xs)}…{max(xs)})")
+    check("the stale frame moved nothing (its far-off yaw would put the pointer at the screen's edge)",
+          len(xs) > 100 and 100 < min(xs) and max(xs) < 1820, f"({len(xs)} moves, x {min(xs)}…{max(xs)}; the stream keeps within 960 ± 690)")
 finally:
     host.terminate()
     try:

@@ -19,9 +19,10 @@ import RemotionProtocol
 ///   stall) or that came less than half a send interval after its predecessor starts a
 ///   *hold*; while holding, every frame that arrives less than half a send
 ///   interval after its predecessor (the stream is catching up) is held too. Held frames
-///   merge; the first frame that arrives at the sender's pace (on time, or late at a settled
-///   higher delay, which becomes the new baseline), `tailWait` without a frame, `holdLimit`
-///   after the hold began, or a button edge sends the merged sample once.
+///   merge; the first frame that arrives at the sender's pace (on time, or late: after
+///   `settleFrames` late frames at pace in a row their lag becomes the new baseline),
+///   `tailWait` without a frame, `holdLimit` after the hold began, or a button edge sends
+///   the merged sample once.
 /// - **Merged sample**: the newest frame's attitude, acceleration and buttons; its gyro is
 ///   the sum of every merged frame's rotation (rate × the time since its predecessor, capped
 ///   the way `GyroMouseMapper` caps it) over one step of `min(span, maxStep)`, and its
@@ -91,8 +92,15 @@ package struct NewestWinsIntake: Sendable, Equatable {
 
     package init() {}
 
+    /// Late frames at the sender's pace, in a row, after which their lag is the new baseline.
+    package static let settleFrames = 4
+    private var latePaced = 0
+
     /// How long a hold waits for the next frame of a burst before sending what it has.
-    package var tailWait: Duration = .milliseconds(8)
+    /// (A sender that keeps streaming ends a hold with its next frame, at most one send
+    /// interval later; this only matters when it stopped, so it can be 1.5 intervals at 60 Hz
+    /// and outlast the reader being descheduled in the middle of a backlog.)
+    package var tailWait: Duration = .milliseconds(25)
     private var tailDeadline: Instant?
 
     /// When `expire` must run: the hold's end; nil while nothing is held.
@@ -129,13 +137,22 @@ package struct NewestWinsIntake: Sendable, Equatable {
         let base = baseline ?? lag
         let behind = lag - base > lateBoundMicros
         if (behind && (jumped || catchingUp)) || (holding && catchingUp) {
+            latePaced = 0
             if now >= held!.since + holdLimit { return flush() }
             tailDeadline = now + tailWait
             return []
         }
-        // On time: follow the clocks' slow drift up, any lower lag at once. Late but at the
-        // sender's pace again: the link settled at a higher delay, the new normal.
-        baseline = !behind ? (lag < base ? lag : base + (lag - base) / 64) : lag
+        if !behind {
+            // On time: follow the clocks' slow drift up, any lower lag at once.
+            latePaced = 0
+            baseline = lag < base ? lag : base + (lag - base) / 64
+        } else {
+            // Late but at the sender's pace: sent as it is. After `settleFrames` in a row the
+            // link has settled at a higher delay, the new normal (one such frame in the middle
+            // of a backlog — the reader was descheduled — must not make the rest look on time).
+            latePaced += 1
+            if latePaced >= Self.settleFrames { baseline = lag; latePaced = 0 }
+        }
         return flush()
     }
 

@@ -57,6 +57,20 @@ import Testing
         }
     }
 
+    /// The reader was descheduled for 12 ms in the middle of a backlog: one frame looks like
+    /// it came at the sender's pace. That sends what is held, but the rest still merges.
+    @Test func aPauseInTheMiddleOfABacklogDoesNotTurnTheRestIntoAReplay() {
+        var intake = NewestWinsIntake()
+        for i in 0..<10 { _ = intake.motion(Self.frame(i), now: Self.onTime(i)) }
+        var counts: [Int] = []
+        var t = Self.onTime(69) - .milliseconds(20)
+        for i in 10...70 {
+            t = i == 41 ? t + .milliseconds(12) : i == 70 ? Self.onTime(70) : t + .microseconds(20)
+            counts += Self.motions(intake.motion(Self.frame(i), now: t)).map(\.1)
+        }
+        #expect(counts == [32, 29], "\(counts)")
+    }
+
     @Test func framesOlderThanTheNewestTakenAreStaleDrops() {
         var intake = NewestWinsIntake()
         _ = intake.motion(Self.frame(5), now: Self.onTime(5))
