@@ -54,7 +54,7 @@ dashboard=""
 for _ in $(seq 200); do
     dashboard=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/host.err" | head -1)
     url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
-    [ -n "$url" ] && break
+    [ -n "$url" ] && [ -n "$dashboard" ] && break   # the dashboard starts after the web server
     sleep 0.05
 done
 if [ -z "$url" ]; then
