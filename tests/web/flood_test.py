@@ -214,8 +214,9 @@ try:
     took, status = fetch_page(web, "127.0.0.1")
     check("after the flood the page loads from the flooding address again", took is not None and " 200" in status, f"({status})")
     # ── a flood from many addresses fills the total cap (512 at 1024 descriptors) ──────
+    # (Some of them never reach the host: the listen queue, 256 deep, overflows.)
     many = []
-    for i in range(700):
+    for i in range(900):
         s = socket.socket()
         s.setblocking(False)
         s.bind((f"127.0.{1 + i // 250}.{1 + i % 250}", 0))
@@ -228,8 +229,8 @@ try:
     took, status = fetch_page(web, "127.0.0.2")
     evicted = control(data, "web-stats").get("connections", {}).get("evicted", 0)
     fds_many = len(os.listdir(f"/proc/{pid}/fd"))
-    check("700 connections from 700 addresses: the oldest are evicted and the page still loads within 2 s",
-          took is not None and " 200" in status and evicted >= 100 and fds_many < 700,
+    check("900 connections from 900 addresses: the oldest are evicted and the page still loads within 2 s",
+          took is not None and " 200" in status and evicted >= 50 and fds_many < 700,
           f"({took and f'{took * 1000:.0f} ms'}; {status}; evicted {evicted}; host descriptors {fds_many})")
     for s in many:
         s.close()

@@ -239,8 +239,10 @@ try:
     merged3 = stats3.get("mergedFrames", 0) - stats.get("mergedFrames", 0)
     if os.environ.get("STALL_DEBUG"):
         print("after stall 3 (ms, x):", [(round((t - first3) * 1000, 1), e.get("x")) for t, e in events if first3 <= t < first3 + 0.3][:60])
-    check("a stall while the client keeps streaming: at most 5 moves in the 50 ms after the silence (a replay: ~60)",
-          first3 is not None and len(burst3) <= 5 and merged3 >= sent3 - 2,
+    # 1 merged + 3 fresh frames in 50 ms; a host starved of the CPU for 25 ms in the middle
+    # of the backlog may split it once or twice (seen at load 10 on 2 cores); a replay is ~100.
+    check("a stall while the client keeps streaming: at most 8 moves in the 50 ms after the silence (a replay: ~100)",
+          first3 is not None and len(burst3) <= 8 and merged3 >= sent3 - 2,
           f"({len(burst3)} moves; {sent3} frames sent during the stall, {merged3} merged; first injection "
           f"{(first3 - restored3) * 1000:.0f} ms after the network returned)" if first3 else "(nothing injected)")
     check("A pressed and released exactly once overall", buttons == [("left", "down"), ("left", "up")], f"({buttons})")
