@@ -51,7 +51,7 @@ package final class WebConnectionGuard: Sendable {
     /// already. When all `total` slots are taken the oldest unauthenticated connection is
     /// closed to make room (counted `evicted`), so a flood from many addresses churns
     /// itself instead of locking a new phone out.
-    func admit(_ channel: any Channel, from address: String) -> Bool {
+    package func admit(_ channel: any Channel, from address: String) -> Bool {
         let (admitted, evicted) = open.withLock { o -> (Bool, (any Channel)?) in
             guard o.byAddress[address, default: 0] < limits.perAddress else { return (false, nil) }
             var evicted: (any Channel)?
