@@ -94,6 +94,7 @@ package struct NewestWinsIntake: Sendable, Equatable {
 
     /// Late frames at the sender's pace, in a row, after which their lag is the new baseline.
     package static let settleFrames = 4
+    static let latestPageMicros: UInt64 = 1 << 52
     private var latePaced = 0
 
     /// How long a hold waits for the next frame of a burst before sending what it has.
@@ -113,8 +114,10 @@ package struct NewestWinsIntake: Sendable, Equatable {
 
     /// A motion frame arrived at `now` (the host's monotonic clock).
     package mutating func motion(_ frame: Frame, now: Instant) -> [Output] {
-        let page = frame.sample.timestampMicros
-        let lag = now.microseconds &- Int64(clamping: page)
+        // Page times past 2^52 µs (year 2112) count as 2^52: every sum and difference below
+        // then stays far inside Int64, whatever a client sends.
+        let page = Swift.min(frame.sample.timestampMicros, Self.latestPageMicros)
+        let lag = now.microseconds &- Int64(page)
         var dt = 0.0
         var catchingUp = false, jumped = false
         if let n = newest {
@@ -132,6 +135,8 @@ package struct NewestWinsIntake: Sendable, Equatable {
         }
         newest = Taken(sequence: frame.sequence, pageMicros: page, lag: lag)
         let holding = held != nil
+        var frame = frame
+        frame.sample.timestampMicros = page
         merge(frame, dt: dt, now: now)
 
         let base = baseline ?? lag
@@ -202,9 +207,8 @@ package struct NewestWinsIntake: Sendable, Equatable {
         let step = Swift.min(span, GyroMouseMapper.maxStep)
         compression += UInt64(((span - step) * 1e6).rounded())
         sample.timestampMicros = page &- Swift.min(compression, page)
-        sample.gyro = h.anyGyro
-            ? Vector3(x: Float(h.rotation.x / step), y: Float(h.rotation.y / step), z: Float(h.rotation.z / step))
-            : nil
+        let gyro = Vector3(x: Float(h.rotation.x / step), y: Float(h.rotation.y / step), z: Float(h.rotation.z / step))
+        sample.gyro = h.anyGyro && gyro.isFinite ? gyro : nil      // a rate past Float's range: no rate
         return [.motion(sample, latencyMicros: h.frame.latencyMicros, frames: h.frames)]
     }
 }

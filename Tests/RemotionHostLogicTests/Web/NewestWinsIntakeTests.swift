@@ -71,6 +71,29 @@ import Testing
         #expect(counts == [32, 29], "\(counts)")
     }
 
+    /// Whatever time a client writes into a frame (finite: the decoder refuses the rest),
+    /// decoding, the sample and the intake never trap.
+    @Test func extremeFrameTimesNeverTrap() throws {
+        var intake = NewestWinsIntake()
+        var rng = SplitMix64(seed: 3)
+        let times: [Double] = [1e300, -1e300, 0, 1.7e16, 1.8e16, 1.8e19, -1, .greatestFiniteMagnitude]
+        for i in 0..<2000 {
+            var bytes = [UInt8](repeating: 0, count: 52)
+            bytes[0] = 0x01
+            bytes[1] = 0x03
+            withUnsafeBytes(of: UInt32(i).littleEndian) { bytes.replaceSubrange(4..<8, with: $0) }
+            let t = i < times.count ? times[i] : times.randomElement(using: &rng)! * Double.random(in: 0...1, using: &rng)
+            withUnsafeBytes(of: t.bitPattern.littleEndian) { bytes.replaceSubrange(8..<16, with: $0) }
+            withUnsafeBytes(of: Float.random(in: -1e38...1e38, using: &rng).bitPattern.littleEndian) { bytes.replaceSubrange(36..<40, with: $0) }
+            guard case let .motion(m) = try WebFrame.decode(bytes) else { Issue.record("not motion"); return }
+            let now = Instant(nanoseconds: Int64.random(in: 0...Int64.max / 2, using: &rng))
+            for case let .motion(s, _, _) in intake.motion(.init(sequence: m.sequence, sample: m.sample), now: now) {
+                #expect(s.gyro?.isFinite ?? true)
+            }
+            _ = intake.expire(now: now)
+        }
+    }
+
     @Test func framesOlderThanTheNewestTakenAreStaleDrops() {
         var intake = NewestWinsIntake()
         _ = intake.motion(Self.frame(5), now: Self.onTime(5))
