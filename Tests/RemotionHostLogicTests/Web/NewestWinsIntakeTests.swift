@@ -27,7 +27,7 @@ import Testing
         for i in 0..<200 {
             let f = Self.frame(i)
             let jitter = Instant(nanoseconds: Int64((i * 7919) % 9000) * 1000)   // 0…9 ms
-            #expect(intake.motion(f, now: Self.onTime(i) + (jitter - .zero)) == [.motion(f.sample, latencyMicros: 0, frames: 1)])
+            #expect(intake.motion(f, now: Self.onTime(i) + (jitter - .zero)) == [.motion(f.sample, latencyMicros: nil, frames: 1)])
         }
         #expect(intake.counters == .init())
     }
