@@ -55,6 +55,12 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Do not serve the web controller page.")
     var noWeb = false
 
+    @Option(help: "UDP ports the web controller's data channels may use, FIRST-LAST (one per phone; docs/WEB-CONTROLLER.md).")
+    var webRtcPorts = "7477-7486"
+
+    @Flag(help: "Web controller over the WebSocket only (no WebRTC data channels).")
+    var noWebRtc = false
+
     @Flag(help: "Accept unencrypted, unauthenticated datagrams (debugging only: anyone on the network can inject input).")
     var insecure = false
 
@@ -80,6 +86,7 @@ struct HostCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be from 0 to 65535") }
+        guard WebControllerService.rtcPorts(webRtcPorts) != nil else { throw ValidationError("--web-rtc-ports must be FIRST-LAST, two ports from 1 to 65535") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
         guard (1...256).contains(maxControllers) else { throw ValidationError("--max-controllers must be from 1 to 256") }
     }
@@ -203,7 +210,8 @@ struct HostCommand: AsyncParsableCommand {
             do {
                 let started = try await WebControllerService.start(
                     host: host, hostName: context.instance.value, bind: bind, port: webPort,
-                    dataDirectory: context.dataDirectory, timeout: .secondsDouble(timeout))
+                    dataDirectory: context.dataDirectory, timeout: .secondsDouble(timeout),
+                    rtcPorts: noWebRtc ? nil : WebControllerService.rtcPorts(webRtcPorts))
                 services.insert(.init(service: started.service), at: 1)
                 controlHandlers.merge(started.service.controlHandlers) { a, _ in a }
                 phonePairing = started.service.openPairing

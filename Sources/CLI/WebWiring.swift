@@ -43,7 +43,8 @@ struct WebControllerService: Service {
     }
 
     static func start<F: HostFraming>(host: HostService<F, HostPipeline>, hostName: String, bind: String, port: Int,
-                                      dataDirectory: URL, timeout: Duration) async throws -> Started {
+                                      dataDirectory: URL, timeout: Duration,
+                                      rtcPorts: ClosedRange<Int>? = nil) async throws -> Started {
         let machine = ProcessInfo.processInfo.hostName
         let lan = SocketAddress.reachableAddresses(for: try SocketAddress(ipAddress: bind == "::" ? "::" : bind, port: 0))
         let loopback = ["127.0.0.1", "::1"]
@@ -61,6 +62,12 @@ struct WebControllerService: Service {
         var configuration = WebControllerServer.Configuration(bind: bind, port: port,
                                                                names: addresses + [localName, "localhost"])
         configuration.timeout = timeout
+        configuration.rtc = rtcPorts.map { ports in
+            var rtc = WebRTCConfiguration()
+            rtc.ports = ports
+            rtc.address = bind
+            return rtc
+        }
         let bound: Int
         do { bound = try await server.start(configuration, host: PipelineWebHost(host: host, name: hostName)) }
         catch { throw UserError("\(error); use --web-port to pick another port or --no-web") }
@@ -70,6 +77,13 @@ struct WebControllerService: Service {
         return Started(service: WebControllerService(server: server, url: url, reachable: reachable, port: bound,
                                                      fingerprint: certificates.fingerprint), port: bound, url: url,
                        fingerprint: certificates.fingerprint, reissued: certificates.reissued)
+    }
+
+    /// "FIRST-LAST" → the data channels' UDP port range.
+    static func rtcPorts(_ text: String) -> ClosedRange<Int>? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 2, (1...65535).contains(parts[0]), (parts[0]...65535).contains(parts[1]) else { return nil }
+        return parts[0]...parts[1]
     }
 
     static func pairingURL(host: String, port: Int, secret: String, fingerprint: String) -> String {

@@ -20,6 +20,8 @@ package final class WebControllerServer: Sendable {
         /// `<name>.local`, localhost.
         package var names: [String]
         package var timeout: Duration = .milliseconds(2500)
+        /// Data channels beside the WebSocket (nil: WebSocket only).
+        package var rtc: WebRTCConfiguration?
         package init(bind: String, port: Int, names: [String]) {
             self.bind = bind; self.port = port; self.names = names
         }
@@ -28,9 +30,10 @@ package final class WebControllerServer: Sendable {
     package let registry: WebDeviceRegistry
     package let stats = WebControllerStats()
     package let certificates: WebCertificates
-    private let logger: Logger
+    let logger: Logger
     private let running = RunningServer()
     private let boundPort = Mutex<Int?>(nil)
+    let rtcPeers = Mutex<(any Sendable)?>(nil)
 
     package init(registry: WebDeviceRegistry, certificates: WebCertificates, logger: Logger? = nil) {
         self.registry = registry
@@ -65,6 +68,7 @@ package final class WebControllerServer: Sendable {
                                          guardian: guardian, stats: stats, hostName: host.name)
         let router = Router(context: BasicRequestContext.self)
         routes.add(to: router)
+        try addRTC(configuration, host: host, guardian: guardian, routes: routes, router: router)
         let socket = WebControllerSocket(host: host, registry: registry, stats: stats, timeout: configuration.timeout)
         let app = Application(
             router: router,
@@ -101,6 +105,7 @@ package final class WebControllerServer: Sendable {
     /// Stops serving: the listening socket and every phone's WebSocket (their sessions
     /// end, releasing what they held).
     package func shutdown(gracePeriod: Duration = .seconds(2)) async {
+        shutdownRTC()
         await running.shutdown(gracePeriod: gracePeriod)
     }
 }
