@@ -60,10 +60,16 @@ final class WebRTCSession: Sendable {
     /// The answered peer is ours; the watchdog starts.
     func attach(_ peer: Peer, token: UInt64, forget: @escaping @Sendable () -> Void) {
         let late = state.withLock { s -> Bool in
+            guard !s.ended else { return true }
             s.peer = peer; s.token = token; s.forget = forget; s.lastHeard = .now()
-            return s.ended
+            return false
         }
-        if late { end(.replaced); return }
+        if late {
+            // Ended (replaced, closed) while the answer was being made: the peer is ours to stop.
+            forget()
+            DispatchQueue.global().async { remotion_webrtc_close(peer.pointer) }
+            return
+        }
         Task { await self.watch() }
     }
 
