@@ -40,6 +40,7 @@ final class WebRTCSession: Sendable {
         var clutchInUse = false
         var buttons = ButtonSet.none
         var lastSequence: UInt32?
+        var lastAck = NIODeadline.uptimeNanoseconds(0)
     }
 
     let host: any WebControllerHost
@@ -115,6 +116,7 @@ final class WebRTCSession: Sendable {
             guard let (sample, latency) = verdict else { stats.drop("stale"); return }
             host.motion(session, sample, latencyMicros: latency)
             stats.count(motion: 1)
+            acknowledge(m.sequence)
         case let .button(button, isDown, _):
             guard channel == .control else { stats.drop("button-on-motion"); return }
             state.withLock { $0.buttons.set(button, down: isDown) }
@@ -174,11 +176,28 @@ final class WebRTCSession: Sendable {
     // MARK: sending and ending
 
     func send(_ text: String) { send(Array(text.utf8), isText: true) }
-    func send(_ bytes: [UInt8], isText: Bool = false) {
+    func send(_ bytes: [UInt8], isText: Bool = false, channel: Int32 = 0) {
         state.withLock { s in
             guard let peer = s.peer, !s.ended else { return }
-            _ = bytes.withUnsafeBufferPointer { remotion_webrtc_send(peer.pointer, 0, isText ? 1 : 0, $0.baseAddress, $0.count) }
+            _ = bytes.withUnsafeBufferPointer { remotion_webrtc_send(peer.pointer, channel, isText ? 1 : 0, $0.baseAddress, $0.count) }
         }
+    }
+
+    /// MOTION-ACK (0x84, 8 bytes: [4..7] u32 the newest sequence) on "motion", at most every
+    /// `ackInterval`. The page uses it to notice a stall and then sends only a probe frame
+    /// now and then, so SCTP's window is not full of lost frames when the network returns
+    /// and the next frame leaves at once instead of after a backed-off retransmission timer.
+    static let ackInterval = TimeAmount.milliseconds(50)
+    private func acknowledge(_ sequence: UInt32) {
+        let now = NIODeadline.now()
+        let due = state.withLock { s -> Bool in
+            guard now - s.lastAck >= Self.ackInterval else { return false }
+            s.lastAck = now
+            return true
+        }
+        guard due else { return }
+        send([0x84, 0, 0, 0, UInt8(sequence & 0xFF), UInt8(sequence >> 8 & 0xFF), UInt8(sequence >> 16 & 0xFF), UInt8(sequence >> 24)],
+             channel: 1)
     }
 
     /// Silence past the timeout, a revoked device, or no hello in time ends the session.

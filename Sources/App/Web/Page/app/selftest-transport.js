@@ -2,7 +2,7 @@
 // data channels, fetch, WebSocket, timers): which channel each frame takes, the refusal on
 // 403, and the fallback to the WebSocket within the same attempt. Imported by selftest.js.
 
-import { TransportChooser, RTC_OPEN_TIMEOUT_MS, RTC_GATHER_TIMEOUT_MS, RTC_RETRY_AFTER_MS } from "./transport.js";
+import { TransportChooser, RTC_OPEN_TIMEOUT_MS, RTC_GATHER_TIMEOUT_MS, RTC_RETRY_AFTER_MS, STALL_AFTER_MS, PROBE_EVERY_MS } from "./transport.js";
 
 function fakes({ status = 200, open = true } = {}) {
   let now = 0, nextId = 1;
@@ -74,6 +74,20 @@ export async function transportChecks(t) {
     motion.bufferedAmount = 1000;
     s.send(new Uint8Array([0x01, 0, 0, 0]).buffer);
     t("motion is skipped, not queued, while the channel is backed up", motion.sent.length === 1);
+    motion.bufferedAmount = 0;
+    const frame = () => s.send(new Uint8Array([0x01, 0, 0, 0]).buffer);
+    motion.onmessage({ data: new Uint8Array([0x84, 0, 0, 0, 1, 0, 0, 0]).buffer });
+    frame(); frame();
+    t("acked lately: every frame goes", motion.sent.length === 3);
+    await f.advance(STALL_AFTER_MS + 1);
+    frame(); frame(); frame();
+    t("no ack for a while: one probe frame …", motion.sent.length === 4);
+    await f.advance(PROBE_EVERY_MS);
+    frame();
+    t("… and the next only after PROBE_EVERY_MS", motion.sent.length === 5);
+    motion.onmessage({ data: new Uint8Array([0x84, 0, 0, 0, 2, 0, 0, 0]).buffer });
+    frame(); frame();
+    t("an ack resumes the full rate", motion.sent.length === 7);
   }
   { // 503: WebSocket in the same attempt; data channels again after RTC_RETRY_AFTER_MS
     const f = fakes({ status: 503 });

@@ -11,6 +11,8 @@ export const RTC_OPEN_TIMEOUT_MS = 2500;        // offer → both channels open
 export const RTC_GATHER_TIMEOUT_MS = 1000;      // waiting for the browser's own candidates
 export const RTC_RETRY_AFTER_MS = 30000;        // after a failure, WebSocket only for this long
 export const MOTION_QUEUE_LIMIT = 2 * 52;       // more than this unsent: skip motion (newest wins)
+export const STALL_AFTER_MS = 150;              // no MOTION-ACK for this long: the path is stalled
+export const PROBE_EVERY_MS = 50;               // while stalled, one motion frame this often
 
 /** A WebSocket-shaped object over two data channels; `transport` is "webrtc". */
 export class RtcSocket {
@@ -21,6 +23,8 @@ export class RtcSocket {
     this.binaryType = "arraybuffer";
     this.onopen = this.onmessage = this.onerror = this.onclose = null;
     this.skipped = 0;
+    this.lastAckAt = null;     // null until the host's first MOTION-ACK
+    this.lastProbeAt = -Infinity;
     this.o = o;
     this.pc = null;
     this.closed = false;
@@ -42,6 +46,10 @@ export class RtcSocket {
       ch.onclose = () => this.fail("data channel closed");
     }
     control.onmessage = (e) => { if (!this.closed && this.onmessage) this.onmessage({ data: e.data }); };
+    // MOTION-ACK (0x84): the host got motion recently.
+    motion.onmessage = (e) => {
+      if (e.data instanceof ArrayBuffer && e.data.byteLength === 8 && new Uint8Array(e.data)[0] === 0x84) this.lastAckAt = this.o.now();
+    };
     pc.onconnectionstatechange = () => {
       if (pc.connectionState === "failed" || pc.connectionState === "closed") this.fail("connection " + pc.connectionState);
     };
@@ -82,6 +90,14 @@ export class RtcSocket {
       if (bytes[0] === 0x01) {
         // Motion: never queue behind older motion (the host keeps the newest anyway).
         if (this.motion.bufferedAmount > MOTION_QUEUE_LIMIT) { this.skipped++; return; }
+        // Stalled (no ack lately): only a probe now and then, so SCTP's window is free
+        // the moment the network returns (else the next frame waits for its backed-off
+        // retransmission timer, 100-200 ms measured).
+        const now = this.o.now();
+        if (this.lastAckAt !== null && now - this.lastAckAt > STALL_AFTER_MS) {
+          if (now - this.lastProbeAt < PROBE_EVERY_MS) { this.skipped++; return; }
+          this.lastProbeAt = now;
+        }
         this.motion.send(data);
         return;
       }
