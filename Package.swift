@@ -11,7 +11,7 @@ import PackageDescription
 //   System/     RemotionSystem     OS adapters: XTest, uinput, CGEvent, Avahi, Bonjour.
 //   App/        RemotionApp        the host pipeline, the demo, the web dashboard.
 //   CLI/        remotion           argument parsing and wiring only.
-//   CLibraries/ system libraries (X11/XTest, Avahi, zlib); Testing/ test support and fuzzers.
+//   CLibraries/ system libraries (X11/XTest, Avahi, zlib, GStreamer webrtcbin + its C shim); Testing/ test support and fuzzers.
 // The sans-IO targets import no NIO, no Glibc and no Foundation networking
 // (scripts/check-layers.sh checks it in CI).
 let nio: [Target.Dependency] = [
@@ -75,6 +75,7 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .target(name: "CWebRTCPeer", condition: .when(platforms: [.linux])),
         ] + nio, path: "Sources/App", resources: [.copy("Dashboard/Resources"), .copy("Web/Page")]),
         .executableTarget(name: "remotion", dependencies: [
             "RemotionProtocol", "RemotionHostLogic", "RemotionNetwork", "RemotionSystem", "RemotionApp",
@@ -90,6 +91,14 @@ let package = Package(
                        providers: [.apt(["libx11-dev", "libxtst-dev"])]),
         .systemLibrary(name: "CAvahi", path: "Sources/CLibraries/CAvahi", pkgConfig: "avahi-client",
                        providers: [.apt(["libavahi-client-dev"])]),
+        // The web controller's WebRTC data channels: GStreamer's webrtcbin (libnice ICE,
+        // DTLS, SCTP) behind a small C shim (GLib's signal macros and variadic emitters do
+        // not import into Swift).
+        .systemLibrary(name: "CGStreamerWebRTC", path: "Sources/CLibraries/CGStreamerWebRTC",
+                       pkgConfig: "gstreamer-webrtc-nice-1.0",
+                       providers: [.apt(["libgstreamer-plugins-bad1.0-dev", "libnice-dev", "gstreamer1.0-nice"])]),
+        .target(name: "CWebRTCPeer", dependencies: ["CGStreamerWebRTC"], path: "Sources/CLibraries/CWebRTCPeer",
+                linkerSettings: [.linkedLibrary("gstsdp-1.0"), .linkedLibrary("nice")]),
         .systemLibrary(name: "CQREncode", path: "Sources/CLibraries/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
 
@@ -101,6 +110,7 @@ let package = Package(
         // libFuzzer entry points (docs/FUZZING.md; scripts/fuzz.sh builds them with --sanitize=fuzzer)
         .executableTarget(name: "FuzzDatagram", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzDatagram"),
         .executableTarget(name: "FuzzHandshake", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHandshake"),
+        .executableTarget(name: "FuzzWebRTC", dependencies: ["RemotionHostLogic"], path: "Sources/Testing/Fuzzers/FuzzWebRTC"),
         .executableTarget(name: "FuzzSeeds", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzSeeds"),
         // ns per motion sample, release mode (docs/BENCHMARKS.md)
         .executableTarget(name: "MotionBench", dependencies: ["RemotionHostLogic", "RemotionProtocol"],

@@ -10,6 +10,8 @@ packages=(
   xvfb x11-utils xdotool xinput nodejs imagemagick
   avahi-daemon avahi-utils dbus iproute2 nftables
   chromium chromium-driver
+  # the web controller's data channels: GStreamer's webrtcbin with libnice (ICE), DTLS, SCTP
+  libgstreamer-plugins-bad1.0-dev libnice-dev gstreamer1.0-plugins-bad gstreamer1.0-nice gstreamer1.0-tools
   tmux
 )
 

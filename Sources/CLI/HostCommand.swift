@@ -56,6 +56,12 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Do not serve the web controller page.")
     var noWeb = false
 
+    @Option(help: "UDP ports the web controller's data channels may use, FIRST-LAST (one per phone; docs/WEB-CONTROLLER.md).")
+    var webRtcPorts = "7477-7486"
+
+    @Flag(help: "Web controller over the WebSocket only (no WebRTC data channels).")
+    var noWebRtc = false
+
     @Flag(help: "Accept unencrypted, unauthenticated datagrams (debugging only: anyone on the network can inject input).")
     var insecure = false
 
@@ -86,6 +92,7 @@ struct HostCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be from 0 to 65535") }
+        guard WebControllerService.rtcPorts(webRtcPorts) != nil else { throw ValidationError("--web-rtc-ports must be FIRST-LAST, two ports from 1 to 65535") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
         guard (1...256).contains(maxControllers) else { throw ValidationError("--max-controllers must be from 1 to 256") }
     }
@@ -113,6 +120,7 @@ struct HostCommand: AsyncParsableCommand {
         options.json = json
         options.dashboardPort = noDashboard ? nil : dashboardPort
         options.webPort = noWeb ? nil : webPort
+        options.webRTCPorts = noWebRtc ? nil : WebControllerService.rtcPorts(webRtcPorts)
         options.discovery = !noDiscovery
         options.insecure = insecure
         options.readyFile = readyFile

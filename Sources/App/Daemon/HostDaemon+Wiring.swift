@@ -58,7 +58,7 @@ extension HostDaemon {
                 do {
                     let started = try await WebControllerService.start(
                         host: loop, hostName: options.instance.value, bind: options.bind, port: webPort,
-                        dataDirectory: options.dataDirectory, timeout: options.timeout)
+                        dataDirectory: options.dataDirectory, timeout: options.timeout, rtcPorts: options.webRTCPorts)
                     services.insert(.init(service: started.service), at: 1)
                     handlers.merge(started.service.controlHandlers) { a, _ in a }
                     phonePairing = started.service.openPairing

@@ -33,6 +33,8 @@ package struct HostDaemon: Sendable {
         package var json = false
         package var dashboardPort: Int? = 7475
         package var webPort: Int? = 7476
+        /// The web controller's WebRTC data channels' UDP ports (nil: WebSocket only).
+        package var webRTCPorts: ClosedRange<Int>? = 7477...7486
         package var discovery = true
         package var insecure = false
         package var dataDirectory: URL

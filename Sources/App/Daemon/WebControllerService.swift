@@ -42,7 +42,8 @@ package struct WebControllerService: Service {
     }
 
     package static func start(host: HostLoop, hostName: String, bind: String, port: Int,
-                                      dataDirectory: URL, timeout: Duration) async throws -> Started {
+                              dataDirectory: URL, timeout: Duration,
+                              rtcPorts: ClosedRange<Int>? = nil) async throws -> Started {
         let machine = ProcessInfo.processInfo.hostName
         let lan = SocketAddress.reachableAddresses(for: try SocketAddress(ipAddress: bind == "::" ? "::" : bind, port: 0))
         let loopback = ["127.0.0.1", "::1"]
@@ -61,6 +62,12 @@ package struct WebControllerService: Service {
                                                                names: addresses + [localName, "localhost"])
         configuration.timeout = timeout
         configuration.limits.total = WebConnectionGuard.Limits.total(openFileLimit: FileDescriptorLimit.current)
+        configuration.rtc = rtcPorts.map { ports in
+            var rtc = WebRTCConfiguration()
+            rtc.ports = ports
+            rtc.address = bind
+            return rtc
+        }
         let bound: Int
         do { bound = try await server.start(configuration, host: PipelineControllers(loop: host, name: hostName)) }
         catch { throw HostStartError("\(error); use --web-port to pick another port or --no-web") }
@@ -70,6 +77,13 @@ package struct WebControllerService: Service {
         return Started(service: WebControllerService(server: server, url: url, reachable: reachable, port: bound,
                                                      fingerprint: certificates.fingerprint), port: bound, url: url,
                        fingerprint: certificates.fingerprint, reissued: certificates.reissued)
+    }
+
+    /// "FIRST-LAST" → the data channels' UDP port range.
+    package static func rtcPorts(_ text: String) -> ClosedRange<Int>? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 2, (1...65535).contains(parts[0]), (parts[0]...65535).contains(parts[1]) else { return nil }
+        return parts[0]...parts[1]
     }
 
     package static func pairingURL(host: String, port: Int, secret: String, fingerprint: String) -> String {

@@ -23,6 +23,8 @@ package final class WebControllerServer: Sendable {
         package var timeout: Duration = .milliseconds(2500)
         /// TLS-handshake and idle timeouts, per-address and total caps before authentication.
         package var limits = WebConnectionGuard.Limits()
+        /// Data channels beside the WebSocket (nil: WebSocket only).
+        package var rtc: WebRTCConfiguration?
         package init(bind: String, port: Int, names: [String]) {
             self.bind = bind; self.port = port; self.names = names
         }
@@ -31,9 +33,10 @@ package final class WebControllerServer: Sendable {
     package let registry: WebDeviceRegistry
     package let stats = WebControllerStats()
     package let certificates: WebCertificates
-    private let logger: Logger
+    let logger: Logger
     private let running = RunningServer()
     private let boundPort = Mutex<Int?>(nil)
+    let rtcPeers = Mutex<(any Sendable)?>(nil)
 
     package init(registry: WebDeviceRegistry, certificates: WebCertificates, logger: Logger? = nil) {
         self.registry = registry
@@ -71,6 +74,7 @@ package final class WebControllerServer: Sendable {
                                          guardian: guardian, stats: stats, hostName: host.name)
         let router = Router(context: BasicRequestContext.self)
         routes.add(to: router)
+        try addRTC(configuration, host: host, guardian: guardian, routes: routes, router: router)
         let socket = WebControllerSocket(host: host, registry: registry, stats: stats, timeout: configuration.timeout)
         let connections = WebConnectionGuard(limits: configuration.limits, stats: stats)
         let app = Application(
@@ -111,6 +115,7 @@ package final class WebControllerServer: Sendable {
     /// Stops serving: the listening socket and every phone's WebSocket (their sessions
     /// end, releasing what they held).
     package func shutdown(gracePeriod: Duration = .seconds(2)) async {
+        shutdownRTC()
         await running.shutdown(gracePeriod: gracePeriod)
     }
 }

@@ -1,4 +1,5 @@
-// connection.js — the controller's WebSocket: hello/welcome, ping/pong, timeouts, reconnect.
+// connection.js — the controller's connection (a WebSocket, or data channels that look like
+// one: transport.js): hello/welcome, ping/pong, timeouts, reconnect.
 // No DOM. The socket factory, clock and timers are parameters, so the state machine runs
 // under node with a fake socket and a fake clock (see selftest.js).
 //
@@ -81,7 +82,8 @@ export class Connection {
              message: this.message, reason: this.reason, attempts: this.attempts,
              failures: this.failures, everConnected: this.everConnected,
              retryInMs: this.retryAt === null ? null : Math.max(0, this.retryAt - this.now()),
-             rttMs: this.rtt.median };
+             rttMs: this.rtt.median,
+             transport: (this.ws && this.ws.transport) || "" };
   }
 
   start() { if (!this.ws && this.timer === null) this.open(); }

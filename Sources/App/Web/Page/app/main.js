@@ -3,6 +3,7 @@
 
 import { encodeButton } from "./protocol.js";
 import { Connection } from "./connection.js";
+import { TransportChooser } from "./transport.js";
 import { ButtonState, HoldSet, bindButtons } from "./buttons.js";
 import { parsePairFragment, proposeDeviceName, sanitizeName, loadDevice, saveDevice, forgetDevice, pair } from "./pairing.js";
 import { sensorSupport, WakeLock } from "./sensors.js";
@@ -107,6 +108,8 @@ function statusText(s) {
 function setHtml(el, html) { if (el.innerHTML !== html) el.innerHTML = html; }
 function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
 
+const TRANSPORT_LABEL = { webrtc: "data channel", websocket: "WebSocket" };
+
 function render() {
   if (screenName !== "controller") return;
   const s = conn ? conn.snapshot() : null;
@@ -118,6 +121,7 @@ function render() {
   pill.textContent = STATE_LABEL[s.status] || s.status;
   $("host-name").textContent = s.host || device.host || location.hostname;
   $("rtt").textContent = Number.isFinite(s.rttMs) && s.status === "connected" ? `${fmtMs(s.rttMs)} ms` : "– ms";
+  $("transport").textContent = TRANSPORT_LABEL[s.transport] || "";
   const [said, extra] = statusText(s);
   setHtml($("status-live"), said);
   setText($("status-extra"), extra);
@@ -210,8 +214,12 @@ function startController() {
   showScreen("controller");
   if (conn) conn.stop();
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const chooser = new TransportChooser({
+    device, signalUrl: "/api/rtc", fetch: globalThis.fetch && globalThis.fetch.bind(globalThis),
+    RTCPeerConnection: globalThis.RTCPeerConnection, WebSocket: globalThis.WebSocket, timers: globalThis,
+    now: () => performance.now() });
   conn = new Connection({ url: `${scheme}//${location.host}/ws`, device, host: device.host, onState: onConnState,
-                          onMessage: onHostMessage });
+                          onMessage: onHostMessage, createSocket: (u) => chooser.createSocket(u) });
   conn.start();
 }
 

@@ -4,6 +4,7 @@
 // `run()` resolves to [{name, ok, detail}]. Used by selftest.html and, under node, by
 // test/run-selftest.mjs. No DOM access.
 
+import { transportChecks } from "./selftest-transport.js";
 import * as O from "./orientation.js";
 import * as P from "./protocol.js";
 import { ButtonState, HoldSet } from "./buttons.js";
@@ -210,7 +211,7 @@ export async function run() {
   const t = (name, ok, detail = "") => results.push({ name, ok: !!ok, detail: String(detail) });
   const groups = [["orientation", orientationChecks], ["protocol", protocolChecks], ["buttons", buttonChecks],
                   ["pairing", pairingChecks], ["connection", connectionChecks], ["streamer", streamerChecks],
-                  ["modes", modeChecks]];
+                  ["modes", modeChecks], ["transport", transportChecks]];
   for (const [group, fn] of groups) {
     try {
       await fn((name, ok, detail) => t(`${group}: ${name}`, ok, detail));

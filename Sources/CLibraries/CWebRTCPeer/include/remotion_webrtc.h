@@ -1,0 +1,66 @@
+// The web controller's WebRTC peer (docs/WEB-CONTROLLER.md, "Transports"): a small C shim
+// over GStreamer's webrtcbin (libnice ICE, DTLS, SCTP data channels), because Swift cannot
+// call GLib's signal macros or variadic emitters. Plain C types only: Swift imports this
+// header and nothing of GLib.
+//
+// One peer answers one browser's offer and carries two data channels the page opened:
+// "control" (reliable, ordered: hello, buttons, pings, commands) and "motion" (unordered,
+// no retransmissions). Messages arrive on GStreamer's threads through the two callbacks
+// given to remotion_webrtc_init, tagged with the peer's token; nothing arrives for a peer
+// after remotion_webrtc_close returns.
+#ifndef REMOTION_WEBRTC_H
+#define REMOTION_WEBRTC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct remotion_webrtc_peer remotion_webrtc_peer;
+
+enum {
+    REMOTION_WEBRTC_CONTROL = 0,
+    REMOTION_WEBRTC_MOTION = 1,
+};
+
+enum {
+    /// A channel the page opened is ready (channel = which).
+    REMOTION_WEBRTC_EVENT_OPEN = 1,
+    /// A channel closed, or the peer connection failed (channel = -1).
+    REMOTION_WEBRTC_EVENT_CLOSED = 2,
+    /// The DTLS peer's certificate does not match the fingerprint signalled in the offer:
+    /// nothing from this peer is delivered.
+    REMOTION_WEBRTC_EVENT_FINGERPRINT_MISMATCH = 3,
+    /// The page opened a channel with another label or kind: closed, not delivered.
+    REMOTION_WEBRTC_EVENT_UNKNOWN_CHANNEL = 4,
+};
+
+typedef void (*remotion_webrtc_message_fn)(uint64_t token, int channel, int is_text,
+                                           const uint8_t *data, size_t length);
+typedef void (*remotion_webrtc_event_fn)(uint64_t token, int event, int channel);
+
+/// Initialises GStreamer once and checks that webrtcbin and its ICE agent exist.
+/// Returns 0, or -1 with *error (free with remotion_webrtc_free).
+int remotion_webrtc_init(remotion_webrtc_message_fn on_message, remotion_webrtc_event_fn on_event,
+                         char **error);
+
+/// Answers `offer` (SDP text). `fingerprint` is the SHA-256 certificate fingerprint the
+/// offer carries (32 bytes, parsed by the caller); the DTLS peer must present exactly that
+/// certificate. ICE uses UDP host candidates only, on ports min_port...max_port, on
+/// `address` only when it is not NULL or empty. Blocks until the answer is complete with
+/// its candidates (at most timeout_ms): returns the peer and *answer (SDP text, free with
+/// remotion_webrtc_free), or NULL with *error.
+remotion_webrtc_peer *remotion_webrtc_answer(uint64_t token, const char *offer, const uint8_t *fingerprint,
+                                             unsigned min_port, unsigned max_port, const char *address,
+                                             unsigned timeout_ms, char **answer, char **error);
+
+/// Sends on a channel; 0 on success, -1 when the channel is not open.
+int remotion_webrtc_send(remotion_webrtc_peer *peer, int channel, int is_text, const uint8_t *data, size_t length);
+
+/// Bytes queued on a channel and not yet sent (0 when closed).
+uint64_t remotion_webrtc_buffered(remotion_webrtc_peer *peer, int channel);
+
+/// Stops the peer (its UDP port closes) and frees it. No callback for its token runs after.
+void remotion_webrtc_close(remotion_webrtc_peer *peer);
+
+void remotion_webrtc_free(void *pointer);
+
+#endif

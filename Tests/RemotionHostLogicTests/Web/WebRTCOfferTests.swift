@@ -1,0 +1,71 @@
+import Foundation
+import RemotionHostLogic
+import Testing
+
+/// The data-channel signalling request (WebRTCOffer): a real Chromium offer is accepted
+/// with its fingerprint; everything else is refused by reason; 20,000 mutated requests
+/// never trap and never yield a fingerprint that is not 32 bytes.
+@Suite struct WebRTCOfferTests {
+    /// An offer as headless Chromium 156 wrote it (two data channels, one host candidate).
+    static let chromeOffer = [
+        "v=0", "o=- 4611731400430051336 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+        "a=extmap-allow-mixed", "a=msid-semantic: WMS",
+        "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "c=IN IP4 0.0.0.0",
+        "a=candidate:3442447574 1 udp 2122260223 3c3a6e7e-2a2b-4f9c-9b2a-0f6d2a1e5c11.local 53024 typ host generation 0 network-id 1",
+        "a=ice-ufrag:Kx3Q", "a=ice-pwd:zmpO2cIjeKYBvJ1yqFv0qQcA", "a=ice-options:trickle",
+        "a=fingerprint:sha-256 36:92:0C:34:71:CA:16:3F:B7:54:AF:89:FD:C6:A8:C7:64:AB:95:27:EE:81:A7:F6:33:3A:93:B7:03:89:0C:8D",
+        "a=setup:actpass", "a=mid:0", "a=sctp-port:5000", "a=max-message-size:262144",
+    ].joined(separator: "\r\n") + "\r\n"
+
+    static func body(_ sdp: String, id: String = "0011223344556677", credential: String = "c") -> [UInt8] {
+        let object: [String: String] = ["id": id, "credential": credential, "sdp": sdp]
+        return Array(try! JSONSerialization.data(withJSONObject: object))
+    }
+
+    @Test func chromiumOfferIsAccepted() throws {
+        let offer = try WebRTCOffer.parse(Self.body(Self.chromeOffer)).get()
+        #expect(offer.fingerprint.count == 32 && offer.fingerprint.first == 0x36 && offer.fingerprint.last == 0x8D)
+        #expect(offer.id == "0011223344556677" && offer.sdp == Self.chromeOffer)
+    }
+
+    @Test func refusalsByReason() {
+        func problem(_ body: [UInt8]) -> WebRTCOffer.Problem? {
+            if case .failure(let p) = WebRTCOffer.parse(body) { return p }
+            return nil
+        }
+        let offer = Self.chromeOffer
+        #expect(problem(Array("not json".utf8)) == .notJSON)
+        #expect(problem([UInt8](repeating: 0x20, count: WebRTCOffer.maxBody + 1)) == .tooLong)
+        #expect(problem(Self.body(offer, credential: "")) == .badCredential)
+        #expect(problem(Self.body(offer, id: String(repeating: "a", count: 65))) == .badCredential)
+        #expect(problem(Self.body("hello")) == .notSDP)
+        #expect(problem(Self.body(offer.replacingOccurrences(of: "s=-", with: "s=\u{7}"))) == .notSDP)
+        #expect(problem(Self.body(offer + "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\n")) == .otherMedia)
+        #expect(problem(Self.body(offer.replacingOccurrences(of: "webrtc-datachannel", with: "x"))) == .noDataChannel)
+        let noFingerprint = offer.split(separator: "\r\n").filter { !$0.hasPrefix("a=fingerprint") }.joined(separator: "\r\n")
+        #expect(problem(Self.body(noFingerprint)) == .noFingerprint)
+        #expect(problem(Self.body(offer.replacingOccurrences(of: ":8D\r\n", with: ":8\r\n"))) == .noFingerprint)
+        let second = "a=fingerprint:sha-256 " + Array(repeating: "00", count: 32).joined(separator: ":") + "\r\n"
+        #expect(problem(Self.body(offer + second)) == .mixedFingerprints)
+        #expect(problem(Self.body(offer.replacingOccurrences(of: "a=mid:0", with: String(repeating: "a", count: 1100)))) == .notSDP)
+    }
+
+    @Test func mutatedRequestsNeverTrap() {
+        var random = SystemRandomNumberGenerator()
+        let seed = Self.body(Self.chromeOffer)
+        for _ in 0..<20_000 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                let i = Int.random(in: 0..<bytes.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes[i] = UInt8.random(in: 0...255, using: &random)
+                case 1: bytes.remove(at: i)
+                default: bytes.insert(UInt8.random(in: 0...255, using: &random), at: i)
+                }
+            }
+            if case .success(let offer) = WebRTCOffer.parse(bytes) {
+                #expect(offer.fingerprint.count == 32 && offer.sdp.utf8.count <= WebRTCOffer.maxBody)
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Web controller transports benchmark (docs/BENCHMARKS.md, issue 20 §7): host CPU per motion
+# frame and one-way latency for the UDP controller, the page on the WebSocket and the page
+# on data channels, with 1 and 4 controllers at 60 Hz, in one run, inside a namespace of
+# its own (lo plus a veth pair with both ends inside, as scripts/web-transport-test.sh).
+#   scripts/bench-web-transport.sh [debug|release] [seconds per phase]   (root, chromium, selenium)
+set -u
+cd "$(dirname "$0")/.."
+config=${1:-release}; seconds=${2:-10}
+if [ -z "${REMOTION_IN_NETNS:-}" ]; then
+    swift build -c "$config" --product remotion >/dev/null || exit 1
+    export REMOTION_BIN="$(swift build -c "$config" --show-bin-path)/remotion"
+    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
+fi
+ip link set lo up
+ip link add wb$$a type veth peer name wb$$b
+ip addr add 192.0.2.1/24 dev wb$$a; ip addr add 192.0.2.2/24 dev wb$$b
+ip link set wb$$a up; ip link set wb$$b up; ip route add default via 192.0.2.2 dev wb$$a
+work=$(mktemp -d)
+export XDG_CONFIG_HOME="$work/config"
+"$REMOTION_BIN" host --bind 192.0.2.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 \
+    --web-port 0 --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
+host=$!
+trap 'kill $host 2>/dev/null; wait $host 2>/dev/null; rm -rf "$work"' EXIT
+url=""; udp=""; dash=""
+for _ in $(seq 400); do
+    url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
+    udp=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$work/host.err" | head -1)
+    dash=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/host.err" | head -1)
+    [ -n "$url" ] && [ -n "$udp" ] && [ -n "$dash" ] && break
+    sleep 0.05
+done
+for v in url udp dash; do [ -n "${!v}" ] || { echo "bench-web-transport: the host never printed its $v"; cat "$work/host.err"; exit 1; }; done
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); build: $config; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+SE_AVOID_STATS=true python3 tests/bench/web_transport_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
+    --dashboard "$dash" --host-pid "$host" --work "$work" --seconds "$seconds"

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The web controller's transports end to end (tests/web/test_web_transport.py): WebRTC data
+# channels against `remotion client` (UDP) under nftables loss and an outage, buttons
+# under loss, revoked and forged credentials, and the WebSocket fallback with UDP blocked.
+# Everything runs inside a new network namespace: lo plus a veth pair whose both ends are
+# inside it (192.0.2.1/24, .2/24, default route via .2: Chromium gathers no ICE candidate
+# without one), so nothing leaves it. XTest into a real Xvfb is the witness, the X pointer
+# sampled every 2 ms (tests/web/pointer_sampler.c).
+# Prints 'N passed, N failed'; exits non-zero on any failure. Needs root (unshare -n).
+#   REMOTION_SKIP_BUILD=1 scripts/web-transport-test.sh   use the existing build
+set -u
+cd "$(dirname "$0")/.."
+fail() { echo "web-transport-test: $*"; echo "0 passed, 1 failed"; exit 1; }
+
+if [ -z "${REMOTION_IN_NETNS:-}" ]; then
+    for tool in unshare ip nft cc python3 Xvfb xdotool xinput /usr/bin/chromium /usr/bin/chromedriver gst-inspect-1.0; do
+        command -v "$tool" >/dev/null || fail "$tool is missing (bash scripts/setup.sh installs it)"
+    done
+    gst-inspect-1.0 webrtcbin >/dev/null 2>&1 || fail "GStreamer's webrtcbin is missing (bash scripts/setup.sh installs it)"
+    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
+        swift build --product remotion >/dev/null || fail "build failed"
+    fi
+    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
+    [ -x "$REMOTION_BIN" ] || fail "no $REMOTION_BIN (build it first)"
+    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
+fi
+
+ip link set lo up
+a="wt$$a"; b="wt$$b"
+ip link add "$a" type veth peer name "$b" || fail "cannot make a veth pair"
+ip addr add 192.0.2.1/24 dev "$a"; ip addr add 192.0.2.2/24 dev "$b"
+ip link set "$a" up; ip link set "$b" up
+ip route add default via 192.0.2.2 dev "$a" || fail "cannot add the namespace's default route"
+nft add table inet wt && nft add chain inet wt input '{ type filter hook input priority 0; }' || fail "nftables does not work here"
+
+work=$(mktemp -d)
+mkdir -p artifacts
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+cc -O2 tests/web/pointer_sampler.c -lX11 -o "$work/sampler" || fail "cannot build tests/web/pointer_sampler.c"
+display=$(( 200 + RANDOM % 300 ))
+while [ -e "/tmp/.X11-unix/X$display" ] || [ -e "/tmp/.X$display-lock" ]; do display=$((display + 1)); done
+Xvfb ":$display" -screen 0 1920x1080x24 -nolisten tcp -noreset > "$work/xvfb.log" 2>&1 &
+pids+=($!)
+export DISPLAY=":$display"
+for _ in $(seq 100); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.05; done
+xdotool getmouselocation >/dev/null 2>&1 || fail "Xvfb :$display did not start"
+
+xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
+pids+=($!)
+export XDG_CONFIG_HOME="$work/config"   # no user config: default settings
+rtc_ports=40000-40009
+"$REMOTION_BIN" host --bind 192.0.2.1 --port 0 --inject xtest --insecure --no-discovery --no-dashboard \
+    --web-port 0 --web-rtc-ports "$rtc_ports" --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
+host=$!
+pids+=($host)
+# Wait for every value the test needs (bounded, 20 s), naming what never appeared.
+url=""; udp=""
+for _ in $(seq 400); do
+    [ -z "$url" ] && url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
+    [ -z "$udp" ] && udp=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$work/host.err" | head -1)
+    [ -n "$url" ] && [ -n "$udp" ] && break
+    kill -0 "$host" 2>/dev/null || break
+    sleep 0.05
+done
+[ -n "$url" ] || { cat "$work/host.err"; fail "the host printed no pairing URL"; }
+[ -n "$udp" ] || { cat "$work/host.err"; fail "the host printed no 'listening on' address"; }
+
+SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 300 python3 tests/web/test_web_transport.py \
+    --url "$url" --udp "$udp" --rtc-ports "$rtc_ports" --bin "$REMOTION_BIN" --data-dir "$work/data" \
+    --xi2-log "$work/xi2.log" --profile "$work/profile" --sampler "$work/sampler" --host-err "$work/host.err"
+rc=$?
+[ $rc -eq 124 ] && echo "web-transport-test: timed out" && echo "0 passed, 1 failed"
+if [ $rc -ne 0 ]; then echo "--- host stderr"; tail -20 "$work/host.err"; fi
+exit $rc
