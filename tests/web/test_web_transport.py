@@ -148,7 +148,8 @@ def main():
         check("paired and connected over the data channels", st and st.get("transport") == "webrtc", state(d))
         indicator = d.find_element(By.ID, "transport").text
         check("the page shows its transport", indicator == "data channel", indicator)
-        d.find_element(By.CSS_SELECTOR, '#mode [data-mode="fps"]').click()
+        # The motion-mode switch of the layout on screen (Pointer mode's, by default).
+        next(el for el in d.find_elements(By.CSS_SELECTOR, '[data-mode="fps"]') if el.is_displayed()).click()
         wait(lambda: state(d).get("mode") == "fps", 3)
         d.find_element(By.ID, "start").click()
         check("Start → sensors on", wait(lambda: state(d).get("sensors") == "on", 3), state(d))
@@ -225,7 +226,8 @@ def main():
         check("UDP blocked → the page switches to the WebSocket by itself (%.1f s)" % (time.monotonic() - blocked),
               st, state(d))
         check("… and says so", d.find_element(By.ID, "transport").text == "WebSocket", d.find_element(By.ID, "transport").text)
-        d.find_element(By.CSS_SELECTOR, '#mode [data-mode="fps"]').click()   # a new session starts in pointer mode
+        # The motion-mode switch of the layout on screen (Pointer mode's, by default).
+        next(el for el in d.find_elements(By.CSS_SELECTOR, '[data-mode="fps"]') if el.is_displayed()).click()   # a new session starts in pointer mode
         wait(lambda: state(d).get("mode") == "fps", 3)
         t0 = now_ms()
         gyro.run(2)
