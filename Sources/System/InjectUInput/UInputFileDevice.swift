@@ -46,9 +46,12 @@ package final class UInputFileDevice: UInputDevice {
         guard fd >= 0 else { throw InjectionError(.closed, backend: "uinput", "device is closed") }
         let result: Int32
         switch call {
-        case .setEventBit(let bit), .setKeyBit(let bit), .setRelativeBit(let bit):
+        case .setEventBit(let bit), .setKeyBit(let bit), .setRelativeBit(let bit), .setAbsoluteBit(let bit):
             result = ioctl(fd, call.request, CInt(bit))
         case .setup(let setup):
+            var bytes = setup.bytes
+            result = bytes.withUnsafeMutableBytes { ioctl(fd, call.request, $0.baseAddress!) }
+        case .absSetup(let setup):
             var bytes = setup.bytes
             result = bytes.withUnsafeMutableBytes { ioctl(fd, call.request, $0.baseAddress!) }
         case .create, .destroy:
