@@ -11,6 +11,7 @@ packages=(
   avahi-daemon avahi-utils dbus iproute2 nftables
   chromium chromium-driver
   tmux
+  qemu-system-x86 busybox-static libinput-tools udev
 )
 
 missing=()

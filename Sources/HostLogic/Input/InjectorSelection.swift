@@ -108,9 +108,9 @@ package enum InjectorSelection {
             return InjectorDecision(backend: .xtest,
                                     reason: "auto: /dev/uinput is not writable and DISPLAY=\(display) is set")
         }
+        // (XTest and uinput are built on Linux only: elsewhere but macOS, the log backend.)
         return InjectorDecision(backend: .log,
                                 reason: "auto: no writable /dev/uinput, no DISPLAY and not macOS: events are only logged")
-        // (XTest and uinput are built on Linux only: elsewhere but macOS, the log backend.)
     }
 }
 
