@@ -40,7 +40,7 @@ trap stop_all EXIT
 start_phase() {
   local name=$1 mode=$2
   log="$out/$name.libinput"
-  printf '[mapping]\nmode = "%s"\n' "$mode" >"$HOME/$name.toml"
+  printf '[buttons]\nH = "wheel:up"\n[mapping]\nmode = "%s"\n' "$mode" >"$HOME/$name.toml"
   stdbuf -oL libinput debug-events --show-keycodes --udev seat0 >"$log" 2>&1 &
   li=$!; pids+=("$li")
   REMOTION_ECHO_INJECTED=1 "$REMOTION_BIN" host --inject uinput --insecure --bind 127.0.0.1 --port 0 \
@@ -77,11 +77,11 @@ client() { # extra flags...
   "$REMOTION_BIN" client --insecure --host "127.0.0.1:$port" --timeout 10 "$@"
 }
 
-# Pointer mode: absolute motion, a click (A) and a key (C: Left) once each; then a controller
+# Pointer mode: absolute motion, a click (A), a key (C: Left) and a wheel step (H) once each; then a controller
 # killed while it holds A, released by the host's timeout.
 if start_phase pointer pointer; then
   say "pointer: streaming"
-  client --source synthetic:figure-eight --rate 50 --duration 3 --press A@1.0+0.4 --press C@1.8+0.4 \
+  client --source synthetic:figure-eight --rate 50 --duration 3 --press A@1.0+0.4 --press C@1.8+0.4 --press H@2.4+0.2 \
     >"$out/pointer.client.out" 2>&1
   fact pointer.client_rc $?
   say "pointer: a controller that holds A and is killed"

@@ -131,6 +131,13 @@ def main():
             check("pointer: the key (KEY_LEFT) pressed and released exactly once, on the mouse with keys",
                   [r.split(" (")[0] + (" pressed" if "pressed" in r else " released") for _, r in keys]
                   == ["KEY_LEFT pressed", "KEY_LEFT released"] and all(n == MOUSE for n, _ in keys), f"{keys}")
+            wheels = [(n, r) for n, k, r in events if k == "POINTER_SCROLL_WHEEL"]
+            meant_wheel = [(e["dx"], e["dy"]) for e in sent if e.get("kind") == "wheel"]
+            # One step up: REL_WHEEL_HI_RES 120 (libinput's v120), vertical, negative = up.
+            check("pointer: the wheel step (H) once, from the mouse, in high resolution (v120 = 120)",
+                  meant_wheel == [(0, 1)] and len(wheels) == 1 and wheels[0][0] == MOUSE
+                  and re.search(r"vert\s+-[\d.]+/-?120(\.0)?", wheels[0][1]) is not None,
+                  f"libinput {wheels}, host {meant_wheel}")
             release = facts.get("kill.release_seconds")
             # The timeout counts from the last datagram, before the kill; 1.5 s of slack covers the
             # emulated guest on a loaded machine (one-way latency p99 was ~0.7 s there).
