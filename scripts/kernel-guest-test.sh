@@ -9,8 +9,9 @@
 # says what it injected) and `remotion client --insecure` on loopback. Checked here
 # (scripts/lib/kernel_guest_check.py): pointer mode gives absolute events at the mapper's
 # screen fractions (within 0.5 %), FPS mode relative events whose raw values sum to what the
-# mapper emitted, a click, a key and a high-resolution wheel step exactly once, a killed controller's held button
-# released within the host's timeout, both devices removed when the host stops.
+# mapper emitted, a click, a key and a high-resolution wheel step exactly once, a killed
+# controller's held button released within the host's timeout, both devices removed when
+# the host stops.
 # A guest that does not boot is a failure, never a skip.
 #   REMOTION_SKIP_BUILD=1  use the existing debug build (CI builds it first)
 #   REMOTION_BIN=PATH      the remotion binary to test
