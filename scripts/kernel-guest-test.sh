@@ -28,7 +28,8 @@ fail_now() { echo "FAIL $*"; echo "0 passed, 1 failed"; exit 1; }
 if [[ -z ${REMOTION_BIN:-} && -z ${REMOTION_SKIP_BUILD:-} ]]; then
   swift build --product remotion >/dev/null || fail_now "swift build --product remotion"
 fi
-bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
+# (The last line: SwiftPM says first when it waits for another build's lock.)
+bin="${REMOTION_BIN:-$(swift build --show-bin-path 2>/dev/null | tail -1)/remotion}"
 [[ -x $bin ]] || fail_now "no remotion binary at $bin (build it, or set REMOTION_BIN)"
 bin=$(readlink -f "$bin")
 for tool in qemu-system-x86_64 /bin/busybox libinput /lib/systemd/systemd-udevd /usr/bin/python3 apt-get dpkg-deb; do

@@ -19,7 +19,7 @@ trap cleanup EXIT
 
 port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 tmux new-session -d -s "$session" -x 100 -y 45 \
-  "env -u DISPLAY REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' '$bin' host --name 'View Test' \
+  "env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_SESSION_TYPE REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' '$bin' host --name 'View Test' \
      --bind 127.0.0.1 --port $port --dashboard-port 0 --no-web --no-discovery --data-dir '$hostkeys'; sleep 30"
 for _ in $(seq 100); do capture "$work/welcome.txt"; grep -q "waiting for controllers" "$work/welcome.txt" && break; sleep 0.1; done
 cp "$work/welcome.txt" artifacts/terminal-view-welcome.txt
