@@ -22,7 +22,9 @@ let package = Package(
     name: "Remotion",
     platforms: [.macOS(.v15)],
     products: [
-        // For a controller app: the protocol core and the client transport.
+        // RemotionProtocol: the wire format and the sans-IO state machines of both ends.
+        // RemotionNetwork: the UDP transport of both ends over SwiftNIO (ClientService for a
+        // controller, HostService for a host), Noise framing and the key store.
         .library(name: "RemotionProtocol", targets: ["RemotionProtocol"]),
         .library(name: "RemotionNetwork", targets: ["RemotionNetwork"]),
         .executable(name: "remotion", targets: ["remotion"]),

@@ -12,13 +12,14 @@ cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null; wait "$p" 2>/d
             bash scripts/netns-lab.sh down "$lab" >/dev/null 2>&1; rm -rf "$lab"; }
 trap cleanup EXIT
 bash scripts/netns-lab.sh up "$lab" >/dev/null
-spawn_a() { ip netns exec remotion-a env DBUS_SYSTEM_BUS_ADDRESS="unix:path=$lab/a/dbus.sock" "$@" & }
-spawn_b() { ip netns exec remotion-b env DBUS_SYSTEM_BUS_ADDRESS="unix:path=$lab/b/dbus.sock" "$@" & }
+. "$lab/env"
+spawn_a() { ip netns exec "$REMOTION_NETNS_A" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_A_BUS" "$@" & }
+spawn_b() { ip netns exec "$REMOTION_NETNS_B" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_B_BUS" "$@" & }
 now() { date +%s.%N; }
 spawn_a "$bin" pair --listen --yes --port 7474 --advertise 10.77.0.1:7474 --window 30 --data-dir "$lab/a-keys" >"$lab/pair.out" 2>/dev/null
 listener=$!
 for _ in $(seq 100); do grep -q '^remotion-pair:' "$lab/pair.out" && break; sleep 0.05; done
-ip netns exec remotion-b env DBUS_SYSTEM_BUS_ADDRESS="unix:path=$lab/b/dbus.sock" \
+ip netns exec "$REMOTION_NETNS_B" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_B_BUS" \
   "$bin" pair "$(grep -m1 '^remotion-pair:' "$lab/pair.out")" --data-dir "$lab/b-keys" >/dev/null 2>&1
 wait "$listener" || true
 

@@ -18,10 +18,10 @@ cleanup() { set +e; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2
 trap cleanup EXIT
 
 cc -O2 -o "$work/dsu_sender" tests/bench/dsu_sender.c -lz
-for n in $(seq 200 899); do [[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]] || { display=":$n"; break; }; done
-Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp -noreset 2>/dev/null & pids+=($!)
-for _ in $(seq 100); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.05; done
-export DISPLAY=$display
+. scripts/lib/xvfb.sh
+. scripts/lib/ready.sh
+start_xvfb "$work" || exit 1
+pids+=("$xvfb_pid")
 printf '[mapping]\nmode = "fps"\n' >"$work/fps.toml"
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
@@ -32,8 +32,8 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min) before the runs"
 for inject in xtest virtual; do
   q=$(free_udp_port)
   "$bin" host --bind 127.0.0.1 --port 0 --insecure --no-discovery --no-dashboard --no-web --data-dir "$work/data" --inject "$inject" \
-    --config "$work/fps.toml" --dsu "127.0.0.1:$q" >/dev/null 2>"$work/host.err" & host=$!; pids+=($host)
-  for _ in $(seq 100); do grep -qs 'listening on' "$work/host.err" && break; sleep 0.05; done
+    --config "$work/fps.toml" --dsu "127.0.0.1:$q" --ready-file "$work/ready-$inject.json" >/dev/null 2>"$work/host.err" & host=$!; pids+=($host)
+  wait_ready "$work/ready-$inject.json" "$host" 60 || { cat "$work/host.err"; exit 1; }
   sleep 0.5
   i0=$(cpu_ticks "$host"); sleep "$idle"; i1=$(cpu_ticks "$host")
   before=$(cpu_ticks "$host"); t0=$(date +%s.%N)

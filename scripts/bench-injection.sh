@@ -13,10 +13,9 @@ work=$(mktemp -d); pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-display=":$((200 + RANDOM % 600))"
-Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp -noreset 2>/dev/null & pids+=($!)
-for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
-export DISPLAY=$display
+. scripts/lib/xvfb.sh
+start_xvfb "$work" || exit 1
+pids+=("$xvfb_pid")
 
 # Plain datagrams where the build has a secure default (the comparison is about injection).
 insecure=""; "$bin" host --help 2>&1 | grep -q -- --insecure && insecure=--insecure
@@ -31,8 +30,10 @@ xdo_rate=$(python3 -c "print(round($xdo_events / ($end - $start)))")
 xdo_cost=$(python3 -c "print(round(($end - $start) / $xdo_events * 1e6))")
 
 # remotion: $clients controllers at $rate Hz each for $seconds s.
-"$bin" host --bind 127.0.0.1 --port 0 --inject xtest $insecure >/dev/null 2>"$work/host.err" & host=$!; pids+=($host)
-for _ in $(seq 100); do port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/host.err"); [[ -n "$port" ]] && break; sleep 0.05; done
+. scripts/lib/ready.sh
+"$bin" host --bind 127.0.0.1 --port 0 --inject xtest $insecure --ready-file "$work/ready.json" >/dev/null 2>"$work/host.err" & host=$!; pids+=($host)
+wait_ready "$work/ready.json" "$host" 60 || { cat "$work/host.err"; exit 1; }
+port=$(ready_value "$work/ready.json" udpPort)
 before=$(cpu_ticks "$host")
 t0=$(date +%s.%N)
 cpids=()

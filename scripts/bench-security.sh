@@ -9,6 +9,7 @@ config=${1:-release}
 swift build -c "$config" --product remotion >/dev/null
 bin="$(swift build -c "$config" --show-bin-path)/remotion"
 clients=${CLIENTS:-4}; rate=${RATE:-1000}; seconds=${SECONDS_PER_RUN:-4}; rounds=${ROUNDS:-2}
+. scripts/lib/ready.sh
 work=$(mktemp -d); pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
@@ -23,9 +24,9 @@ hostkey=$(sed -n 's/^remotion-pair:v1:\([A-Z2-7]*\):.*/\1/p' "$work/pair.out")
 run() { # mode: noise|plain|flood (noise while bogus initiations arrive at FLOOD_RATE/s)
   local flags=(); [[ $1 == plain ]] && flags=(--insecure)
   "$bin" host --bind 127.0.0.1 --port 0 --inject virtual --no-discovery --no-dashboard --data-dir "$work/h" "${flags[@]}" \
-    >/dev/null 2>"$work/host.err" & local host=$!
-  local port=""
-  for _ in $(seq 100); do port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/host.err"); [[ -n "$port" ]] && break; sleep 0.05; done
+    --ready-file "$work/ready-$1.json" >/dev/null 2>"$work/host.err" & local host=$!
+  wait_ready "$work/ready-$1.json" "$host" 60 || { cat "$work/host.err"; return 1; }
+  local port; port=$(ready_value "$work/ready-$1.json" udpPort)
   local before; before=$(awk '{print $14 + $15}' "/proc/$host/stat")
   local t0; t0=$(date +%s.%N)
   local cpids=()

@@ -14,13 +14,15 @@ ip link set lo up
 work=$(mktemp -d)
 export XDG_CONFIG_HOME="$work/config"
 "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 \
-    --web-port 0 --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
+    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
 host=$!
 trap 'kill $host 2>/dev/null; wait $host 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 200); do grep -q '^pair a phone: ' "$work/host.out" && grep -q 'dashboard on' "$work/host.err" && break; sleep 0.05; done
-url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
-udp=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$work/host.err" | head -1)
-dash=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/host.err" | head -1)
+. scripts/lib/ready.sh
+wait_ready "$work/ready.json" "$host" 60 && ready_require "$work/ready.json" pairingURL dashboardPort >/dev/null \
+  || { cat "$work/host.err"; exit 1; }
+url=$(ready_value "$work/ready.json" pairingURL)
+udp=$(ready_value "$work/ready.json" udp)
+dash=$(ready_value "$work/ready.json" dashboardPort)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); build: $config"
 SE_AVOID_STATS=true python3 tests/bench/web_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
     --dashboard "$dash" --host-pid "$host" --profile "$work/profile" --seconds "$seconds"

@@ -43,7 +43,8 @@ if [[ " $modes " == *" noise "* ]]; then
   "$bin" pair "$code" --name bench --data-dir "$work/c" >/dev/null 2>&1
 fi
 
-wait_port() { # file pattern -> port
+. scripts/lib/ready.sh
+wait_port() { # file pattern -> port (the C floor receiver's port file)
   for _ in $(seq 200); do
     local p; p=$(sed -n "$2" "$1" 2>/dev/null | head -1)
     [[ -n "$p" ]] && { echo "$p"; return; }
@@ -65,8 +66,10 @@ run() { # mode sessions rate -> one result line
     local flags=(--bind 127.0.0.1 --port 0 --inject virtual --no-discovery --no-dashboard --no-web
                  --max-controllers 256 --data-dir "$work/h" ${HOST_FLAGS:-})
     [[ $mode == plain ]] && flags+=(--insecure)
-    "$bin" host "${flags[@]}" >/dev/null 2>"$work/host.err" & rpid=$!; pids+=($rpid)
-    port=$(wait_port "$work/host.err" 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p')
+    rm -f "$work/ready.json"
+    "$bin" host "${flags[@]}" --ready-file "$work/ready.json" >/dev/null 2>"$work/host.err" & rpid=$!; pids+=($rpid)
+    wait_ready "$work/ready.json" "$rpid" 60 || { cat "$work/host.err" >&2; return 1; }
+    port=$(ready_value "$work/ready.json" udpPort)
     local lmode=plain; [[ $mode == noise ]] && lmode=noise
     out=$("$load" --port "$port" --sessions "$n" --rate "$rate" --seconds "$seconds" --mode "$lmode" \
           --data-dir "$work/c" --receiver-pid "$rpid")

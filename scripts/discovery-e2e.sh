@@ -13,11 +13,12 @@ cleanup() {
   rm -rf "$lab"
 }
 trap cleanup EXIT
-bash scripts/netns-lab.sh up "$lab" >"$lab/env" || { echo "discovery-e2e: lab did not start"; exit 1; }
-in_a() { ip netns exec remotion-a env DBUS_SYSTEM_BUS_ADDRESS="unix:path=$lab/a/dbus.sock" "$@"; }
-in_b() { ip netns exec remotion-b env DBUS_SYSTEM_BUS_ADDRESS="unix:path=$lab/b/dbus.sock" "$@"; }
+bash scripts/netns-lab.sh up "$lab" >/dev/null || { echo "discovery-e2e: lab did not start"; exit 1; }
+. "$lab/env"
+in_a() { ip netns exec "$REMOTION_NETNS_A" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_A_BUS" "$@"; }
+in_b() { ip netns exec "$REMOTION_NETNS_B" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_B_BUS" "$@"; }
 # Starts a command in namespace A in the background; $! is then its own pid (ip and env exec).
-spawn_a() { ip netns exec remotion-a env DBUS_SYSTEM_BUS_ADDRESS="unix:path=$lab/a/dbus.sock" "$@" & }
+spawn_a() { ip netns exec "$REMOTION_NETNS_A" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_A_BUS" "$@" & }
 passed=0; failed=0
 check() { local name=$1; shift; if "$@"; then passed=$((passed+1)); echo "ok   $name"; else failed=$((failed+1)); echo "FAIL $name"; fi; }
 wait_for() { for _ in $(seq 60); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }

@@ -25,29 +25,28 @@ check() { # name, command...
   if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 free_udp_port() { python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-wait_for() { # file, sed expression printing the value; sets $found
-  found=""
-  for _ in $(seq 200); do found=$(sed -n "$2" "$1" | head -1); [[ -n "$found" ]] && return 0; sleep 0.05; done
-  echo "timed out waiting in $1:"; cat "$1"; return 1
-}
-start_host() { # name, flags...; sets host_pid, port (waits for the listening line)
+. scripts/lib/ready.sh
+until_ok() { local limit=$1 i; shift; for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done; "$@"; }
+start_host() { # name, flags...; sets host_pid, port (from the host's ready file)
   local name=$1; shift
   "$bin" host --bind 127.0.0.1 --port 0 --insecure --no-discovery --no-dashboard --no-web --data-dir "$work/data-$name" \
-    "$@" >"$work/$name.out" 2>"$work/$name.err" &
+    --ready-file "$work/$name.ready" "$@" >"$work/$name.out" 2>"$work/$name.err" &
   host_pid=$!; pids+=("$host_pid")
-  wait_for "$work/$name.err" 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' || return 1
-  port=$found
+  wait_ready "$work/$name.ready" "$host_pid" 30 || { cat "$work/$name.err"; return 1; }
+  port=$(ready_value "$work/$name.ready" udpPort)
 }
 stop_host() { kill -INT "$host_pid" 2>/dev/null; wait "$host_pid"; }
 
 # ---- A and B: a DSU source drives the X pointer --------------------------------------
-for n in $(seq 200 899); do [[ -e /tmp/.X$n-lock || -e /tmp/.X11-unix/X$n ]] || { display=":$n"; break; }; done
-Xvfb "$display" -screen 0 1920x1080x24 -nolisten tcp -noreset 2>/dev/null & xvfb=$!; pids+=("$xvfb")
-for _ in $(seq 100); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.05; done
-export DISPLAY=$display
+. scripts/lib/xvfb.sh
+start_xvfb "$work" || { echo "dsu-e2e: 0 passed, 1 failed"; exit 1; }
+pids+=("$xvfb_pid")
 xdotool mousemove 960 540
 # X itself counts the presses: raw button events of the master pointer.
 stdbuf -oL xinput test-xi2 --root >"$work/xi.out" 2>&1 & pids+=($!)
+# Listening before anything is injected: a probe motion shows up in its stream.
+until_ok 5 bash -c 'xdotool mousemove 961 540; xdotool mousemove 960 540; grep -q "EVENT type" "$0"' "$work/xi.out" \
+  || { echo "dsu-e2e: xinput test-xi2 saw no event"; echo "dsu-e2e: 0 passed, 1 failed"; exit 1; }
 raw() { python3 - "$work/xi.out" "$1" <<'PY'
 import sys
 text, kind = open(sys.argv[1]).read(), sys.argv[2]
@@ -103,8 +102,8 @@ check "A: malformed packets counted by reason in the stop line" \
 
 # ---- C: a Remotion client served to a DSU client -------------------------------------
 start_host hostC --inject log --config "$work/pointer.toml" --dsu-serve 127.0.0.1:0 || exit 1
-wait_for "$work/hostC.err" 's/.*serving DSU on 127\.0\.0\.1:\([0-9]*\).*/\1/p' || exit 1
-r=$found
+r=$(ready_require "$work/hostC.ready" dsuServe) || exit 1
+r=${r##*:}
 python3 - "$r" <<'PY'
 import socket, struct, sys, zlib
 def seal(msg_type, payload, version=1001, magic=b"DSUC"):
@@ -129,7 +128,8 @@ except OSError:
 sys.exit(1)
 PY
 python3 "$peer" client --port "$r" --duration 4 >"$work/dsuclient.out" & dsuclient=$!; pids+=("$dsuclient")
-sleep 0.3
+# Subscribed once the server has answered its port request (sent after the pad subscription).
+until_ok 5 grep -q '"event":"port"' "$work/dsuclient.out" || echo "     the DSU client got no port reply"
 "$bin" client --host "127.0.0.1:$port" --insecure --source synthetic:circle --rate 100 --duration 3 --press A@1+0.5 2>"$work/clientC.err"
 check "C: the remotion client ran" grep -q "sent" "$work/clientC.err"
 wait "$dsuclient"
@@ -182,7 +182,8 @@ check "C: the DSU client received the stream's rate and the circle's gyro and ac
 q2=$(free_udp_port)
 start_host hostD --inject log --config "$work/pointer.toml" --dsu "127.0.0.1:$q2" || exit 1
 python3 "$peer" server --port "$q2" --slots 4 --rate 60 --flood-rate 10 --duration 6 --yaw-rate 30 >/dev/null & flood=$!; pids+=("$flood")
-sleep 1.5
+# The flood is on once the host has made a session of each of the 4 slots.
+until_ok 5 test "$(grep -c 'DSU slot connected' "$work/hostD.err")" -ge 4
 "$bin" client --host "127.0.0.1:$port" --insecure --source synthetic:circle --rate 100 --duration 3 2>"$work/clientD.err"
 wait "$flood"
 stop_host

@@ -1,15 +1,16 @@
 #!/bin/bash
 # Two "hosts" on one machine for discovery tests across a real link:
-# network namespaces remotion-a (10.77.0.1/24 on veth rmt-a) and remotion-b (10.77.0.2/24 on
-# veth rmt-b), joined by one veth pair. Each namespace gets its own private D-Bus system bus and
+# network namespaces remotion-a-ID (10.77.0.1/24 on veth rmaID) and remotion-b-ID (10.77.0.2/24
+# on veth rmbID), joined by one veth pair. ID is derived from STATE_DIR, so two labs (two test
+# suites at once) never share a namespace or an interface name. Each namespace gets its own private D-Bus system bus and
 # its own avahi-daemon bound to its veth only (plus IPv6 link-local on the veth, so scoped
 # fe80:: addresses can be exercised). Nothing is attached to eth0; no packet leaves the pair.
 #
 #   scripts/netns-lab.sh up [STATE_DIR]     (default /tmp/remotion-netns-lab)
 #   scripts/netns-lab.sh down [STATE_DIR]
 #
-# Run a program as host A:
-#   ip netns exec remotion-a env DBUS_SYSTEM_BUS_ADDRESS=unix:path=STATE_DIR/a/dbus.sock PROGRAM
+# `up` prints the names as shell assignments (also kept in STATE_DIR/env); run a program as host A:
+#   . STATE_DIR/env; ip netns exec $REMOTION_NETNS_A env DBUS_SYSTEM_BUS_ADDRESS=$REMOTION_NETNS_A_BUS PROGRAM
 . "$(dirname "${BASH_SOURCE[0]}")/lib/private-dbus.sh"
 set -eu
 
@@ -21,6 +22,9 @@ done
 cmd=${1:-}
 root=${2:-/tmp/remotion-netns-lab}
 [ -n "$cmd" ] || { echo "usage: $0 up|down [STATE_DIR]" >&2; exit 2; }
+id=$(printf '%s' "$root" | cksum | cut -d' ' -f1)
+id=$(printf '%06d' $((id % 1000000)))
+ns_a=remotion-a-$id ns_b=remotion-b-$id if_a=rma$id if_b=rmb$id
 
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
@@ -80,28 +84,33 @@ CONF
 case "$cmd" in
 up)
     mkdir -p "$root"
-    ip netns add remotion-a
-    ip netns add remotion-b
-    ip link add rmt-a netns remotion-a type veth peer name rmt-b netns remotion-b
-    ip -n remotion-a addr add 10.77.0.1/24 dev rmt-a
-    ip -n remotion-b addr add 10.77.0.2/24 dev rmt-b
-    for ns in remotion-a remotion-b; do ip -n $ns link set lo up; done
-    ip -n remotion-a link set rmt-a up
-    ip -n remotion-b link set rmt-b up
+    ip netns add "$ns_a"
+    ip netns add "$ns_b"
+    ip link add "$if_a" netns "$ns_a" type veth peer name "$if_b" netns "$ns_b"
+    ip -n "$ns_a" addr add 10.77.0.1/24 dev "$if_a"
+    ip -n "$ns_b" addr add 10.77.0.2/24 dev "$if_b"
+    for ns in "$ns_a" "$ns_b"; do ip -n "$ns" link set lo up; done
+    ip -n "$ns_a" link set "$if_a" up
+    ip -n "$ns_b" link set "$if_b" up
     # wait for IPv6 duplicate address detection of the link-local addresses
     for i in $(seq 1 60); do
-        if ! ip -n remotion-a -6 addr show dev rmt-a | grep -q tentative \
-            && ! ip -n remotion-b -6 addr show dev rmt-b | grep -q tentative; then break; fi
+        if ! ip -n "$ns_a" -6 addr show dev "$if_a" | grep -q tentative \
+            && ! ip -n "$ns_b" -6 addr show dev "$if_b" | grep -q tentative; then break; fi
         sleep 0.05
     done
-    start_host a remotion-a rmt-a
-    start_host b remotion-b rmt-b
-    echo "REMOTION_NETNS_A=remotion-a"
-    echo "REMOTION_NETNS_A_BUS=unix:path=$root/a/dbus.sock"
-    echo "REMOTION_NETNS_A_ADDR=10.77.0.1"
-    echo "REMOTION_NETNS_B=remotion-b"
-    echo "REMOTION_NETNS_B_BUS=unix:path=$root/b/dbus.sock"
-    echo "REMOTION_NETNS_B_ADDR=10.77.0.2"
+    start_host a "$ns_a" "$if_a"
+    start_host b "$ns_b" "$if_b"
+    cat > "$root/env" <<ENV
+REMOTION_NETNS_A=$ns_a
+REMOTION_NETNS_A_BUS=unix:path=$root/a/dbus.sock
+REMOTION_NETNS_A_ADDR=10.77.0.1
+REMOTION_NETNS_A_IF=$if_a
+REMOTION_NETNS_B=$ns_b
+REMOTION_NETNS_B_BUS=unix:path=$root/b/dbus.sock
+REMOTION_NETNS_B_ADDR=10.77.0.2
+REMOTION_NETNS_B_IF=$if_b
+ENV
+    cat "$root/env"
     ;;
 down)
     for side in a b; do
@@ -109,8 +118,8 @@ down)
         stop_pid "$root/$side/dbus.pid"
         rm -f "$root/$side/dbus.sock"
     done
-    ip netns del remotion-a 2>/dev/null || true
-    ip netns del remotion-b 2>/dev/null || true
+    ip netns del "$ns_a" 2>/dev/null || true
+    ip netns del "$ns_b" 2>/dev/null || true
     ;;
 *)
     echo "usage: $0 up|down [STATE_DIR]" >&2; exit 2 ;;

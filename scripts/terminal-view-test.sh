@@ -17,17 +17,28 @@ capture() { tmux capture-pane -p -t "$session" >"$1"; }
 cleanup() { tmux kill-session -t "$session" 2>/dev/null; }
 trap cleanup EXIT
 
-port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+. scripts/lib/ready.sh
+rm -f "$work/view-ready.json"
 tmux new-session -d -s "$session" -x 100 -y 45 \
   "env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_SESSION_TYPE REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' '$bin' host --name 'View Test' \
-     --bind 127.0.0.1 --port $port --dashboard-port 0 --no-web --no-discovery --data-dir '$hostkeys'; sleep 30"
-for _ in $(seq 100); do capture "$work/welcome.txt"; grep -q "waiting for controllers" "$work/welcome.txt" && break; sleep 0.1; done
+     --bind 127.0.0.1 --port 0 --dashboard-port 0 --no-web --no-discovery --data-dir '$hostkeys' \
+     --ready-file '$work/view-ready.json'; sleep 30"
+# Both ports from the host's ready file; then the view, once it shows every start-up fact.
+for _ in $(seq 300); do [[ -s $work/view-ready.json ]] && break; sleep 0.05; done
+[[ -s $work/view-ready.json ]] || { echo "  terminal view: the host wrote no ready file in 15 s"; exit 1; }
+port=$(ready_value "$work/view-ready.json" udpPort)
+dport=$(ready_value "$work/view-ready.json" dashboardPort)
+for _ in $(seq 100); do
+  capture "$work/welcome.txt"
+  grep -q "waiting for controllers" "$work/welcome.txt" && grep -q "dashboard on http://127.0.0.1:$dport/" "$work/welcome.txt" \
+    && grep -q "discovery off" "$work/welcome.txt" && break
+  sleep 0.1
+done
 cp "$work/welcome.txt" artifacts/terminal-view-welcome.txt
 
 grep -q "injecting with auto: no writable /dev/uinput, no DISPLAY" "$work/welcome.txt" || fail "the injector and why are not in the view"
 grep -q "dashboard on http://127.0.0.1:[0-9]*/" "$work/welcome.txt" || fail "the dashboard URL is not in the view"
 grep -q "discovery off (--no-discovery)" "$work/welcome.txt" || fail "the discovery state is not in the view"
-dport=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/welcome.txt")
 sed -e "s/$port/PORT/g" -e "s/${dport:-DPORT}/DPORT/g" -e "s|$work|WORK|g" -E -e 's/host key [A-Z0-9-]+…?/host key FINGERPRINT/g' \
     -e 's/[[:space:]]*$//' "$work/welcome.txt" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$work/welcome-masked.txt"
 if ! diff -u tests/terminal/welcome.txt "$work/welcome-masked.txt"; then
@@ -45,8 +56,13 @@ for i in range(601):
 "$bin" client --host "127.0.0.1:$port" --data-dir "$clientkeys" --source "replay:$work/tilt.csv" --rate 50 \
     --duration 4 2>"$work/client.err" &
 client=$!
-for _ in $(seq 60); do capture "$work/control.txt"; grep -q "held key:Left" "$work/control.txt" && break; sleep 0.1; done
-sleep 0.5; capture "$work/control.txt"
+# One capture that shows everything checked below (bounded: the trace holds C for 3.5 s).
+for _ in $(seq 60); do
+  capture "$work/control.txt"
+  grep -q "held key:Left" "$work/control.txt" && grep -q "roll ─────┼─●───  +20.0°" "$work/control.txt" \
+    && grep -q "pitch ───●─┼─────  -20.0°" "$work/control.txt" && grep -q '{"session"' "$work/control.txt" && break
+  sleep 0.1
+done
 cp "$work/control.txt" artifacts/terminal-view-control.txt
 header=$(grep -m1 '^● ' "$work/control.txt")
 [[ $(grep -o "cli-e2e" <<<"$header" | wc -l) -eq 1 ]] || fail "the paired name is not shown once: $header"

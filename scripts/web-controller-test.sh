@@ -36,31 +36,33 @@ cleanup() {
 }
 trap cleanup EXIT
 
-display=$(( 200 + RANDOM % 300 ))
-while [ -e "/tmp/.X11-unix/X$display" ]; do display=$((display + 1)); done
-Xvfb ":$display" -screen 0 1920x1080x24 -nolisten tcp -noreset > "$work/xvfb.log" 2>&1 &
-pids+=($!)
-export DISPLAY=":$display"
-for _ in $(seq 100); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.05; done
+. scripts/lib/xvfb.sh
+start_xvfb "$work" || { echo "0 passed, 1 failed"; exit 1; }
+pids+=($xvfb_pid)
 
-xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
+# X's own event stream is the witness: line-buffered (a block buffer would hold the last
+# events back), and listening before anything is injected (a probe motion shows up in it).
+stdbuf -oL xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
 pids+=($!)
-export XDG_CONFIG_HOME="$work/config"   # no user config: pointer mode, default settings
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --dashboard-port 0 \
-    --web-port 0 --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
-pids+=($!)
-url=""
-dashboard=""
-for _ in $(seq 200); do
-    dashboard=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/host.err" | head -1)
-    url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
-    [ -n "$url" ] && break
+for i in $(seq 100); do
+    xdotool mousemove $((i % 2)) 0 2>/dev/null
+    grep -q "EVENT type" "$work/xi2.log" && break
     sleep 0.05
 done
-if [ -z "$url" ]; then
-    echo "web-controller-test: the host printed no pairing URL:"; cat "$work/host.err"
+grep -q "EVENT type" "$work/xi2.log" || { echo "web-controller-test: xinput test-xi2 saw no event in 5 s"; echo "0 passed, 1 failed"; exit 1; }
+export XDG_CONFIG_HOME="$work/config"   # no user config: pointer mode, default settings
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --dashboard-port 0 \
+    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
+host_pid=$!
+pids+=($host_pid)
+# The host's readiness signal carries every value the test needs (scripts/lib/ready.sh).
+. scripts/lib/ready.sh
+if ! wait_ready "$work/ready.json" "$host_pid" 30 || ! ready_require "$work/ready.json" pairingURL dashboardPort >/dev/null; then
+    echo "web-controller-test: the host did not become ready:"; cat "$work/host.err"
     echo "0 passed, 1 failed"; exit 1
 fi
+url=$(ready_value "$work/ready.json" pairingURL)
+dashboard=$(ready_value "$work/ready.json" dashboardPort)
 
 SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 240 python3 tests/web/test_web_controller.py \
     --url "$url" --bin "$REMOTION_BIN" --data-dir "$work/data" --xi2-log "$work/xi2.log" --profile "$work/profile" \

@@ -69,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
             let portFile = self.portFile, wait = self.wait
             options.onHostReady = { host in
                 let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
-                                                   settings: HostLoopSettingsControl(host: host))
+                                                   settings: HostLoopSettingsControl(host: HostLoop(host)))
                 printErr("remotion demo: dashboard on http://127.0.0.1:\(bound)/ for the next \(seconds) s")
                 if let portFile {
                     do { try "\(bound)\n".write(toFile: portFile, atomically: true, encoding: .utf8) }

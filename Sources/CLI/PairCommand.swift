@@ -173,7 +173,7 @@ struct DevicesCommand: AsyncParsableCommand {
             for h in hosts { print("  \(h.fingerprint)  \(h.lastAddress)  paired \(h.pairedAt.formatted(.iso8601))") }
         } catch let error as KeyStoreError {
             throw UserError(error.description)
-        } catch let error as WebStoreError {
+        } catch let error as PrivateFileError {
             throw UserError(error.description)
         }
     }

@@ -1,3 +1,4 @@
+import RemotionApp
 import Foundation
 import RemotionNetwork
 
@@ -8,12 +9,5 @@ func dataDirectory(_ explicit: String?, environment: [String: String]) -> URL {
 }
 
 func printInsecureWarning(_ role: String) {
-    printErr("""
-    ************************************************************************
-    remotion \(role): --insecure: PLAIN, UNAUTHENTICATED DATAGRAMS.
-    Anyone who can reach this port can inject mouse and keyboard input,
-    and anyone on the network can read the motion and buttons.
-    Use only for debugging on a trusted network.
-    ************************************************************************
-    """)
+    printErr(InsecureWarning.text(role: role))
 }

@@ -6,6 +6,7 @@
 set -uo pipefail
 out=/run/results
 . "$out/guest.env"
+. "$(dirname "$0")/ready.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp/home LANG=C.UTF-8
 mkdir -p "$HOME"
 now() { cut -d' ' -f1 /proc/uptime; }
@@ -45,17 +46,12 @@ start_phase() {
   li=$!; pids+=("$li")
   REMOTION_ECHO_INJECTED=1 "$REMOTION_BIN" host --inject uinput --insecure --bind 127.0.0.1 --port 0 \
     --no-discovery --no-web --no-dashboard --timeout "$HOST_TIMEOUT" --config "$HOME/$name.toml" \
-    --data-dir "$HOME/data-$name" >"$out/$name.host.out" 2>"$out/$name.host.err" &
+    --data-dir "$HOME/data-$name" --ready-file "$HOME/$name.ready" >"$out/$name.host.out" 2>"$out/$name.host.err" &
   host=$!; pids+=("$host")
-  port=""
-  find_port() {
-    # The host's JSON status event {"event":"host",…,"port":N} (stderr when not a terminal).
-    port=$(sed -n 's/^{.*"event":"host".*"port":\([0-9]*\).*/\1/p' "$out/$name.host.err" | head -1)
-    [[ -n $port ]] && return 0
-    kill -0 "$host" 2>/dev/null || { say "$name: the host exited: $(tail -2 "$out/$name.host.err")"; fact "timeout" "$name: the host exited before listening"; exit 1; }
-    return 1
-  }
-  wait_for 60 "$name: the host listening" find_port || exit 1
+  # The host's readiness signal (docs/ARCHITECTURE.md, "Readiness"): its ready file.
+  wait_ready "$HOME/$name.ready" "$host" 60 \
+    || { fact "timeout" "$name: the host was not ready: $(tail -2 "$out/$name.host.err")"; exit 1; }
+  port=$(ready_value "$HOME/$name.ready" udpPort)
   say "$name: host on port $port"
   wait_for 30 "$name: libinput sees both devices" \
     eval 'at_least "$log" "DEVICE_ADDED.*Remotion virtual pointer" 1 && at_least "$log" "DEVICE_ADDED.*Remotion virtual mouse" 1' \

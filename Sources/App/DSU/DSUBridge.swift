@@ -28,11 +28,11 @@ package final class DSUBridge: Sendable {
     }
 
     /// Starts a source per entry of `sources` and the server at `serve` (if any).
-    package static func start<F: HostFraming>(host: HostService<F, HostPipeline>, sources: [DSUSourceConfig],
-                                              serve: DSUEndpoint?, logger: Logger,
-                                              silenceTimeout: Duration = .milliseconds(2500)) async throws -> DSUBridge {
-        let loop = host.channel.eventLoop
-        let hostHandler = try await host.onLoop { NIOLoopBound($0, eventLoop: loop) }
+    package static func start(host: HostLoop, sources: [DSUSourceConfig],
+                              serve: DSUEndpoint?, logger: Logger,
+                              silenceTimeout: Duration = .milliseconds(2500)) async throws -> DSUBridge {
+        let loop = host.eventLoop
+        let hostHandler = try await host.boundContext()
         var channels: [any Channel] = []
         do {
             for source in sources {
@@ -41,10 +41,10 @@ package final class DSUBridge: Sendable {
                 let configuration = DSUSourceStateMachine.Configuration(clientID: UInt32.random(in: 1...UInt32.max),
                                                                          silenceTimeout: silenceTimeout,
                                                                          buttonTable: source.buttonTable)
-                let bootstrap = datagramBootstrap(loop) { () -> DSUSourceHandler<HostChannelHandler<F, HostPipeline>> in
+                let bootstrap = datagramBootstrap(loop) { () -> DSUSourceHandler in
                     let handler = DSUSourceHandler(server: address, host: hostHandler.value, configuration: configuration,
                                                    logger: logger)
-                    hostHandler.value.sink.dropReporters.append(handler)
+                    hostHandler.value.pipeline.dropReporters.append(handler)
                     return handler
                 }
                 // 1 MiB of receive buffer (~1,300 pad packets, ~0.3 s of 4 slots at 1 kHz) so a
@@ -59,8 +59,8 @@ package final class DSUBridge: Sendable {
                     serverID: UInt32.random(in: 1...UInt32.max))
                 let bootstrap = datagramBootstrap(loop) { () -> DSUServerHandler in
                     let handler = DSUServerHandler(configuration: configuration, logger: logger)
-                    hostHandler.value.sink.dropReporters.append(handler)
-                    hostHandler.value.sink.observers.append(handler)
+                    hostHandler.value.pipeline.dropReporters.append(handler)
+                    hostHandler.value.pipeline.observers.append(handler)
                     return handler
                 }
                 let channel: any Channel
@@ -71,7 +71,7 @@ package final class DSUBridge: Sendable {
                 serverAddress = channel.localAddress
             }
             return DSUBridge(channels: channels, serverAddress: serverAddress) {
-                _ = try? await host.onLoop { h in h.sink.observers.removeAll { $0 is DSUServerHandler } }
+                _ = try? await host.onLoop { h in h.pipeline.observers.removeAll { $0 is DSUServerHandler } }
             }
         } catch {
             for c in channels { try? await c.close() }

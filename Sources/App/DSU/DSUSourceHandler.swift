@@ -4,22 +4,6 @@ import RemotionHostLogic
 import RemotionNetwork
 import RemotionProtocol
 
-/// What a DSU source needs from the host: external sessions (docs/ARCHITECTURE.md),
-/// called synchronously on the host's event loop.
-package protocol DSUSessionHost: AnyObject {
-    /// A new session, or nil when every slot of the host is taken.
-    func openExternal(from address: SocketAddress) -> SessionID?
-    func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64)
-    /// Releases every button the session held, then closes it.
-    func closeExternal(_ id: SessionID, reason: SessionCloseReason)
-    /// Names the session in the log and the status.
-    func describeExternal(_ id: SessionID, name: String)
-}
-
-extension HostChannelHandler: DSUSessionHost where Sink == HostPipeline {
-    package func describeExternal(_ id: SessionID, name: String) { sink.describe(id, name: name) }
-}
-
 /// One DSU server (a phone app) read as up to four controllers: a UDP channel
 /// connected to the server, on the host's event loop, driving `DSUSourceStateMachine`
 /// with a timer at its `nextDeadline`. Each connected slot is an external session of
@@ -32,12 +16,13 @@ extension HostChannelHandler: DSUSessionHost where Sink == HostPipeline {
 /// step; samples are merged per read batch (`DSUEventBatch`), so a flood reaches the
 /// mapper and injector at most once per slot per batch (plus button edges), and the
 /// loop serves the host's own socket between batches.
-package final class DSUSourceHandler<Host: DSUSessionHost>: ChannelInboundHandler, HostDropReporter {
+package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
     package typealias InboundIn = AddressedEnvelope<ByteBuffer>
     package typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
     package let server: SocketAddress
-    private let host: Host
+    /// The host on this loop: external sessions (docs/ARCHITECTURE.md), called synchronously.
+    private let host: any HostLoopContext
     private let logger: Logger
     private var machine: DSUSourceStateMachine
     private var batch = DSUEventBatch()
@@ -54,7 +39,7 @@ package final class DSUSourceHandler<Host: DSUSessionHost>: ChannelInboundHandle
     package private(set) var foreign = 0
     package private(set) var refusedWhileFull = 0
 
-    package init(server: SocketAddress, host: Host, configuration: DSUSourceStateMachine.Configuration,
+    package init(server: SocketAddress, host: any HostLoopContext, configuration: DSUSourceStateMachine.Configuration,
                  logger: Logger) {
         self.server = server
         self.host = host
@@ -152,7 +137,7 @@ package final class DSUSourceHandler<Host: DSUSessionHost>: ChannelInboundHandle
                 guard let id = sessions[slot] else { continue }
                 let latency = DSUSampleLatency.micros(timestampMicros: sample.timestampMicros, now: now,
                                                       fromLoopback: fromLoopback)
-                host.externalMotion(id, sample, latencyMicros: latency ?? SessionTelemetry.unmeasuredLatency)
+                host.externalMotion(id, sample, latencyMicros: latency)
                 samplesDelivered += 1
             case let .slotDisconnected(slot, timedOut):
                 waiting[slot] = nil
@@ -165,7 +150,7 @@ package final class DSUSourceHandler<Host: DSUSessionHost>: ChannelInboundHandle
 
     private func open(_ slot: UInt8, now: Instant) {
         guard sessions[slot] == nil else { return }
-        guard let id = host.openExternal(from: server) else {
+        guard let id = host.openExternal(from: server, name: "\(name) slot \(slot)") else {
             if waiting[slot] == nil {
                 logger.warning("\(name) slot \(slot): the host is full (--max-controllers); retrying every second")
             }
@@ -175,7 +160,6 @@ package final class DSUSourceHandler<Host: DSUSessionHost>: ChannelInboundHandle
         }
         waiting[slot] = nil
         sessions[slot] = id
-        host.describeExternal(id, name: "\(name) slot \(slot)")
         logger.info("DSU slot connected", metadata: ["session": "\(id)", "source": "\(server.displayText)", "slot": "\(slot)"])
     }
 

@@ -5,13 +5,13 @@ import RemotionNetwork
 /// Applies dashboard changes on the host's loop, then (off the loop) hands the new
 /// value to `save` — `remotion host` writes it to its config file. The dashboard awaits
 /// the hop; the loop never waits for the dashboard.
-package struct HostLoopSettingsControl<Framing: HostFraming>: SettingsControl {
-    let host: HostService<Framing, HostPipeline>
+package struct HostLoopSettingsControl: SettingsControl {
+    let host: HostLoop
     let save: @Sendable (_ key: String, _ value: String) throws -> Void
     /// Opens a phone pairing window on the web controller (nil: no web controller).
     let phonePairing: (@Sendable () -> String?)?
 
-    package init(host: HostService<Framing, HostPipeline>,
+    package init(host: HostLoop,
                  save: @escaping @Sendable (_ key: String, _ value: String) throws -> Void = { _, _ in },
                  phonePairing: (@Sendable () -> String?)? = nil) {
         self.host = host
@@ -23,12 +23,15 @@ package struct HostLoopSettingsControl<Framing: HostFraming>: SettingsControl {
 
     package func apply(key: String, value: String) async throws -> MappingSettings {
         let settings = try await host.onLoop { handler in
-            let pipeline = handler.sink
+            let pipeline = handler.pipeline
             var settings = pipeline.settings
             try settings.set(key, to: value)
             pipeline.update(settings: settings)
-            // Readers see the change at once, also while no controller makes the loop publish.
+            // Readers see the change at once, also while no controller makes the loop publish:
+            // the snapshot is built and published before the change is answered (a settings
+            // change is rare; one snapshot is well under a millisecond).
             pipeline.report(handler.report(), now: MonotonicClock.now())
+            pipeline.snapshotBuilder?.drain()
             return settings
         }
         try save(key, settings.value(of: key))
@@ -37,10 +40,10 @@ package struct HostLoopSettingsControl<Framing: HostFraming>: SettingsControl {
 
     package func calibrate(session: String) async throws -> CalibrationStart {
         guard session.count == 8, let raw = UInt32(session, radix: 16) else { return .noController }
-        return try await host.onLoop { $0.sink.calibrate(session: SessionID(raw)) }
+        return try await host.onLoop { $0.pipeline.calibrate(session: SessionID(raw)) }
     }
 
     package func current() async -> MappingSettings {
-        (try? await host.onLoop { $0.sink.settings }) ?? MappingSettings()
+        (try? await host.onLoop { $0.pipeline.settings }) ?? MappingSettings()
     }
 }

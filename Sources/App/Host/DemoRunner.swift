@@ -122,13 +122,17 @@ package enum DemoRunner {
             }
         }
         await client.close()
-        // The host closes the session when the client's disconnect arrives; give the
-        // loopback a moment, then read the host's view on its own loop.
-        try await Task.sleep(for: .milliseconds(100))
+        // The host closes the session when the client's disconnect arrives: wait for that
+        // (bounded), then read the host's view on its own loop.
+        for _ in 0..<200 {
+            if try await host.onLoop({ $0.sink.sessions.isEmpty && $0.sink.closedTotals.sessions > 0 }) { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let view = try await host.onLoop { handler -> HostView in
             let report = handler.report()
             let pipeline = handler.sink
-            let finished = pipeline.closed.map(\.1)
+            let totals = pipeline.closedTotals
+            let latency = pipeline.latencySummary()
             let screenBackend = pipeline.injector.backend as? VirtualScreenBackend
             let buttons = screenBackend?.events.compactMap { entry -> String? in
                 switch entry.event {
@@ -139,12 +143,12 @@ package enum DemoRunner {
             } ?? []
             return HostView(
                 received: report.datagramsReceived, drops: report.drops,
-                motion: finished.reduce(0) { $0 + $1.motionPackets },
+                motion: totals.motionPackets,
                 stale: report.drops[.staleMotion],
-                edges: finished.reduce(0) { $0 + $1.buttonEdges },
+                edges: totals.buttonEdges,
                 buttons: buttons,
                 path: screenBackend?.path.map { (x: $0.x, y: $0.y) } ?? [],
-                p50: finished.first?.latencyP50Micros ?? 0, p99: finished.first?.latencyP99Micros ?? 0,
+                p50: latency?.p50 ?? 0, p99: latency?.p99 ?? 0,
                 held: pipeline.injector.held.values.reduce(0) { $0 + $1.count })
         }
         await host.shutdown()

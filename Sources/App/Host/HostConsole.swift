@@ -46,6 +46,25 @@ package final class HostConsole: Sendable {
         }
     }
 
+    /// Something the host says once, not a standing fact: "remotion host: TEXT" on stderr,
+    /// or among the view's last events.
+    package func say(_ text: String) {
+        guard interactive else { return err("remotion host: \(text)\n") }
+        remember([text])
+    }
+
+    /// A machine-readable line on stdout (the ready record, the pairing link when piped);
+    /// never while the view owns the terminal.
+    package func event(_ line: String) {
+        guard !interactive else { return }
+        out(line + "\n")
+    }
+
+    /// The loud `--insecure` banner, on stderr before anything else (the view is not open yet).
+    package func warnInsecure() {
+        err(InsecureWarning.text(role: "host") + "\n")
+    }
+
     /// Complete lines from the log injector (each ending in "\n").
     package func injected(_ text: String) {
         guard interactive else { return out(text) }
@@ -114,5 +133,19 @@ package struct ConsoleLogHandler: LogHandler {
         let all = metadata.merging(extra ?? [:]) { $1 }
         let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         console.message("\(level) \(label): \(message)\(fields.isEmpty ? "" : " " + fields)")
+    }
+}
+
+/// What `--insecure` means, said loudly by the host and the client.
+package enum InsecureWarning {
+    package static func text(role: String) -> String {
+        """
+        ************************************************************************
+        remotion \(role): --insecure: PLAIN, UNAUTHENTICATED DATAGRAMS.
+        Anyone who can reach this port can inject mouse and keyboard input,
+        and anyone on the network can read the motion and buttons.
+        Use only for debugging on a trusted network.
+        ************************************************************************
+        """
     }
 }

@@ -1,16 +1,21 @@
 import RemotionNetwork
 
-extension HostService where Sink == HostPipeline {
+extension HostLoop {
     /// Puts the bound address into the snapshots and publishes the first one, so the
     /// dashboard and the status view show the host, where it listens and its uptime
     /// (counted from here) before any controller connects.
     package func announceStart() async throws {
         let listen = localAddress.displayText
-        try await onLoop { handler in
-            handler.sink.identity.listen = listen
-            handler.sink.report(handler.report(), now: MonotonicClock.now())
+        try await onLoop { context in
+            context.pipeline.identity.listen = listen
+            context.pipeline.report(context.report(), now: MonotonicClock.now())
             // Once, at start: wait for the builder so the first snapshot is there on return.
-            handler.sink.snapshotBuilder?.drain()
+            context.pipeline.snapshotBuilder?.drain()
         }
     }
+}
+
+extension HostService where Sink == HostPipeline {
+    /// The same, for code that holds the typed service (the demo, tests).
+    package func announceStart() async throws { try await HostLoop(self).announceStart() }
 }

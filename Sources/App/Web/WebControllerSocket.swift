@@ -11,7 +11,7 @@ import Synchronization
 /// `timeout`, when the device is revoked, or when the host stops; every way releases
 /// what the controller held (the state machine's closeExternal).
 struct WebControllerSocket: Sendable {
-    let host: any WebControllerHost
+    let host: any ExternalControllerHost
     let registry: WebDeviceRegistry
     let stats: WebControllerStats
     var timeout: Duration = .milliseconds(2500)
@@ -96,7 +96,7 @@ struct WebControllerSocket: Sendable {
                             return .refused
                         }
                         let address = remote ?? (try! SocketAddress(ipAddress: "0.0.0.0", port: 0))
-                        guard let id = await host.open(from: address, deviceName: device.name) else {
+                        guard let id = await host.open(from: address, name: device.name) else {
                             stats.count(refused: "full")
                             try await outbound.write(.text(WebHostMessage.refused(
                                 reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text))

@@ -1,3 +1,4 @@
+import RemotionNetwork
 import Foundation
 import RemotionHostLogic
 import Synchronization
@@ -17,7 +18,7 @@ package final class WebDeviceRegistry: Sendable {
     }
     private let state: Mutex<State>
 
-    package init(store: WebCredentialStore, window: TimeInterval = WebPairingDesk.defaultWindow) throws(WebStoreError) {
+    package init(store: WebCredentialStore, window: TimeInterval = WebPairingDesk.defaultWindow) throws(PrivateFileError) {
         self.store = store
         state = Mutex(State(desk: WebPairingDesk(window: window)))
         try reload(force: true)
@@ -25,7 +26,7 @@ package final class WebDeviceRegistry: Sendable {
 
     /// Re-reads the device file when its stamp (mtime, size, inode) changed. A file that
     /// became unreadable or corrupt trusts nobody rather than keeping stale trust.
-    package func reload(force: Bool = false) throws(WebStoreError) {
+    package func reload(force: Bool = false) throws(PrivateFileError) {
         let attributes = try? FileManager.default.attributesOfItem(atPath: store.path)
         let stamp = attributes.map { "\($0[.modificationDate] ?? "")/\($0[.size] ?? "")/\($0[.systemFileNumber] ?? "")" } ?? "none"
         guard force || state.withLock({ $0.stamp != stamp }) else { return }

@@ -66,13 +66,13 @@ package struct DSUEventBatch: Sendable {
 /// sender) gives the exact one-way latency: the sample is accepted as such when it
 /// came from a loopback address and is between 0 and `plausible` old.
 package enum DSUSampleLatency {
-    package static let plausible: Duration = .seconds(1)
-
-    /// Microseconds from the sample's timestamp to `now`, or nil when the clocks differ.
+    /// Microseconds from the sample's timestamp to `now`, or nil when the clocks differ: a
+    /// DSU server stamps with its own clock, which is the host's only on loopback, and even
+    /// then only a plausible value (HostStateMachine.plausibleLatency) counts.
     package static func micros(timestampMicros: UInt64, now: Instant, fromLoopback: Bool) -> Int64? {
         guard fromLoopback, timestampMicros <= UInt64(Int64.max / 1000) else { return nil }
         let age = now.microseconds - Int64(timestampMicros)
-        guard age >= 0, age < plausible.nanoseconds / 1000 else { return nil }
-        return age
+        guard age >= 0 else { return nil }
+        return HostStateMachine<String>.plausibleLatency(age)
     }
 }

@@ -1,7 +1,8 @@
 import RemotionProtocol
 
-/// Something the host itself does when a button is pressed, instead of injecting.
-package enum HostCommand: String, Sendable, Hashable, CaseIterable {
+/// Something the host itself does when a button is pressed, instead of injecting
+/// (`action:NAME` in the config file).
+package enum ButtonCommand: String, Sendable, Hashable, CaseIterable {
     /// Make the current attitude the screen centre.
     case recenter
     /// Switch between pointer modes (e.g. absolute / relative).
@@ -21,7 +22,7 @@ package enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
     case key(Key, modifiers: [Key])
     /// Wheel steps sent once per press (positive dy = up, positive dx = right).
     case wheel(dx: Int, dy: Int)
-    case host(HostCommand)
+    case host(ButtonCommand)
 
     /// The config-file spelling: "left", "key:Left", "key:ctrl+shift+i",
     /// "wheel:up", "action:recenter".
@@ -67,8 +68,8 @@ package enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if lower.hasPrefix("action:") {
-            guard let a = HostCommand(rawValue: String(lower.dropFirst(7))) else {
-                let names = HostCommand.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let a = ButtonCommand(rawValue: String(lower.dropFirst(7))) else {
+                let names = ButtonCommand.allCases.map(\.rawValue).joined(separator: ", ")
                 return .failure(ActionSyntaxError("unknown host action; use one of \(names)"))
             }
             return .success(.host(a))
@@ -113,7 +114,7 @@ package struct ButtonMap: Sendable, Hashable {
     /// (hold-to-enable-motion needs both); the caller looks at `down`.
     /// Key chords: press = modifiers in order then the key; release = the key then
     /// the modifiers in reverse order. Wheel: steps on press, nothing on release.
-    package func events(for button: Button, down: Bool) -> (input: [InputEvent], host: HostCommand?) {
+    package func events(for button: Button, down: Bool) -> (input: [InputEvent], host: ButtonCommand?) {
         switch actions[button] {
         case nil: ([], nil)
         case .mouse(let b)?: ([.button(b, down: down)], nil)

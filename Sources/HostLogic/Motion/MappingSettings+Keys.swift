@@ -10,114 +10,100 @@ package struct MappingSettingError: Error, Sendable, Equatable, CustomStringConv
 }
 
 extension MappingSettings {
-    /// Every settable key, in display order.
-    package static let keys: [String] = [
-        "mode", "sensitivity",
-        "pointer.fov_x", "pointer.fov_y", "pointer.roll_threshold", "pointer.drift_rate",
-        "fps.calibration", "fps.degrees_per_screen", "fps.counts_per_360",
-        "fps.slow_sensitivity", "fps.fast_sensitivity", "fps.slow_threshold", "fps.fast_threshold",
-        "fps.tightening", "fps.smooth_threshold", "fps.smooth_window", "fps.space", "fps.clutch",
-        "calibration.mode", "calibration.rest_gate", "calibration.duration", "sensors.accelerometer",
-        "seed.turn", "seed.yaw_span",
-        "filter", "filter.factor", "filter.min_cutoff", "filter.beta", "filter.d_cutoff",
+    /// One settable key: its name, how its text form is parsed into the settings, and how
+    /// the current value is written back as text. Every key is spelled once, here.
+    struct Field: Sendable {
+        let key: String
+        let parse: @Sendable (inout MappingSettings, String) throws(MappingSettingError) -> Void
+        let text: @Sendable (MappingSettings) -> String
+
+        /// A number within `rule`.
+        static func number(_ key: String, _ path: WritableKeyPath<MappingSettings, Double> & Sendable,
+                           _ rule: NumberRule) -> Field {
+            Field(key: key, parse: { (s: inout MappingSettings, v: String) throws(MappingSettingError) in
+                s[keyPath: path] = try rule.parse(key, v)
+            }, text: { "\($0[keyPath: path])" })
+        }
+
+        /// One of a few words; `aliases` accepts other spellings (lower case).
+        static func choice<T: Sendable>(_ key: String, _ path: WritableKeyPath<MappingSettings, T> & Sendable,
+                                        allowed: [String], make: @escaping @Sendable (String) -> T?,
+                                        text: @escaping @Sendable (T) -> String) -> Field {
+            Field(key: key, parse: { (s: inout MappingSettings, v: String) throws(MappingSettingError) in
+                s[keyPath: path] = try MappingSettings.choice(key, v, allowed, make)
+            }, text: { text($0[keyPath: path]) })
+        }
+
+        static func word<T: RawRepresentable & CaseIterable & Sendable>(
+            _ key: String, _ path: WritableKeyPath<MappingSettings, T> & Sendable
+        ) -> Field where T.RawValue == String {
+            choice(key, path, allowed: T.allCases.map(\.rawValue), make: T.init(rawValue:), text: \.rawValue)
+        }
+    }
+
+    /// Every settable key, in display order, with its rule.
+    static let fields: [Field] = [
+        .word("mode", \.mode),
+        .number("sensitivity", \.sensitivity, NumberRule(above: 0, atMost: 100)),
+        .number("pointer.fov_x", \.pointer.fovX, NumberRule(above: 0, atMost: 360, unit: "degrees")),
+        .number("pointer.fov_y", \.pointer.fovY, NumberRule(above: 0, atMost: 360, unit: "degrees")),
+        .number("pointer.roll_threshold", \.pointer.rollThreshold, NumberRule(atLeast: 0, atMost: 3.15, unit: "radians")),
+        .number("pointer.drift_rate", \.pointer.driftRate, NumberRule(atLeast: 0, atMost: 1)),
+        .word("fps.calibration", \.fps.calibration),
+        .number("fps.degrees_per_screen", \.fps.degreesPerScreen, NumberRule(above: 0, atMost: 3600, unit: "degrees")),
+        .number("fps.counts_per_360", \.fps.countsPer360, NumberRule(above: 0, atMost: 1e7, unit: "counts")),
+        .number("fps.slow_sensitivity", \.fps.slowSensitivity, NumberRule(atLeast: 0, atMost: 100)),
+        .number("fps.fast_sensitivity", \.fps.fastSensitivity, NumberRule(atLeast: 0, atMost: 100)),
+        .number("fps.slow_threshold", \.fps.slowThreshold, .degreesPerSecond),
+        .number("fps.fast_threshold", \.fps.fastThreshold, .degreesPerSecond),
+        .number("fps.tightening", \.fps.tightening, .degreesPerSecond),
+        .number("fps.smooth_threshold", \.fps.smoothThreshold, .degreesPerSecond),
+        .number("fps.smooth_window", \.fps.smoothWindow, NumberRule(atLeast: 0, atMost: 1, unit: "seconds")),
+        .word("fps.space", \.fps.space),
+        .choice("fps.clutch", \.fps.clutch, allowed: ["always", "hold:X", "toggle:X", "off-while:X (X a button A–P)"],
+                make: GyroClutch.Mode.init(text:), text: \.description),
+        .word("calibration.mode", \.sensors.calibrationMode),
+        .choice("calibration.rest_gate", \.sensors.restGate, allowed: ["true", "false"],
+                make: { ["true": true, "on": true, "yes": true, "false": false, "off": false, "no": false][$0] },
+                text: { "\($0)" }),
+        .number("calibration.duration", \.sensors.calibrationDuration, NumberRule(atLeast: 0.5, atMost: 60, unit: "seconds")),
+        .word("sensors.accelerometer", \.sensors.accelerometer),
+        .number("seed.turn", \.seed.turn, NumberRule(atLeast: 0, atMost: 1000, unit: "pixels per radian")),
+        .number("seed.yaw_span", \.seed.yawSpan, NumberRule(above: 0, atMost: 360, unit: "degrees")),
+        .choice("filter", \.filterSettings.kind, allowed: FilterSettings.Kind.allCases.map(\.rawValue),
+                make: { ["none": .none, "off": .none, "lowpass": .lowPass, "low-pass": .lowPass,
+                         "oneeuro": .oneEuro, "one-euro": .oneEuro, "1euro": .oneEuro][$0] },
+                text: \.rawValue),
+        .number("filter.factor", \.filterSettings.factor, NumberRule(above: 0, atMost: 1)),
+        .number("filter.min_cutoff", \.filterSettings.minCutoff, NumberRule(above: 0, atMost: 1000, unit: "Hz")),
+        .number("filter.beta", \.filterSettings.beta, NumberRule(atLeast: 0, atMost: 1000)),
+        .number("filter.d_cutoff", \.filterSettings.dCutoff, NumberRule(above: 0, atMost: 1000, unit: "Hz")),
     ]
+
+    private static let fieldsByKey = Dictionary(uniqueKeysWithValues: fields.map { ($0.key, $0) })
+
+    /// Every settable key, in display order.
+    package static let keys: [String] = fields.map(\.key)
 
     /// Sets `key` from its text form (as in the TOML file or a dashboard form).
     /// Leaves the settings unchanged when it throws.
     package mutating func set(_ key: String, to value: String) throws(MappingSettingError) {
-        let v = NumberRule.trim(value)
-        switch key {
-        case "mode": mode = try Self.choice(key, v, Mode.allCases.map(\.rawValue), Mode.init(rawValue:))
-        case "sensitivity": sensitivity = try NumberRule(above: 0, atMost: 100).parse(key, v)
-        case "pointer.fov_x": pointer.fovX = try NumberRule(above: 0, atMost: 360, unit: "degrees").parse(key, v)
-        case "pointer.fov_y": pointer.fovY = try NumberRule(above: 0, atMost: 360, unit: "degrees").parse(key, v)
-        case "pointer.roll_threshold":
-            pointer.rollThreshold = try NumberRule(atLeast: 0, atMost: 3.15, unit: "radians").parse(key, v)
-        case "pointer.drift_rate": pointer.driftRate = try NumberRule(atLeast: 0, atMost: 1).parse(key, v)
-        case "fps.calibration":
-            let all = FPSSettings.Calibration.allCases
-            fps.calibration = try Self.choice(key, v, all.map(\.rawValue), FPSSettings.Calibration.init(rawValue:))
-        case "fps.degrees_per_screen":
-            fps.degreesPerScreen = try NumberRule(above: 0, atMost: 3600, unit: "degrees").parse(key, v)
-        case "fps.counts_per_360": fps.countsPer360 = try NumberRule(above: 0, atMost: 1e7, unit: "counts").parse(key, v)
-        case "fps.slow_sensitivity": fps.slowSensitivity = try NumberRule(atLeast: 0, atMost: 100).parse(key, v)
-        case "fps.fast_sensitivity": fps.fastSensitivity = try NumberRule(atLeast: 0, atMost: 100).parse(key, v)
-        case "fps.slow_threshold": fps.slowThreshold = try NumberRule.degreesPerSecond.parse(key, v)
-        case "fps.fast_threshold": fps.fastThreshold = try NumberRule.degreesPerSecond.parse(key, v)
-        case "fps.tightening": fps.tightening = try NumberRule.degreesPerSecond.parse(key, v)
-        case "fps.smooth_threshold": fps.smoothThreshold = try NumberRule.degreesPerSecond.parse(key, v)
-        case "fps.smooth_window": fps.smoothWindow = try NumberRule(atLeast: 0, atMost: 1, unit: "seconds").parse(key, v)
-        case "fps.space": fps.space = try Self.choice(key, v, GyroSpace.allCases.map(\.rawValue), GyroSpace.init(rawValue:))
-        case "fps.clutch":
-            fps.clutch = try Self.choice(key, v, ["always", "hold:X", "toggle:X", "off-while:X (X a button A–P)"],
-                                         GyroClutch.Mode.init(text:))
-        case "calibration.mode":
-            let all = GyroCalibrator.Mode.allCases
-            sensors.calibrationMode = try Self.choice(key, v, all.map(\.rawValue), GyroCalibrator.Mode.init(rawValue:))
-        case "calibration.rest_gate":
-            let aliases = ["true": true, "on": true, "yes": true, "false": false, "off": false, "no": false]
-            sensors.restGate = try Self.choice(key, v, ["true", "false"]) { aliases[$0] }
-        case "calibration.duration":
-            sensors.calibrationDuration = try NumberRule(atLeast: 0.5, atMost: 60, unit: "seconds").parse(key, v)
-        case "sensors.accelerometer":
-            let all = RawMotionPipeline.AccelerometerConvention.allCases
-            sensors.accelerometer = try Self.choice(key, v, all.map(\.rawValue),
-                                                    RawMotionPipeline.AccelerometerConvention.init(rawValue:))
-        case "seed.turn": seed.turn = try NumberRule(atLeast: 0, atMost: 1000, unit: "pixels per radian").parse(key, v)
-        case "seed.yaw_span": seed.yawSpan = try NumberRule(above: 0, atMost: 360, unit: "degrees").parse(key, v)
-        case "filter":
-            let aliases: [String: FilterSettings.Kind] = ["none": .none, "off": .none, "lowpass": .lowPass,
-                "low-pass": .lowPass, "oneeuro": .oneEuro, "one-euro": .oneEuro, "1euro": .oneEuro]
-            let names = FilterSettings.Kind.allCases.map(\.rawValue)
-            filterSettings.kind = try Self.choice(key, v, names) { aliases[$0] }
-        case "filter.factor": filterSettings.factor = try NumberRule(above: 0, atMost: 1).parse(key, v)
-        case "filter.min_cutoff": filterSettings.minCutoff = try NumberRule(above: 0, atMost: 1000, unit: "Hz").parse(key, v)
-        case "filter.beta": filterSettings.beta = try NumberRule(atLeast: 0, atMost: 1000).parse(key, v)
-        case "filter.d_cutoff": filterSettings.dCutoff = try NumberRule(above: 0, atMost: 1000, unit: "Hz").parse(key, v)
-        default:
+        guard let field = Self.fieldsByKey[key] else {
             throw MappingSettingError(kind: .unknownKey, key: key, value: value,
                 message: "unknown setting \(EchoedValue.quoted(key)); known settings: \(Self.keys.joined(separator: ", "))")
         }
+        var changed = self
+        try field.parse(&changed, NumberRule.trim(value))
+        self = changed
     }
 
     /// The text form of `key`'s current value (parsable by `set`), or "" for a key
     /// not in `keys`.
     package func value(of key: String) -> String {
-        switch key {
-        case "mode": mode.rawValue
-        case "sensitivity": "\(sensitivity)"
-        case "pointer.fov_x": "\(pointer.fovX)"
-        case "pointer.fov_y": "\(pointer.fovY)"
-        case "pointer.roll_threshold": "\(pointer.rollThreshold)"
-        case "pointer.drift_rate": "\(pointer.driftRate)"
-        case "fps.calibration": fps.calibration.rawValue
-        case "fps.degrees_per_screen": "\(fps.degreesPerScreen)"
-        case "fps.counts_per_360": "\(fps.countsPer360)"
-        case "fps.slow_sensitivity": "\(fps.slowSensitivity)"
-        case "fps.fast_sensitivity": "\(fps.fastSensitivity)"
-        case "fps.slow_threshold": "\(fps.slowThreshold)"
-        case "fps.fast_threshold": "\(fps.fastThreshold)"
-        case "fps.tightening": "\(fps.tightening)"
-        case "fps.smooth_threshold": "\(fps.smoothThreshold)"
-        case "fps.smooth_window": "\(fps.smoothWindow)"
-        case "fps.space": fps.space.rawValue
-        case "fps.clutch": fps.clutch.description
-        case "calibration.mode": sensors.calibrationMode.rawValue
-        case "calibration.rest_gate": "\(sensors.restGate)"
-        case "calibration.duration": "\(sensors.calibrationDuration)"
-        case "sensors.accelerometer": sensors.accelerometer.rawValue
-        case "seed.turn": "\(seed.turn)"
-        case "seed.yaw_span": "\(seed.yawSpan)"
-        case "filter": filterSettings.kind.rawValue
-        case "filter.factor": "\(filterSettings.factor)"
-        case "filter.min_cutoff": "\(filterSettings.minCutoff)"
-        case "filter.beta": "\(filterSettings.beta)"
-        case "filter.d_cutoff": "\(filterSettings.dCutoff)"
-        default: ""
-        }
+        Self.fieldsByKey[key]?.text(self) ?? ""
     }
 
-    private static func choice<T>(_ key: String, _ value: String, _ allowed: [String],
+    fileprivate static func choice<T>(_ key: String, _ value: String, _ allowed: [String],
                                   _ make: (String) -> T?) throws(MappingSettingError) -> T {
         if let t = make(value.lowercased()) { return t }
         throw MappingSettingError(kind: .invalidValue, key: key, value: value,
@@ -126,7 +112,7 @@ extension MappingSettings {
 }
 
 /// The allowed range of a numeric setting, with its description for messages.
-struct NumberRule {
+struct NumberRule: Sendable {
     var low: Double, lowInclusive: Bool, high: Double, unit: String
 
     init(above low: Double, atMost high: Double, unit: String = "") {

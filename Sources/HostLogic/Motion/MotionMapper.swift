@@ -7,7 +7,7 @@ import RemotionProtocol
 ///
 ///     var mapper = MotionMapper(settings: settings)
 ///     let out = mapper.update(sample, screen: screen)   // per motion sample
-///     for event in out.events { injector.post(event) }
+///     if let p = out.moveTo { try injector.apply(.moveTo(x: p.x, y: p.y), session: id) }
 ///
 /// Every sample goes through `raw` first. A sample with gyro but no attitude (raw
 /// sensors) gets the fused attitude, so pointer and seed modes work from raw sensors;
@@ -53,21 +53,15 @@ package struct MotionMapper: Sendable, Equatable {
         switch settings.mode {
         case .pointer:
             guard let a = attitude else { return .none }
-            pointer.settings = settings.pointer
-            pointer.sensitivity = settings.sensitivity
             return pointer.update(a, screen: screen)
         case .seed:
             guard let a = attitude else { return .none }
-            seed.settings = settings.seed
-            seed.sensitivity = settings.sensitivity
             return seed.update(a, screen: screen)
         case .fps:
             guard processed.gyroEnabled else {      // clutch disengaged: no leftover motion later
                 fps.reset()
                 return .none
             }
-            fps.settings = settings.fps
-            fps.sensitivity = settings.sensitivity
             let d = processed.isProcessed
                 ? fps.update(yawRate: processed.yawRate, pitchRate: processed.pitchRate,
                              timestampMicros: sample.timestampMicros, attitude: attitude, screen: screen)
@@ -105,7 +99,20 @@ package struct MotionMapper: Sendable, Equatable {
         settings.mode = settings.mode == .pointer ? .fps : .pointer
     }
 
+    /// Settings reach the mode mappers when they change, never per sample.
     private mutating func settingsChanged(from old: MappingSettings) {
+        if settings.pointer != old.pointer || settings.sensitivity != old.sensitivity {
+            pointer.settings = settings.pointer
+            pointer.sensitivity = settings.sensitivity
+        }
+        if settings.seed != old.seed || settings.sensitivity != old.sensitivity {
+            seed.settings = settings.seed
+            seed.sensitivity = settings.sensitivity
+        }
+        if settings.fps != old.fps || settings.sensitivity != old.sensitivity {
+            fps.settings = settings.fps
+            fps.sensitivity = settings.sensitivity
+        }
         if settings.mode != old.mode {
             pointer.resetBaseline()
             seed.resetBaseline()

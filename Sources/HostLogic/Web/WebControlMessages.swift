@@ -85,10 +85,13 @@ package struct WebClockOffset: Sendable {
     }
 
     /// The one-way latency of a sample taken at `sampleMillis` (page clock) and handled
-    /// at `hostNowMillis` (host clock), in microseconds; 0 before the first ping.
-    package func latencyMicros(sampleMillis: Double, hostNowMillis: Double) -> Int64 {
-        guard let offset = offsetMillis else { return 0 }
+    /// at `hostNowMillis` (host clock), in microseconds; nil before the first ping (no
+    /// estimate yet) or when it is not plausible (HostStateMachine.plausibleLatency, the
+    /// one rule every transport's latency passes).
+    package func latencyMicros(sampleMillis: Double, hostNowMillis: Double) -> Int64? {
+        guard let offset = offsetMillis else { return nil }
         let v = (hostNowMillis - (sampleMillis + offset)) * 1000
-        return v.isFinite ? Int64(max(-1e12, min(1e12, v))) : 0
+        guard v.isFinite, abs(v) < 1e15 else { return nil }
+        return HostStateMachine<String>.plausibleLatency(Int64(v))
     }
 }

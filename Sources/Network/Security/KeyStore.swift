@@ -143,22 +143,13 @@ public struct KeyStore: Sendable {
         try write(try encoder.encode(value), to: path(name))
     }
 
-    /// Atomic write with 0600 permissions, in a 0700 directory.
+    /// Atomic write with 0600 permissions, in a 0700 directory, flushed before it replaces
+    /// the old file: the one writer every key and credential goes through (PrivateFiles).
     func write(_ data: Data, to url: URL) throws {
-        let fm = FileManager.default
         do {
-            try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try fm.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
+            try PrivateFiles.write(Array(data), directory: directory.path, name: url.lastPathComponent)
         } catch {
-            throw KeyStoreError("cannot create \(directory.path): \(error.localizedDescription)")
-        }
-        let temp = directory.appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        guard fm.createFile(atPath: temp.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw KeyStoreError("cannot write \(temp.path)")
-        }
-        guard rename(temp.path, url.path) == 0 else {
-            try? fm.removeItem(at: temp)
-            throw KeyStoreError("cannot replace \(url.path) (errno \(errno))")
+            throw KeyStoreError(error.description)
         }
     }
 }

@@ -16,7 +16,7 @@ extension HostChannelHandler {
         return id
     }
 
-    public func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64) {
+    public func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) {
         let now = loopNow()
         perform(machine.externalMotion(id, sample, latencyMicros: latencyMicros), now: now)
         afterExternalEvent(now: now)
@@ -43,7 +43,7 @@ extension HostService {
 
     /// Hands a sample to the host's loop without waiting. Calls made from one thread
     /// (one connection's event loop) run on the host's loop in the order they were made.
-    public func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64) {
+    public func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) {
         let handler = self.handler
         channel.eventLoop.execute { handler.value.externalMotion(id, sample, latencyMicros: latencyMicros) }
     }

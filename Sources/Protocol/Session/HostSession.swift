@@ -72,8 +72,9 @@ public enum HostAction<Address: Hashable & Sendable>: Sendable, Equatable {
     case send(Message, session: SessionID, to: Address)
     case sessionOpened(SessionID, Address)
     /// A new motion sample; `latencyMicros` is the one-way latency estimated from the
-    /// sample's timestamp and the client's clock offset.
-    case motion(SessionID, MotionSample, latencyMicros: Int64)
+    /// sample's timestamp and the client's clock offset, or nil where nobody can know it
+    /// (no shared or estimated clock: a DSU app, a client whose offset is not plausible).
+    case motion(SessionID, MotionSample, latencyMicros: Int64?)
     /// A button edge, delivered exactly once and in order.
     case button(SessionID, Button, isDown: Bool)
     /// The session is gone; every button it held has already been released by

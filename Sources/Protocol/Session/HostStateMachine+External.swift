@@ -41,13 +41,13 @@ extension HostStateMachine {
 
     /// A motion sample. Its button field is the truth: edges the transport lost or
     /// reordered are delivered first (releases before presses), then the motion.
-    public mutating func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64) -> [HostAction<Address>] {
+    public mutating func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) -> [HostAction<Address>] {
         guard let s = externalSessions[id] else { return [] }
         var actions: [HostAction<Address>] = []
         let changed = s.buttons.changes(to: sample.buttons)
         for b in changed where s.buttons.contains(b) { actions += externalButton(id, b, isDown: false) }
         for b in changed where !s.buttons.contains(b) { actions += externalButton(id, b, isDown: true) }
-        actions.append(.motion(id, sample, latencyMicros: latencyMicros))
+        actions.append(.motion(id, sample, latencyMicros: latencyMicros.flatMap(Self.plausibleLatency)))
         return actions
     }
 
@@ -56,5 +56,18 @@ extension HostStateMachine {
     public mutating func closeExternal(_ id: SessionID, reason: SessionCloseReason) -> [HostAction<Address>] {
         guard let s = externalSessions.removeValue(forKey: id) else { return [] }
         return s.buttons.buttons.map { .button(id, $0, isDown: false) } + [.sessionClosed(id, reason)]
+    }
+}
+
+extension HostStateMachine {
+    /// The range a one-way latency can have when the two clocks really are shared or the
+    /// offset really is estimated. A client that reports no estimate (offset 0 from another
+    /// machine's clock) gives values of hours or days: those are not latencies, and the
+    /// status says "not measured" instead of printing them.
+    public static var plausibleLatencyMicros: ClosedRange<Int64> { -500_000...10_000_000 }
+
+    /// `micros` if it is a plausible one-way latency, else nil.
+    public static func plausibleLatency(_ micros: Int64) -> Int64? {
+        plausibleLatencyMicros.contains(micros) ? micros : nil
     }
 }

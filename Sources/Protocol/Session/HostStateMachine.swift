@@ -1,15 +1,13 @@
 
-/// The host's sans-IO protocol engine for many controllers at once. Feed it datagrams
-/// (or, behind the security layer, authenticated messages) with their source and the
-/// current time; call `tick` at `nextDeadline`. It never injects anything itself: it
+/// The host's sans-IO protocol engine for many controllers at once. Feed it messages
+/// (decoded by the framing: plain, or authenticated by the Noise layer) with their source
+/// and the current time; call `tick` at `nextDeadline`. It never injects anything itself: it
 /// returns actions, and every way a session ends releases what it held.
 public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     public struct Configuration: Sendable {
         /// Silence after which a session is closed.
         public var timeout: Duration = .milliseconds(2500)
         public var maximumSessions = 16
-        /// Accept plain datagrams (only when the security layer is switched off).
-        public var acceptPlain = true
         public init() {}
     }
 
@@ -32,22 +30,6 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         var oldest: Instant?
         for session in sessions.values where oldest.map({ session.lastHeard < $0 }) ?? true { oldest = session.lastHeard }
         return oldest.map { $0 + configuration.timeout }
-    }
-
-    /// A raw datagram from the network.
-    public mutating func receive(datagram: UnsafeRawBufferPointer, from address: Address, now: Instant) -> [HostAction<Address>] {
-        guard configuration.acceptPlain else {
-            drops.count(.unsupportedKind)
-            return []
-        }
-        let decoded: PlainDatagram
-        do {
-            decoded = try PlainDatagram.decode(datagram)
-        } catch {
-            drops.count(.malformed(error))
-            return []
-        }
-        return receive(decoded.message, session: decoded.session, from: address, now: now)
     }
 
     /// A decoded (and, with the security layer, authenticated) message.
@@ -128,7 +110,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
                 actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
             }
             let sampleOnHostClock = Int64(truncatingIfNeeded: packet.sample.timestampMicros) &+ session.clockOffsetMicros
-            actions.append(.motion(id, packet.sample, latencyMicros: now.microseconds &- sampleOnHostClock))
+            actions.append(.motion(id, packet.sample, latencyMicros: Self.plausibleLatency(now.microseconds &- sampleOnHostClock)))
         case let .disconnect(reason):
             sessions[id] = session
             actions += close(id, reason: .clientDisconnected(reason))

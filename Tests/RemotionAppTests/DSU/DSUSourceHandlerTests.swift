@@ -34,11 +34,13 @@ import Testing
                                 from: server)
         }
         #expect(source.connectedSlots == [2])
-        #expect(rig.pipeline.telemetry.values.map(\.address) == ["DSU 127.0.0.1:26760 slot 2"])
+        #expect(rig.pipeline.sessions.values.map(\.telemetry.name) == ["DSU 127.0.0.1:26760 slot 2"]
+               && rig.pipeline.sessions.values.map(\.telemetry.address) == ["127.0.0.1:26760"])
         #expect(abs(rig.log.movedX - 480) <= 2, "moved \(rig.log.movedX) px")
         #expect(rig.log.lines.filter { $0.contains("move_by") }.allSatisfy { $0.hasSuffix("\"dy\":0}") })
         // Not on this machine's clock (stamped 5 s, the loop is at 1 s): latency not measured.
-        #expect(rig.pipeline.latencySummary().samples == 0)
+        #expect(rig.pipeline.latencySummary() == nil)
+        #expect(rig.pipeline.latencyText.contains("not measured"))
     }
 
     @Test func crossPressesLeftOnceAndReleasesOnce() throws {
@@ -70,8 +72,8 @@ import Testing
         #expect(rig.log.count("\"right\",\"state\":\"up\"") == 0)
         rig.advance(by: .milliseconds(1))
         #expect(rig.log.count("\"right\",\"state\":\"up\"") == 1)   // 1 s after the last packet
-        #expect(source.connectedSlots.isEmpty && rig.pipeline.telemetry.isEmpty)
-        #expect(rig.pipeline.closed.map { "\($0.2)" } == ["timed-out"])
+        #expect(source.connectedSlots.isEmpty && rig.pipeline.sessions.isEmpty)
+        #expect(rig.pipeline.closedTotals.reasons == ["timed-out": 1])
         _ = try channel.sentDatagrams()
         rig.advance(by: .seconds(3))
         #expect(try channel.sentDatagrams().count >= 6)              // renewals went on while silent
@@ -79,7 +81,7 @@ import Testing
         var p = try #require(try? DSUCodec.decode(padData(slot: 0, counter: 1, micros: 9)))
         p.senderID = 0x7777
         try channel.receive(DSUCodec.encode(p), from: server)
-        #expect(source.connectedSlots == [0] && rig.pipeline.telemetry.count == 1)
+        #expect(source.connectedSlots == [0] && rig.pipeline.sessions.count == 1)
     }
 
     @Test func aSlotTheServerReportsGoneIsClosedAtOnce() throws {
@@ -89,7 +91,7 @@ import Testing
         try channel.receive(padData(slot: 1, counter: 2, micros: 2, buttons: [.dpadUp], connected: false), from: server)
         #expect(rig.log.count("\"key\":\"Up\",\"state\":\"down\"") == 1)
         #expect(rig.log.count("\"key\":\"Up\",\"state\":\"up\"") == 1)
-        #expect(rig.pipeline.closed.map { "\($0.2)" } == ["client-disconnected:user"])
+        #expect(rig.pipeline.closedTotals.reasons == ["client-disconnected:user": 1])
     }
 
     @Test func aFloodReachesTheMapperOncePerReadBatchButKeepsEveryEdge() throws {
@@ -101,7 +103,7 @@ import Testing
                                  buttons: (400..<500).contains(i) ? [.cross] : []))
         }
         try channel.receiveBatch(batch, from: server)
-        let telemetry = try #require(rig.pipeline.telemetry.values.first)
+        let telemetry = try #require(rig.pipeline.sessions.values.first?.telemetry)
         #expect(telemetry.motionPackets == 3)                       // before, during and after the press
         #expect(source.samplesDelivered == 3)
         #expect(rig.log.count("\"left\",\"state\":\"down\"") == 1 && rig.log.count("\"left\",\"state\":\"up\"") == 1)
@@ -118,10 +120,10 @@ import Testing
         let stranger = try SocketAddress(ipAddress: "127.0.0.1", port: 9999)
         try channel.receive(good, from: stranger)
         #expect(source.dropCounts == ["bad-crc": 1, "bad-magic": 1, "truncated": 1, "bad-length": 1, "wrong-sender": 1])
-        #expect(rig.pipeline.telemetry.isEmpty)
+        #expect(rig.pipeline.sessions.isEmpty)
         good = padData(slot: 0, counter: 2, micros: 2)
         try channel.receive(good, from: server)
-        #expect(rig.pipeline.telemetry.count == 1)
+        #expect(rig.pipeline.sessions.count == 1)
         let report = rig.pipeline.snapshot(try rig.host.report(), now: .zero)
         #expect(report.drops["dsu 127.0.0.1:26760 bad-crc"] == 1)
     }
@@ -145,7 +147,7 @@ import Testing
         let rig = DSURig(mode: .pointer)
         let (_, channel) = try rig.addSource()
         for i in 1...10 { try channel.receive(padData(slot: 0, counter: UInt32(i), micros: UInt64(i) * 1000, yaw: 50), from: server) }
-        #expect(rig.pipeline.telemetry.values.compactMap(\.note).isEmpty, "no 'needs attitude' note")
+        #expect(rig.pipeline.sessions.values.compactMap(\.telemetry.note).isEmpty, "no 'needs attitude' note")
         // DSU yaw > 0 turns right: the pointer moves right from the centre, and not vertically.
         let xs = rig.log.lines.compactMap { line -> Int? in
             guard line.contains("move_to"), let r = line.range(of: "\"x\":") else { return nil }
@@ -163,6 +165,6 @@ import Testing
         #expect(rig.log.count("\"state\":\"down\"") == 2)
         _ = try channel.finish()
         #expect(rig.log.count("\"state\":\"up\"") == 2)
-        #expect(rig.pipeline.telemetry.isEmpty)
+        #expect(rig.pipeline.sessions.isEmpty)
     }
 }

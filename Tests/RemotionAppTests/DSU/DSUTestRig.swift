@@ -52,7 +52,7 @@ struct DSURig {
 
     /// A DSU source on its own channel, connected to `dsuServer`.
     func addSource(timeout: Duration = .milliseconds(2500), table: DSUButtonTable = .default) throws
-        -> (DSUSourceHandler<HostChannelHandler<PlainFraming, HostPipeline>>, EmbeddedChannel) {
+        -> (DSUSourceHandler, EmbeddedChannel) {
         let handler = DSUSourceHandler(server: Self.dsuServer, host: host,
                                        configuration: .init(clientID: 7, silenceTimeout: timeout, buttonTable: table),
                                        logger: Logger(label: "dsu-test"))

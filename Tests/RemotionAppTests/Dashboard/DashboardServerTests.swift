@@ -1,6 +1,7 @@
 import Foundation
 import RemotionApp
 import RemotionHostLogic
+import RemotionProtocol
 import Testing
 
 /// A real dashboard on 127.0.0.1 (port 0), with an in-memory settings control.
@@ -25,17 +26,22 @@ func snapshot(controllers: Int, roll: Double = 0.1, name: String = "test-host") 
     var s = HostSnapshot()
     s.hostName = name
     s.listen = "127.0.0.1:7474"
-    // ControllerSnapshot has no public memberwise init: build it the way a reader sees it.
     s.controllers = (0..<controllers).map { i in
-        let json = """
-            {"session": "s\(i)", "name": "phone \(i)", "address": "127.0.0.1:\(5000 + i)", "state": "connected",
-             "attitude": [\(roll), 0.2, 0.3], "pointer": [10, 20], "buttons": "A", "held": ["left"],
-             "packetRate": 120, "lossPercent": 0.5, "latencyP50Ms": 0.3, "latencyP99Ms": 1.2,
-             "latencyHistogram": [0, 5, 90, 4, 1, 0, 0, 0, 0, 0], "motionPackets": 100, "buttonEdges": 2,
-             "trail": [[1, 2], [3, 4]]}
-            """
-        // A fixed, valid document: decoding it cannot fail.
-        return try! JSONDecoder().decode(ControllerSnapshot.self, from: Data(json.utf8))
+        var c = ControllerSnapshot(session: SessionID(UInt32(0x100 + i)), address: "127.0.0.1:\(5000 + i)")
+        c.name = "phone \(i)"
+        c.attitude = Attitude(roll: roll, pitch: 0.2, yaw: 0.3)
+        c.pointer = ScreenPoint(x: 10, y: 20)
+        c.buttons = ButtonSet([.a])
+        c.held = [.mouse(.left)]
+        c.packetRate = 120
+        c.lossPercent = 0.5
+        c.latencyP50Ms = 0.3
+        c.latencyP99Ms = 1.2
+        c.latencyHistogram = [0, 5, 90, 4, 1, 0, 0, 0, 0, 0]
+        c.motionPackets = 100
+        c.buttonEdges = 2
+        c.trail = [ScreenPoint(x: 1, y: 2), ScreenPoint(x: 3, y: 4)]
+        return c
     }
     return s
 }

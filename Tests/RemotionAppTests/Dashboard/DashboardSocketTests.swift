@@ -1,6 +1,7 @@
 import Foundation
 import RemotionApp
 import RemotionHostLogic
+import RemotionProtocol
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -14,7 +15,7 @@ struct DashboardSocketTests {
             let after = try await received.wait { msgs in msgs.contains { (try? decode($0))?.snapshot?.controllers.count == 1 } }
             let message = try #require(after.compactMap { try? decode($0) }.last { $0.snapshot?.controllers.count == 1 })
             #expect(message.generation == 1)
-            #expect(message.snapshot?.controllers.first?.attitude == [0.42, 0.2, 0.3])
+            #expect(message.snapshot?.controllers.first?.attitude == Attitude(roll: 0.42, pitch: 0.2, yaw: 0.3))
             #expect(message.settings?.values["mode"] == "pointer")
         }
         await f.server.shutdown()

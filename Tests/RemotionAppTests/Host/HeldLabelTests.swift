@@ -13,7 +13,7 @@ import Testing
                                             .button(id, .c, isDown: true), .button(id, .d, isDown: true),
                                             .button(id, .a, isDown: true)])
         let held = try #require(snapshot.controllers.first?.held)
-        #expect(Set(held) == ["mouse:left", "key:Left", "key:Right"])
+        #expect(Set(held.map(\.label)) == ["mouse:left", "key:Left", "key:Right"])
         let status = StatusSnapshot(snapshot, addresses: ["127.0.0.1"], port: 7474)
         #expect(Set(try #require(status.controllers.first).held) == [.mouse(.left), .key(.left), .key(.right)])
         let lines = ControlView(width: 100).lines(for: status)

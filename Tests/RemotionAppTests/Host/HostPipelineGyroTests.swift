@@ -94,7 +94,7 @@ import Testing
         #expect(screen.events.isEmpty)
         #expect(p.gyroStatus(of: Self.one)?.calibration == .calibrated)
         #expect(p.gyroStatus(of: Self.one)?.still == true)
-        let attitude = try #require(p.telemetry[Self.one]?.attitude)
+        let attitude = try #require(p.sessions[Self.one]?.telemetry.attitude)
         #expect(abs(attitude.pitch) < 0.01 && abs(attitude.roll) < 0.01)
     }
 }

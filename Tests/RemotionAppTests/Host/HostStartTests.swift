@@ -23,7 +23,7 @@ import Testing
     @Test func aSettingsChangeIsPublishedWithNoControllerConnected() async throws {
         let rig = try await PipelineRig.start()
         try await rig.host.announceStart()
-        let control = HostLoopSettingsControl(host: rig.host)
+        let control = HostLoopSettingsControl(host: HostLoop(rig.host))
         _ = try await control.apply(key: "sensitivity", value: "2.5")
         #expect(rig.publisher.current().settings.sensitivity == 2.5)
         await rig.stop()

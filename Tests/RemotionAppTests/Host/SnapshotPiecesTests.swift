@@ -1,5 +1,6 @@
 import Testing
 import RemotionProtocol
+import RemotionHostLogic
 @testable import RemotionApp
 
 /// The fixed-bucket latency histogram and the pointer trail ring that replaced the
@@ -59,9 +60,9 @@ import RemotionProtocol
         var t = PointerTrail(capacity: 4)
         #expect(t.points.isEmpty)
         for i in 1...3 { t.append(x: i, y: -i) }
-        #expect(t.points == [[1, -1], [2, -2], [3, -3]])
+        #expect(t.points == [ScreenPoint(x: 1, y: -1), ScreenPoint(x: 2, y: -2), ScreenPoint(x: 3, y: -3)])
         for i in 4...10 { t.append(x: i, y: -i) }
-        #expect(t.points == [[7, -7], [8, -8], [9, -9], [10, -10]])
+        #expect(t.points == (7...10).map { ScreenPoint(x: $0, y: -$0) })
         #expect(t.count == 4)
     }
 }

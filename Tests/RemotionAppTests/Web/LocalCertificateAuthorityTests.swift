@@ -1,3 +1,4 @@
+import RemotionNetwork
 import Crypto
 import Foundation
 import SwiftASN1
@@ -149,7 +150,7 @@ import RemotionTestSupport
 
     @Test func errorsAreOneClearLine() throws {
         let dir = try TemporaryDirectory(); defer { dir.remove() }
-        #expect(throws: WebStoreError("cannot issue the server certificate: \"not-an-ip\" is not an IP address")) {
+        #expect(throws: PrivateFileError("cannot issue the server certificate: \"not-an-ip\" is not an IP address")) {
             try LocalCertificateAuthority.loadOrCreate(directory: dir.url, hostname: "h", addresses: ["not-an-ip"], now: start)
         }
         // A file where the directory should be.
@@ -174,7 +175,7 @@ import RemotionTestSupport
         }
         // A failing write names the file and the reason.
         let long = String(repeating: "n", count: 300)
-        #expect(throws: WebStoreError("cannot write \(dir.path)/\(long): File name too long")) {
+        #expect(throws: PrivateFileError("cannot write \(dir.path)/\(long): File name too long")) {
             try PrivateFiles.write([1], directory: dir.path, name: long)
         }
     }

@@ -1,3 +1,4 @@
+import RemotionNetwork
 import Foundation
 import Testing
 import RemotionApp

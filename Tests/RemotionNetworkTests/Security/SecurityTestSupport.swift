@@ -37,7 +37,6 @@ func startSecureHost(store: KeyStore, port: Int = 0, pairing: [UInt8]? = nil, de
     var configuration = HostStateMachine<SocketAddress>.Configuration()
     configuration.timeout = timeout
     configuration.maximumSessions = maximumSessions
-    configuration.acceptPlain = false
     return try await HostService.start(
         host: "127.0.0.1", port: port, configuration: configuration,
         makeFraming: try SecureHosting.framing(store: store, pairing: pairing.map { ($0, .seconds(30)) }, desk: desk,

@@ -88,7 +88,7 @@ import RemotionProtocol
                     #expect(to == clientAddress)
                     down.send(PlainDatagram(session: session, message: m).encode(), now: now, rng: &rng)
                 case let .button(id, b, isDown): run.hostEdges[id, default: []].append((b, isDown))
-                case let .motion(_, _, latency): run.motions += 1; run.latencies.append(latency)
+                case let .motion(_, _, latency): run.motions += 1; if let latency { run.latencies.append(latency) }
                 case .sessionClosed: run.hostClosed += 1
                 case .sessionOpened: break
                 }

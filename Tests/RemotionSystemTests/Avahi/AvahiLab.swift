@@ -59,7 +59,8 @@ struct AvahiLabTrait: SuiteTrait, TestScoping {
     }
 }
 
-/// Starts scripts/netns-lab.sh (namespaces remotion-a/remotion-b over a veth pair); this
+/// Starts scripts/netns-lab.sh (namespaces remotion-a-ID/remotion-b-ID over a veth pair, ID
+/// from this process's state directory, so suites run at once never share them); this
 /// process uses host B's bus, `avahi-*` tools run inside namespace A with A's bus.
 struct NetnsLabTrait: SuiteTrait, TestScoping {
     static let dir = "\(Lab.stateDir)/netns"
@@ -75,7 +76,14 @@ struct NetnsLabTrait: SuiteTrait, TestScoping {
 
     /// argv prefix that runs a program as host A.
     static var inA: [String] {
-        ["ip", "netns", "exec", "remotion-a", "env", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(dir)/a/dbus.sock"]
+        ["ip", "netns", "exec", namespaceA, "env", "DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(dir)/a/dbus.sock"]
+    }
+
+    /// Namespace A's name, as the lab wrote it to its `env` file.
+    static var namespaceA: String {
+        let env = (try? String(contentsOfFile: "\(dir)/env", encoding: .utf8)) ?? ""
+        return env.split(separator: "\n").first { $0.hasPrefix("REMOTION_NETNS_A=") }
+            .map { String($0.dropFirst("REMOTION_NETNS_A=".count)) } ?? "remotion-netns-lab-not-up"
     }
 }
 

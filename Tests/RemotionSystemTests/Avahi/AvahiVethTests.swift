@@ -6,7 +6,7 @@ import RemotionHostLogic
 
 extension AvahiLabTests {
     /// Two hosts over a real veth link (scripts/netns-lab.sh): A = avahi tools in namespace
-    /// remotion-a (10.77.0.1), B = this process through B's daemon (10.77.0.2, link rmt-b).
+    /// remotion-a-ID (10.77.0.1), B = this process through B's daemon (10.77.0.2, link rmbID).
     @Suite(.netnsLab, .timeLimit(.minutes(1)))
     struct AvahiVethTests {
         @Test func browserOnBResolvesHostAWithIPv4AndScopedLinkLocal() async throws {

@@ -60,8 +60,9 @@ function renderController(c) {
   q(".address").textContent = c.address;
   q(".rate").textContent = fmt(c.packetRate, 0) + "/s";
   q(".loss").textContent = fmt(c.lossPercent, 2) + " %";
-  q(".p50").textContent = fmt(c.latencyP50Ms, 2) + " ms";
-  q(".p99").textContent = fmt(c.latencyP99Ms, 2) + " ms";
+  // null: not measured (no shared or estimated clock, e.g. a DSU app).
+  q(".p50").textContent = c.latencyP50Ms == null ? "not measured" : fmt(c.latencyP50Ms, 2) + " ms";
+  q(".p99").textContent = c.latencyP99Ms == null ? "not measured" : fmt(c.latencyP99Ms, 2) + " ms";
   const a = c.attitude;
   q(".attitude").textContent = a ? a.map((r) => fmt(r * 180 / Math.PI, 1) + "°").join(" / ") + " (roll/pitch/yaw)" : "-";
   q(".buttons").textContent = c.buttons || "-";

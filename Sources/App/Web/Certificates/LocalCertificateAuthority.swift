@@ -1,9 +1,10 @@
+import RemotionNetwork
 import RemotionHostLogic
 import Crypto
 import Foundation
 import X509
 
-/// The per-host certificate authority behind the web controller's HTTPS (WEB-PROTOCOL.md).
+/// The per-host certificate authority behind the web controller's HTTPS (docs/WEB-CONTROLLER.md).
 ///
 /// Files in the data directory (0700), all PEM, all 0600, each written atomically:
 ///
@@ -28,7 +29,7 @@ package enum LocalCertificateAuthority {
     /// missing or no longer fits `hostname` and `addresses` (IPv4 or IPv6 text).
     package static func loadOrCreate(
         directory: URL, hostname: String, addresses: [String], now: Date
-    ) throws(WebStoreError) -> WebCertificates {
+    ) throws(PrivateFileError) -> WebCertificates {
         let dir = directory.path
         let names = try wantedNames(hostname: hostname, addresses: addresses)
         let dnsName = localName(for: hostname)
@@ -76,11 +77,11 @@ package enum LocalCertificateAuthority {
     }
 
     /// `<host>.local`, `localhost` and every address; an address that does not parse is an error.
-    package static func wantedNames(hostname: String, addresses: [String]) throws(WebStoreError) -> CertificateNames {
+    package static func wantedNames(hostname: String, addresses: [String]) throws(PrivateFileError) -> CertificateNames {
         var ips = Set<[UInt8]>()
         for address in addresses {
             guard let bytes = IPAddressBytes.parse(address) else {
-                throw WebStoreError("cannot issue the server certificate: \"\(address)\" is not an IP address")
+                throw PrivateFileError("cannot issue the server certificate: \"\(address)\" is not an IP address")
             }
             ips.insert(bytes)
         }
@@ -100,13 +101,13 @@ package enum LocalCertificateAuthority {
     /// The CA and its key, or nil when either file is missing. A file that exists but does not
     /// parse, or a key that does not belong to the certificate, is an error: replacing the CA
     /// silently would break every phone that trusts it.
-    static func loadCA(directory: String) throws(WebStoreError) -> (certificate: Certificate, key: P256.Signing.PrivateKey)? {
+    static func loadCA(directory: String) throws(PrivateFileError) -> (certificate: Certificate, key: P256.Signing.PrivateKey)? {
         do {
             return try loadPair(directory, caFile, caKeyFile)
-        } catch let error as WebStoreError {
-            throw WebStoreError("\(error.description); delete \(directory)/\(caFile) and \(caKeyFile) to make a new CA (phones must then trust it again)")
+        } catch let error as PrivateFileError {
+            throw PrivateFileError("\(error.description); delete \(directory)/\(caFile) and \(caKeyFile) to make a new CA (phones must then trust it again)")
         } catch {
-            throw WebStoreError("\(directory)/\(caFile) is unusable: \(error)")
+            throw PrivateFileError("\(directory)/\(caFile) is unusable: \(error)")
         }
     }
 
@@ -117,24 +118,24 @@ package enum LocalCertificateAuthority {
         let certificate: Certificate
         let key: P256.Signing.PrivateKey
         do { certificate = try Certificate(pemEncoded: String(decoding: certPEM, as: UTF8.self)) } catch {
-            throw WebStoreError("\(dir)/\(certFile) is corrupt (not a PEM certificate)")
+            throw PrivateFileError("\(dir)/\(certFile) is corrupt (not a PEM certificate)")
         }
         do { key = try P256.Signing.PrivateKey(pemRepresentation: String(decoding: keyPEM, as: UTF8.self)) } catch {
-            throw WebStoreError("\(dir)/\(keyFile) is corrupt (not a PEM P-256 private key)")
+            throw PrivateFileError("\(dir)/\(keyFile) is corrupt (not a PEM P-256 private key)")
         }
         guard certificate.publicKey == Certificate.PublicKey(key.publicKey) else {
-            throw WebStoreError("\(dir)/\(keyFile) does not belong to \(dir)/\(certFile)")
+            throw PrivateFileError("\(dir)/\(keyFile) does not belong to \(dir)/\(certFile)")
         }
         return (certificate, key)
     }
 
-    static func writePEM(_ pem: String, _ dir: String, _ name: String) throws(WebStoreError) {
+    static func writePEM(_ pem: String, _ dir: String, _ name: String) throws(PrivateFileError) {
         let text = pem.hasSuffix("\n") ? pem : pem + "\n"
         try PrivateFiles.write(Array(text.utf8), directory: dir, name: name)
     }
 
     /// Runs a swift-certificates / swift-crypto step, turning its error into one line.
-    static func attempt<T>(_ what: String, _ body: () throws -> T) throws(WebStoreError) -> T {
-        do { return try body() } catch { throw WebStoreError("cannot \(what): \(error)") }
+    static func attempt<T>(_ what: String, _ body: () throws -> T) throws(PrivateFileError) -> T {
+        do { return try body() } catch { throw PrivateFileError("cannot \(what): \(error)") }
     }
 }

@@ -1,3 +1,4 @@
+import RemotionNetwork
 import RemotionHostLogic
 import Foundation
 
@@ -13,33 +14,33 @@ package struct WebCredentialStore: Sendable {
     package var path: String { directory.appendingPathComponent(Self.fileName).path }
 
     /// Every paired device, oldest first ([] when the file does not exist).
-    package func devices() throws(WebStoreError) -> [WebDevice] {
+    package func devices() throws(PrivateFileError) -> [WebDevice] {
         guard let bytes = try PrivateFiles.read(path) else { return [] }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do { return try decoder.decode([WebDevice].self, from: Data(bytes)) } catch {
-            throw WebStoreError("\(path) is corrupt (\(error)); fix or delete it (every web controller must then pair again)")
+            throw PrivateFileError("\(path) is corrupt (\(error)); fix or delete it (every web controller must then pair again)")
         }
     }
 
-    package func save(_ devices: [WebDevice]) throws(WebStoreError) {
+    package func save(_ devices: [WebDevice]) throws(PrivateFileError) {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data
-        do { data = try encoder.encode(devices) } catch { throw WebStoreError("cannot write \(path): \(error)") }
+        do { data = try encoder.encode(devices) } catch { throw PrivateFileError("cannot write \(path): \(error)") }
         try PrivateFiles.write(Array(data) + [0x0A], directory: directory.path, name: Self.fileName)
     }
 
     /// Stores a newly paired device (replacing one with the same id).
-    package func add(_ device: WebDevice) throws(WebStoreError) {
+    package func add(_ device: WebDevice) throws(PrivateFileError) {
         var list = try devices().filter { $0.id != device.id }
         list.append(device)
         try save(list)
     }
 
     /// The device whose id is `id` and whose credential hash matches, else nil.
-    package func verify(id: String, credential: String) throws(WebStoreError) -> WebDevice? {
+    package func verify(id: String, credential: String) throws(PrivateFileError) -> WebDevice? {
         Self.verify(id: id, credential: credential, in: try devices())
     }
 
@@ -50,7 +51,7 @@ package struct WebCredentialStore: Sendable {
     }
 
     /// Removes the devices whose id (any case) or name is exactly `what`; returns them.
-    package func revoke(_ what: String) throws(WebStoreError) -> [WebDevice] {
+    package func revoke(_ what: String) throws(PrivateFileError) -> [WebDevice] {
         let list = try devices()
         let wanted = what.trimmingCharacters(in: .whitespaces)
         let matches = list.filter { $0.id == wanted.lowercased() || $0.name == wanted }
@@ -60,7 +61,7 @@ package struct WebCredentialStore: Sendable {
     }
 
     /// Renames the device with id `id` (the new name cleaned as when pairing); nil if unknown.
-    package func rename(id: String, to name: String) throws(WebStoreError) -> WebDevice? {
+    package func rename(id: String, to name: String) throws(PrivateFileError) -> WebDevice? {
         var list = try devices()
         guard let i = list.firstIndex(where: { $0.id == id.lowercased() }) else { return nil }
         list[i].name = WebDevice.cleanName(name)

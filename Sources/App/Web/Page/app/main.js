@@ -1,5 +1,5 @@
 // main.js — the Remotion phone controller page: wires pairing, the motion streamer, buttons
-// and the connection to the DOM. Protocol: WEB-PROTOCOL.md (draft v1). No framework, no CDN.
+// and the connection to the DOM. Protocol: docs/WEB-CONTROLLER.md. No framework, no CDN.
 
 import { encodeButton } from "./protocol.js";
 import { Connection } from "./connection.js";

@@ -1,4 +1,4 @@
-// protocol.js — the web controller's wire format (WEB-PROTOCOL.md, draft v1).
+// protocol.js — the web controller's wire format (docs/WEB-CONTROLLER.md, "Protocol").
 // Pure ES module: encoders/decoders only, no DOM, no sockets. Little-endian throughout.
 
 export const PROTOCOL_VERSION = 1;

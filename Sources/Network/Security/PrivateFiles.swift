@@ -1,4 +1,4 @@
-import RemotionHostLogic
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,12 +8,12 @@ import Darwin
 #endif
 
 /// A file-system failure, as one line for the user: "cannot write <path>: <reason>".
-package struct WebStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct PrivateFileError: Error, Sendable, Hashable, CustomStringConvertible {
     package let description: String
     package init(_ description: String) { self.description = description }
 
-    static func errno(_ verb: String, _ path: String, _ code: Int32) -> WebStoreError {
-        WebStoreError("cannot \(verb) \(path): \(String(cString: strerror(code)))")
+    static func errno(_ verb: String, _ path: String, _ code: Int32) -> PrivateFileError {
+        PrivateFileError("cannot \(verb) \(path): \(String(cString: strerror(code)))")
     }
 }
 
@@ -23,12 +23,12 @@ package struct WebStoreError: Error, Sendable, Hashable, CustomStringConvertible
 /// over the old one, so a reader sees either the old or the new contents.
 package enum PrivateFiles {
     /// Creates `directory` (and its parents) if needed and sets it to 0700.
-    package static func prepareDirectory(_ directory: String) throws(WebStoreError) {
+    package static func prepareDirectory(_ directory: String) throws(PrivateFileError) {
         var isDirectory = false
         var st = stat()
         if stat(directory, &st) == 0 {
             isDirectory = (st.st_mode & S_IFMT) == S_IFDIR
-            guard isDirectory else { throw WebStoreError("cannot create \(directory): a file of that name is in the way") }
+            guard isDirectory else { throw PrivateFileError("cannot create \(directory): a file of that name is in the way") }
         } else {
             let parent = parentPath(of: directory)
             if parent != directory, !parent.isEmpty, stat(parent, &st) != 0 {
@@ -42,7 +42,7 @@ package enum PrivateFiles {
     }
 
     /// Parents are made with 0755 like `mkdir -p`; only the data directory itself is private.
-    private static func prepareParents(_ path: String) throws(WebStoreError) {
+    private static func prepareParents(_ path: String) throws(PrivateFileError) {
         var st = stat()
         guard stat(path, &st) != 0 else { return }
         let parent = parentPath(of: path)
@@ -58,7 +58,7 @@ package enum PrivateFiles {
     }
 
     /// The file's bytes, or nil when it does not exist.
-    package static func read(_ path: String) throws(WebStoreError) -> [UInt8]? {
+    package static func read(_ path: String) throws(PrivateFileError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let code = cErrno()
@@ -76,14 +76,21 @@ package enum PrivateFiles {
             }
             if n == 0 { return out }
             out += chunk[0..<n]
-            guard out.count <= 16 << 20 else { throw WebStoreError("cannot read \(path): larger than 16 MiB") }
+            guard out.count <= 16 << 20 else { throw PrivateFileError("cannot read \(path): larger than 16 MiB") }
         }
     }
 
     /// Writes `bytes` to `directory/name` atomically with mode 0600 (directory made 0700).
-    package static func write(_ bytes: [UInt8], directory: String, name: String) throws(WebStoreError) {
+    package static func write(_ bytes: [UInt8], directory: String, name: String) throws(PrivateFileError) {
         try prepareDirectory(directory)
-        let path = directory + "/" + name
+        try replace(directory + "/" + name, with: bytes)
+    }
+
+    /// Writes `bytes` to `path` atomically with mode 0600, leaving its directory as it is
+    /// (for files the user names, such as `--ready-file`, whose directory is not ours).
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(PrivateFileError) {
+        let directory = parentPath(of: path)
+        let name = String(path.split(separator: "/").last ?? Substring(path))
         let temp = directory + "/.\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .errno("write", path, cErrno()) }

@@ -2,7 +2,7 @@ import RemotionProtocol
 
 /// Per-controller numbers the host shows: latency distribution, packet rate, loss.
 package struct SessionTelemetry: Sendable {
-    /// The controller's name (`HostPipeline.setName`): for Noise sessions the name it paired under.
+    /// The controller's name (`HostPipeline.setName`): the name it paired under, or its transport's ("DSU slot 0").
     package var name = ""
     package var address: String
     package var opened: Instant
@@ -12,7 +12,10 @@ package struct SessionTelemetry: Sendable {
     package var attitude: Attitude?
     package var pointer: (x: Int, y: Int)?
     package var buttons = ButtonSet.none
+    /// When the newest sample arrived (host clock) and its own timestamp (the
+    /// controller's clock, µs): what the status shows comes from that sample.
     package var lastMotion: Instant?
+    package var lastSampleMicros: UInt64?
     /// Something the user should know about this controller (shown in the status).
     package var note: String?
     /// Motion packets per second over the last second (exponentially weighted).
@@ -25,20 +28,15 @@ package struct SessionTelemetry: Sendable {
         self.opened = opened
     }
 
-    /// The latency of a sample whose latency nobody can know (a DSU server on another
-    /// device stamps with its own clock): counted as a packet, left out of the latency.
-    package static let unmeasuredLatency = Int64.min
-
-    package mutating func recordMotion(latencyMicros: Int64, attitude: Attitude?, now: Instant) {
-        self.attitude = attitude
-        recordMotion(latencyMicros: latencyMicros, now: now)
-    }
-
-    package mutating func recordMotion(latencyMicros: Int64, now: Instant) {
+    /// One motion sample arrived (`now`, the host's clock). `latencyMicros` is nil where
+    /// nobody can know it (no shared or estimated clock): counted as a packet, left out of
+    /// the latency, which then says "not measured".
+    package mutating func recordMotion(latencyMicros: Int64?, sample: MotionSample, now: Instant) {
         motionPackets += 1
         // Clock offsets are estimates: a slightly negative latency is an estimate error.
-        if latencyMicros != Self.unmeasuredLatency { _ = latency.record(UInt64(max(0, latencyMicros))) }
+        if let latencyMicros { _ = latency.record(UInt64(max(0, latencyMicros))) }
         lastMotion = now
+        lastSampleMicros = sample.timestampMicros
         if let start = rateWindowStart {
             rateWindowCount += 1
             let elapsed = (now - start).secondsDouble
@@ -52,6 +50,7 @@ package struct SessionTelemetry: Sendable {
         }
     }
 
-    package var latencyP50Micros: UInt64 { latency.totalCount == 0 ? 0 : latency.valueAtPercentile(50) }
-    package var latencyP99Micros: UInt64 { latency.totalCount == 0 ? 0 : latency.valueAtPercentile(99) }
+    /// Latency percentiles in µs, nil until a sample's latency was measured.
+    package var latencyP50Micros: UInt64? { latency.totalCount == 0 ? nil : latency.valueAtPercentile(50) }
+    package var latencyP99Micros: UInt64? { latency.totalCount == 0 ? nil : latency.valueAtPercentile(99) }
 }

@@ -16,14 +16,14 @@ package struct SnapshotInputs: Sendable {
     var uptime: Double
     var drops: DropCounters
     var kernelDrops: Int
-    var sessions: [SessionID: HostSession<SocketAddress>]
-    var telemetry: [SessionID: SessionTelemetry]
+    /// The protocol's sessions (loss counts) and the pipeline's records (copy-on-write).
+    var protocolSessions: [SessionID: HostSession<SocketAddress>]
+    var sessions: [SessionID: PipelineSession]
     var held: [SessionID: Set<HeldInput>]
-    var trails: [SessionID: PointerTrail]
+    /// When these inputs were taken (the host's clock).
+    var now: Instant
     /// Drops counted by the adapters (DSU sources and server), by "label reason".
     var adapterDrops: [String: Int] = [:]
-    /// Each controller's gyro calibration, rest and clutch (small values, copied on the loop).
-    var gyro: [SessionID: GyroStatus] = [:]
 }
 
 /// Builds and publishes snapshots on its own serial queue, so percentiles, histograms,
@@ -66,23 +66,31 @@ extension HostSnapshot {
         // Datagrams the kernel discarded (receive buffer full) never reached the protocol.
         if inputs.kernelDrops > 0 { drops["kernel-receive-buffer"] = inputs.kernelDrops }
         for (reason, n) in inputs.adapterDrops { drops[reason, default: 0] += n }
-        controllers = inputs.telemetry.keys.sorted().compactMap { id in
-            guard let t = inputs.telemetry[id] else { return nil }
-            let stats = inputs.sessions[id]?.stats
+        controllers = inputs.sessions.keys.sorted().compactMap { id in
+            guard let s = inputs.sessions[id] else { return nil }
+            let t = s.telemetry
+            let stats = inputs.protocolSessions[id]?.stats
             let received = stats?.motionPackets ?? 0
             let lost = stats?.motionGaps ?? 0
-            return ControllerSnapshot(
-                session: "\(id)", name: t.name, address: t.address, state: "connected",
-                attitude: t.attitude.map { [$0.roll, $0.pitch, $0.yaw] },
-                pointer: t.pointer.map { [$0.x, $0.y] },
-                buttons: t.buttons.buttons.map(\.letter).joined(),
-                held: (inputs.held[id] ?? []).sorted().map(\.label),
-                packetRate: t.packetRate,
-                lossPercent: received + lost == 0 ? 0 : 100 * Double(lost) / Double(received + lost),
-                latencyP50Ms: Double(t.latencyP50Micros) / 1000, latencyP99Ms: Double(t.latencyP99Micros) / 1000,
-                latencyHistogram: HostPipeline.buckets(t),
-                motionPackets: t.motionPackets, buttonEdges: t.buttonEdges,
-                trail: inputs.trails[id]?.points ?? [], note: t.note, gyro: inputs.gyro[id])
+            var c = ControllerSnapshot(session: id, address: t.address)
+            c.name = t.name
+            c.attitude = t.attitude
+            c.pointer = t.pointer.map { ScreenPoint(x: $0.x, y: $0.y) }
+            c.buttons = t.buttons
+            c.held = (inputs.held[id] ?? []).sorted()
+            c.packetRate = t.packetRate
+            c.lossPercent = received + lost == 0 ? 0 : 100 * Double(lost) / Double(received + lost)
+            c.latencyP50Ms = t.latencyP50Micros.map { Double($0) / 1000 }
+            c.latencyP99Ms = t.latencyP99Micros.map { Double($0) / 1000 }
+            c.latencyHistogram = HostPipeline.buckets(t)
+            c.motionPackets = t.motionPackets
+            c.buttonEdges = t.buttonEdges
+            c.trail = s.trail?.points ?? []
+            c.note = t.note
+            c.gyro = s.mapper.gyroStatus
+            c.sampleTimestampMicros = t.lastSampleMicros
+            c.sampleAgeMs = t.lastMotion.map { (inputs.now - $0).secondsDouble * 1000 }
+            return c
         }
     }
 }

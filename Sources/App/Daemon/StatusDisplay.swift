@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import RemotionApp
 import RemotionProtocol
 import RemotionNetwork
 import RemotionHostLogic
@@ -12,7 +11,7 @@ import Synchronization
 /// the terminal while the view is open), redrawn at most 10 times a second and only when
 /// something changed; piped or with `--json`, one JSON line per change. It only reads
 /// published snapshots, so a slow terminal never delays injection.
-struct StatusDisplay: Service {
+package struct StatusDisplay: Service {
     let publisher: SnapshotPublisher
     let name: String
     let addresses: [String]
@@ -23,9 +22,9 @@ struct StatusDisplay: Service {
     var pairingHint: String?
     /// The phone pairing link and QR code the welcome view shows (set once the web
     /// controller serves; the web service starts after the view).
-    let phonePairing = PhonePairingBox()
+    package let phonePairing = PhonePairingBox()
 
-    func run() async throws {
+    package func run() async throws {
         var renderer = try StatusRenderer(font: PixelFont.standard())
         var policy = RedrawPolicy()
         var log = StatusLog()
@@ -60,7 +59,7 @@ struct StatusDisplay: Service {
 
     private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
 
-    static func addresses(for local: SocketAddress) -> [String] { SocketAddress.reachableAddresses(for: local) }
+    package static func addresses(for local: SocketAddress) -> [String] { SocketAddress.reachableAddresses(for: local) }
 
     /// The terminal's size (80 columns, no row limit when it cannot be asked).
     static func terminalSize() -> (columns: Int, rows: Int?) {
@@ -71,8 +70,8 @@ struct StatusDisplay: Service {
 }
 
 /// The welcome view's phone pairing (written once by the host command, read by the view).
-final class PhonePairingBox: Sendable {
+package final class PhonePairingBox: Sendable {
     private let state = Mutex<HostStatus.PhonePairing?>(nil)
-    var value: HostStatus.PhonePairing? { state.withLock { $0 } }
-    func set(_ pairing: HostStatus.PhonePairing) { state.withLock { $0 = pairing } }
+    package var value: HostStatus.PhonePairing? { state.withLock { $0 } }
+    package func set(_ pairing: HostStatus.PhonePairing) { state.withLock { $0 = pairing } }
 }

@@ -18,12 +18,11 @@ extension HostPipeline {
     func snapshotInputs(_ report: HostReport, now: Instant) -> SnapshotInputs {
         var inputs = SnapshotInputs(hostName: identity.name, listen: identity.listen, injector: injector.backend.name,
                                     settings: settings, uptime: (now - startInstant(now)).secondsDouble,
-                                    drops: report.drops, kernelDrops: report.kernelDrops, sessions: report.sessions,
-                                    telemetry: telemetry, held: injector.held, trails: trailsBySession)
+                                    drops: report.drops, kernelDrops: report.kernelDrops,
+                                    protocolSessions: report.sessions, sessions: sessions, held: injector.held, now: now)
         for r in dropReporters {
             for (reason, n) in r.dropCounts { inputs.adapterDrops["\(r.dropLabel) \(reason)", default: 0] += n }
         }
-        for id in mappers.keys { if let g = gyroStatus(of: id) { inputs.gyro[id] = g } }
         return inputs
     }
 
@@ -40,12 +39,19 @@ extension HostPipeline {
 }
 
 extension HostPipeline {
-    /// One-way latency over every session served so far (open and closed), in µs.
-    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64) {
-        var all = LatencyHistogram()
-        for t in telemetry.values { all.add(t.latency) }
-        for (_, t, _) in closed { all.add(t.latency) }
-        guard all.totalCount > 0 else { return (0, 0, 0) }
+    /// One-way latency over every session served so far (open, and the closed ones'
+    /// totals), in µs; nil when no sample's latency could be measured.
+    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64)? {
+        var all = closedTotals.latency
+        for s in sessions.values { all.add(s.telemetry.latency) }
+        guard all.totalCount > 0 else { return nil }
         return (all.valueAtPercentile(50), all.valueAtPercentile(99), all.totalCount)
+    }
+
+    /// The stop line's latency words: "one-way latency p50 … ms, p99 … ms over N samples",
+    /// or that it was not measured (no shared or estimated clock).
+    package var latencyText: String {
+        guard let l = latencySummary() else { return "one-way latency not measured (no shared or estimated clock)" }
+        return "one-way latency p50 \(Double(l.p50) / 1000) ms, p99 \(Double(l.p99) / 1000) ms over \(l.samples) samples"
     }
 }

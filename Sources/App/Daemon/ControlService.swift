@@ -1,14 +1,13 @@
 import Foundation
-import RemotionApp
 import ServiceLifecycle
 
 /// Serves the host's control socket (`control.sock` in the data directory) while the
 /// host runs: `status` always, the pairing commands on a secure host.
-struct ControlService: Service {
-    let server: ControlServer
+package struct ControlService: Service {
+    package let server: ControlServer
 
     /// Starts the socket; nil (and one line saying why) when it cannot, the host runs on.
-    static func start(dataDirectory: URL, handlers: [String: ControlHandler], status: [String: ControlValue],
+    package static func start(dataDirectory: URL, handlers: [String: ControlHandler], status: [String: ControlValue],
                       note: (String) -> Void) async -> ControlService? {
         var all = handlers
         all["status"] = { _, _ in .success(status) }
@@ -26,7 +25,7 @@ struct ControlService: Service {
         return ControlService(server: server)
     }
 
-    func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         await server.shutdown()
     }
@@ -34,13 +33,13 @@ struct ControlService: Service {
 
 extension ControlService {
     /// What `status` answers: who the host is and where it listens.
-    static func status(name: String, port: Int, secure: Bool) -> [String: ControlValue] {
+    package static func status(name: String, port: Int, secure: Bool) -> [String: ControlValue] {
         ["pid": .number(Double(getpid())), "port": .number(Double(port)), "name": .string(name),
          "secure": .bool(secure), "version": .string(RemotionVersion.current)]
     }
 
     /// The pairing commands answer that pairing is off on a host without encryption.
-    static var insecureHandlers: [String: ControlHandler] {
+    package static var insecureHandlers: [String: ControlHandler] {
         let off: ControlHandler = { _, _ in .failure("the host runs with --insecure: no pairing (restart it without --insecure)") }
         return ["pair-window": off, "pair-wait": off, "pair-decide": off]
     }

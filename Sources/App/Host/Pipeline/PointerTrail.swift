@@ -1,3 +1,4 @@
+import RemotionHostLogic
 /// The most recent pointer positions of one controller, for the dashboard's trail: a
 /// fixed ring, so recording a position allocates nothing and moves nothing (the list
 /// of [x, y] arrays it replaced allocated one array per motion packet and shifted 256
@@ -22,12 +23,12 @@ package struct PointerTrail: Sendable {
         count = min(count + 1, xs.count)
     }
 
-    /// Oldest first, as the snapshot's `trail` ([x, y] pairs).
-    package var points: [[Int]] {
+    /// Oldest first, as typed points (the status model).
+    package var points: [ScreenPoint] {
         let start = (next - count + xs.count) % xs.count
         return (0..<count).map { i in
             let j = (start + i) % xs.count
-            return [Int(xs[j]), Int(ys[j])]
+            return ScreenPoint(x: Int(xs[j]), y: Int(ys[j]))
         }
     }
 }

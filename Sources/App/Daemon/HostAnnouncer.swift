@@ -1,16 +1,15 @@
-import RemotionApp
 import RemotionHostLogic
 import ServiceLifecycle
 
 /// Publishes the host as `_remotion._udp` while it runs. With no DNS-SD daemon the host
 /// still runs and says, once, that discovery is off and why.
-struct HostAnnouncer: Service {
+package struct HostAnnouncer: Service {
     let name: InstanceName
     let port: UInt16
     let txt: HostTXT
     let console: HostConsole
 
-    func run() async throws {
+    package func run() async throws {
         guard let backend = DiscoveryBackend.make() else {
             console.note(.discovery, "discovery off: not available on this platform; controllers connect by address")
             try? await gracefulShutdown()

@@ -1,15 +1,14 @@
 import Foundation
-import RemotionApp
 import RemotionHostLogic
 import RemotionNetwork
 import ServiceLifecycle
 
 /// Serves the web dashboard on loopback while the host runs; settings changed in the
 /// page are applied on the host's loop and written to the config file.
-struct DashboardService<F: HostFraming>: Service {
+package struct DashboardService: Service {
     let server: DashboardServer
 
-    static func start(host: HostService<F, HostPipeline>, publisher: SnapshotPublisher, port: Int,
+    package static func start(host: HostLoop, publisher: SnapshotPublisher, port: Int,
                       configPath: String?, phonePairing: (@Sendable () -> String?)? = nil) async throws -> (DashboardService, Int) {
         let server = DashboardServer()
         let save: @Sendable (String, String) throws -> Void = { key, value in
@@ -21,7 +20,7 @@ struct DashboardService<F: HostFraming>: Service {
         return (DashboardService(server: server), bound)
     }
 
-    func run() async throws {
+    package func run() async throws {
         try? await gracefulShutdown()
         await server.shutdown()
     }
@@ -29,8 +28,8 @@ struct DashboardService<F: HostFraming>: Service {
 }
 
 /// Writes a mapping change into the TOML config, keeping everything else as it was.
-enum ConfigFile {
-    static func setMapping(key: String, value: String, path: String) throws {
+package enum ConfigFile {
+    package static func setMapping(key: String, value: String, path: String) throws {
         let url = URL(fileURLWithPath: path)
         let old = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         let new = HostConfig.updatingMapping(key: key, value: value, in: old)
@@ -39,10 +38,10 @@ enum ConfigFile {
     }
 }
 
-enum DashboardNote {
+package enum DashboardNote {
     /// "dashboard on http://127.0.0.1:7475/ (settings saved to FILE)", saying when FILE
     /// does not exist yet that the first change creates it.
-    static func started(port: Int, configPath: String?) -> String {
+    package static func started(port: Int, configPath: String?) -> String {
         let url = "dashboard on http://127.0.0.1:\(port)/"
         guard let configPath else { return url + " (settings changes are not saved: no config path; set HOME or XDG_CONFIG_HOME)" }
         if FileManager.default.fileExists(atPath: configPath) { return url + " (settings saved to \(configPath))" }

@@ -1,17 +1,16 @@
 import Foundation
 import NIOCore
-import RemotionApp
 
 /// One clear line for a socket that could not be bound, instead of NIO's error text.
-enum BusyPort {
-    static func isAddressInUse(_ error: any Error) -> Bool {
+package enum BusyPort {
+    package static func isAddressInUse(_ error: any Error) -> Bool {
         (error as? IOError)?.errnoCode == EADDRINUSE
     }
 
     /// "UDP port 7474 is in use: a Remotion host already runs there (pid 123, …)" when the
     /// host of this data directory answers on its control socket and owns that port;
     /// otherwise what the port is and what to do.
-    static func message(for error: any Error, bind: String, port: Int, dataDirectory: URL) async -> String {
+    package static func message(for error: any Error, bind: String, port: Int, dataDirectory: URL) async -> String {
         guard isAddressInUse(error) else {
             return "cannot listen on \(bind) UDP port \(port): \(describe(error))"
         }
@@ -23,7 +22,7 @@ enum BusyPort {
     }
 
     /// The running host's answer to `status` on this data directory's control socket.
-    static func hostStatus(dataDirectory: URL) async -> ControlResponse? {
+    package static func hostStatus(dataDirectory: URL) async -> ControlResponse? {
         let path = ControlServer.path(dataDirectory: dataDirectory)
         guard let client = try? await ControlClient.connect(path: path) else { return nil }
         let answer = try? await client.send(ControlRequest("status"))
@@ -32,7 +31,7 @@ enum BusyPort {
     }
 
     /// An error as a short sentence: the system's text for errno errors, no NIO internals.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
         return "\(error)"
     }

@@ -13,6 +13,16 @@ package protocol HostPipelineObserver: AnyObject {
     func sessionClosed(_ id: SessionID, now: Instant)
 }
 
+/// Where the mapping's output goes before the injector: every event a session's motion
+/// or buttons produced (`moveTo` with the screen position pointer mode chose, `moveBy`,
+/// buttons, keys, wheel), on the host's loop, in order. An on-screen overlay (a presenter
+/// laser) takes the pointer events of a session while its laser is on, so the real cursor
+/// stays put; a recorder returns true and keeps a copy.
+package protocol HostOutputHook: AnyObject {
+    /// Returns false to keep the event from the injector (this hook consumed it).
+    func output(_ event: InputEvent, session: SessionID, now: Instant) -> Bool
+}
+
 /// An adapter beside the host's socket (a DSU source or server) whose dropped input
 /// shows with the host's: in the status snapshot as "LABEL REASON" and in the stop line.
 package protocol HostDropReporter: AnyObject {
@@ -25,25 +35,19 @@ package protocol HostDropReporter: AnyObject {
 }
 
 extension HostPipeline {
-    /// Names a session (logs, status) that another transport opened, e.g.
-    /// "DSU 127.0.0.1:26760 slot 0".
-    package func describe(_ id: SessionID, name: String) {
-        telemetry[id]?.address = name
-    }
-
     /// The adapters' lines for the stop message ("" without adapters).
     package var adapterSummaries: [String] { dropReporters.map(\.summary) }
 
     /// Pointer (and seed) mode turn an attitude into a screen position; a controller
-    /// that sends only rates (a DSU source until the host fuses attitude itself) moves
-    /// nothing there. Said once per session, in the log and in the status, instead of
-    /// doing nothing silently.
+    /// that sends only rates moves nothing there. Said once per session, in the log and
+    /// in the status, instead of doing nothing silently.
     func noteMissingAttitude(_ id: SessionID, mode: MappingSettings.Mode) {
-        guard attitudeNoted.insert(id).inserted else { return }
+        guard let i = sessions.index(forKey: id), !sessions.values[i].attitudeNoted else { return }
+        sessions.values[i].attitudeNoted = true
         let note = "\(mode.rawValue) mode needs attitude, which this controller does not send (nor gyro and acceleration to fuse one from); "
             + "use FPS mode (mode = \"fps\" in [mapping] or the dashboard) — it works from the gyro rates"
-        telemetry[id]?.note = note
-        let name = telemetry[id]?.address ?? "\(id)"
-        logger.warning("\(name): \(note)", metadata: ["session": "\(id)"])
+        sessions.values[i].telemetry.note = note
+        let t = sessions.values[i].telemetry
+        logger.warning("\(t.name.isEmpty ? t.address : t.name): \(note)", metadata: ["session": "\(id)"])
     }
 }

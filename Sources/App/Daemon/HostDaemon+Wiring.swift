@@ -1,0 +1,158 @@
+import Foundation
+import Logging
+import NIOCore
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionProtocol
+import RemotionSystem
+import ServiceLifecycle
+
+extension HostDaemon {
+    /// The one place the host's services are wired, in order: the controllers' socket is
+    /// bound (by `start`), then the status view, the DSU adapters, the web controller page,
+    /// the control socket, the dashboard and the DNS-SD announcement; then the readiness
+    /// record. A companion that cannot start (a busy dashboard port) is said once and left
+    /// off; the controllers' socket is what the host is for.
+    struct Wiring {
+        let options: Options
+        let console: HostConsole
+        let logger: Logger
+        let publisher: SnapshotPublisher
+        var loop: HostLoop?
+        var controlHandlers: [String: ControlHandler] = [:]
+        var securityNote = ""
+        var hint = ""
+        var hostID: String?
+
+        init(options: Options, console: HostConsole, logger: Logger, publisher: SnapshotPublisher) {
+            self.options = options
+            self.console = console
+            self.logger = logger
+            self.publisher = publisher
+        }
+
+        func assemble() async throws -> HostDaemon {
+            guard let loop else { throw HostStartError("the host's socket is not bound") }
+            let reason = try await loop.onLoop { $0.pipeline.injectorReason }
+            try await loop.announceStart()
+            let boundPort = loop.localAddress.port ?? options.port
+            console.note(.listening, "listening on \(loop.localAddress.displayText) (UDP, \(securityNote))")
+            console.note(.injector, "injecting with \(reason)")
+            if let path = options.configPath { console.note(.config, "config \(path)") }
+            var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)
+            let dsu = try await startDSU(loop)
+            ready.dsuServe = dsu?.serverAddress?.displayText
+            let status = StatusDisplay(publisher: publisher, name: options.instance.value,
+                                       addresses: StatusDisplay.addresses(for: loop.localAddress),
+                                       port: boundPort, console: console, pairingHint: hint)
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+                .init(service: HostRunner(loop: loop, dsu: dsu, console: console)), .init(service: status)]
+            var handlers = controlHandlers
+            var phonePairing: (@Sendable () -> String?)?
+            if let webPort = options.webPort {
+                do {
+                    let started = try await WebControllerService.start(
+                        host: loop, hostName: options.instance.value, bind: options.bind, port: webPort,
+                        dataDirectory: options.dataDirectory, timeout: options.timeout)
+                    services.insert(.init(service: started.service), at: 1)
+                    handlers.merge(started.service.controlHandlers) { a, _ in a }
+                    phonePairing = started.service.openPairing
+                    ready.webPort = started.port
+                    ready.pairingURL = started.url
+                    console.say("web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
+                    announceWebPairing(url: started.url, phonePairing: status.phonePairing)
+                } catch {
+                    console.say("web controller off (\(error))")
+                }
+            }
+            if let control = await ControlService.start(dataDirectory: options.dataDirectory, handlers: handlers,
+                                                        status: ControlService.status(name: options.instance.value, port: boundPort,
+                                                                                      secure: !options.insecure),
+                                                        note: { console.note(.control, $0) }) {
+                services.append(.init(service: control))
+                ready.controlSocket = control.server.path
+            }
+            if let dashboardPort = options.dashboardPort {
+                let configPath = options.configPath ?? HostConfig.defaultPath(environment: options.environment)
+                do {
+                    let (dashboard, bound) = try await DashboardService.start(host: loop, publisher: publisher,
+                                                                              port: dashboardPort, configPath: configPath,
+                                                                              phonePairing: phonePairing)
+                    services.append(.init(service: dashboard))
+                    ready.dashboardPort = bound
+                    console.note(.dashboard, DashboardNote.started(port: bound, configPath: configPath))
+                } catch {
+                    console.note(.dashboard, "dashboard off: \(error); pick another port with --dashboard-port (0: any free port)")
+                }
+            } else {
+                console.note(.dashboard, "dashboard off (--no-dashboard)")
+            }
+            if options.discovery {
+                let txt = HostTXT(protocolVersion: 1, hostID: hostID,
+                                  capabilities: ["attitude", "gyro", "buttons16", "reliable", options.insecure ? "plain" : "noise-ik"])
+                services.append(.init(service: HostAnnouncer(name: options.instance, port: UInt16(boundPort), txt: txt,
+                                                             console: console)))
+            } else {
+                console.note(.discovery, "discovery off (--no-discovery): controllers connect by address")
+            }
+            if let path = options.readyFile {
+                do { try ready.write(to: path) } catch { throw HostStartError("cannot write --ready-file: \(error)") }
+            }
+            if options.json { console.event(ready.json) }
+            return HostDaemon(loop: loop, ready: ready, console: console, services: services, logger: logger)
+        }
+
+        /// Says where a phone pairs: a QR code in the terminal view, one line
+        /// `pair a phone: URL` when piped, a JSON event with --json.
+        func announceWebPairing(url: String, phonePairing: PhonePairingBox) {
+            if options.json {
+                console.event("{\"event\":\"web-pairing\",\"url\":\(JSONText.quote(url))}")
+            } else if !console.interactive {
+                console.event("pair a phone: \(url)")
+            } else if let qr = try? QRCode(text: url) {
+                phonePairing.set(HostStatus.PhonePairing(url: url, qrLines: qr.terminalText().split(separator: "\n").map(String.init)))
+            }
+        }
+
+        /// The DSU sources and server (docs/DSU.md), on the host's loop; nil when none is asked for.
+        func startDSU(_ loop: HostLoop) async throws -> DSUBridge? {
+            guard !options.dsuSources.isEmpty || options.dsuServe != nil else { return nil }
+            if let serve = options.dsuServe, !serve.isLoopback {
+                console.say("WARNING: DSU has no authentication: anyone who can reach \(serve) can read every controller's motion and buttons (serve 127.0.0.1 unless you need the network)")
+            }
+            let bridge: DSUBridge
+            do {
+                bridge = try await DSUBridge.start(host: loop, sources: options.dsuSources, serve: options.dsuServe,
+                                                   logger: logger, silenceTimeout: options.timeout)
+            } catch {
+                await loop.shutdown()
+                throw HostStartError("\(error)")
+            }
+            for s in options.dsuSources { console.say("reading DSU controllers from \(s.endpoint) (\(s.origin))") }
+            if let a = bridge.serverAddress { console.say("serving DSU on \(a.displayText) (UDP, up to 4 controllers)") }
+            return bridge
+        }
+    }
+}
+
+/// Keeps the host running until SIGINT/SIGTERM, then stops it gracefully: every client
+/// is told, every held input released, the socket closed, and the stop line said.
+struct HostRunner: Service {
+    let loop: HostLoop
+    var dsu: DSUBridge?
+    let console: HostConsole
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await dsu?.stop()
+        let counts = try? await loop.onLoop { context -> (Int, Int, String, [String]) in
+            let pipeline = context.pipeline
+            let report = context.report()
+            return (pipeline.injectedEvents, report.drops.total,
+                    "\(report.kernelDrops) by the kernel (receive buffer full); " + pipeline.latencyText, pipeline.adapterSummaries)
+        }
+        await loop.shutdown()
+        let adapters = (counts?.3 ?? []).map { "; \($0)" }.joined()
+        console.finally("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped by the protocol, \(counts?.2 ?? "")); every held input released\(adapters)")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import NIOCore
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionProtocol
+import ServiceLifecycle
+
+/// Why the host could not start, as one line that says what to fix (no library internals).
+package struct HostStartError: Error, CustomStringConvertible, Sendable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}
+
+/// `remotion host` as a library function: `HostDaemon.start(options)` binds every
+/// listener, wires the services and returns them with the readiness record; `run()`
+/// serves until SIGINT/SIGTERM. The CLI parses flags and calls it; tests call it too.
+/// Everything the host says goes through its `HostConsole` (the one output seam).
+package struct HostDaemon: Sendable {
+    /// What `remotion host`'s flags and config file decide.
+    package struct Options: Sendable {
+        package var bind = "::"
+        package var port = 7474
+        package var instance: InstanceName
+        package var inject: InjectorChoice = .auto
+        package var environment: [String: String] = ProcessInfo.processInfo.environment
+        /// The host's profile (button map and mapping settings) and where it is saved.
+        package var profile = MappingProfile()
+        package var configPath: String?
+        package var timeout: Duration = .milliseconds(2500)
+        package var maxControllers = 16
+        package var json = false
+        package var dashboardPort: Int? = 7475
+        package var webPort: Int? = 7476
+        package var discovery = true
+        package var insecure = false
+        package var dataDirectory: URL
+        package var dsuSources: [DSUSourceConfig] = []
+        package var dsuServe: DSUEndpoint?
+        package var readyFile: String?
+
+        package init(instance: InstanceName, dataDirectory: URL) {
+            self.instance = instance
+            self.dataDirectory = dataDirectory
+        }
+    }
+
+    package let loop: HostLoop
+    package let ready: HostReady
+    package let console: HostConsole
+    let services: [ServiceGroupConfiguration.ServiceConfiguration]
+    let logger: Logger
+
+    /// Serves until SIGINT/SIGTERM, then stops every service gracefully: controllers are
+    /// told, held input is released, the stop line is said.
+    package func run() async throws {
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigint, .sigterm],
+                                                      logger: logger))
+        try await group.run()
+    }
+
+    /// Binds and wires everything; throws `HostStartError` when the host cannot serve.
+    package static func start(_ options: Options, console: HostConsole) async throws -> HostDaemon {
+        let logger = console.interactive ? Logger(label: "remotion.host") { ConsoleLogHandler(label: $0, console: console) }
+                                         : Logger(label: "remotion.host")
+        let publisher = SnapshotPublisher()
+        var machine = HostStateMachine<SocketAddress>.Configuration()
+        machine.timeout = options.timeout
+        machine.maximumSessions = options.maxControllers
+        let choice = options.inject, environment = options.environment, profile = options.profile
+        let instanceName = options.instance.value
+        let makeSink: @Sendable () throws -> HostPipeline = {
+            let made = try InjectorFactory.make(choice, environment: environment, log: InjectionLogOutput(write: console.injected))
+            let pipeline = HostPipeline(injector: Injector(backend: made.backend), profile: profile, logger: logger,
+                                        injectorReason: made.reason, publisher: publisher)
+            pipeline.identity = (name: instanceName, listen: "")
+            return pipeline
+        }
+        var wiring = Wiring(options: options, console: console, logger: logger, publisher: publisher)
+        if options.insecure {
+            console.warnInsecure()
+            let service = try await bindUDP(options, machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
+            wiring.loop = HostLoop(service)
+            wiring.controlHandlers = ControlService.insecureHandlers
+            wiring.securityNote = "INSECURE plain datagrams"
+            wiring.hint = "INSECURE: anyone on the network can inject input"
+        } else {
+            let store = KeyStore(directory: options.dataDirectory)
+            let framing: @Sendable () throws -> NoiseHostFraming
+            do { framing = try SecureHosting.framing(store: store) } catch { throw HostStartError("\(error)") }
+            let paired = (try? store.pairedControllers().count) ?? 0
+            let service = try await bindUDP(options, machine: machine, makeFraming: framing, makeSink: makeSink)
+            wiring.loop = HostLoop(service)
+            wiring.controlHandlers = PairingCommands(host: service, store: store).handlers
+            try await PairedNames(store: store).install(on: service)
+            if paired == 0 && !console.interactive {
+                console.say("no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")
+            }
+            let fingerprint = (try? store.hostKey()).map { KeyFingerprint.fingerprint(of: $0.publicKey) }
+            wiring.hostID = fingerprint
+            wiring.securityNote = "encrypted (Noise IK), \(paired) paired controller(s), host key \(fingerprint ?? "?")"
+            wiring.hint = paired == 0 ? "no controller paired yet: run remotion pair --listen"
+                                      : "\(paired) paired controller(s); host key \(fingerprint ?? "?")"
+        }
+        return try await wiring.assemble()
+    }
+
+    private static func bindUDP<F: HostFraming>(_ options: Options, machine: HostStateMachine<SocketAddress>.Configuration,
+                                                makeFraming: @escaping @Sendable () throws -> F,
+                                                makeSink: @escaping @Sendable () throws -> HostPipeline) async throws
+        -> HostService<F, HostPipeline> {
+        do {
+            return try await HostService<F, HostPipeline>.start(host: options.bind, port: options.port, configuration: machine,
+                                                                makeFraming: makeFraming, makeSink: makeSink)
+        } catch let error as InjectionError {
+            throw HostStartError(error.description)
+        } catch {
+            throw HostStartError(await BusyPort.message(for: error, bind: options.bind, port: options.port,
+                                                        dataDirectory: options.dataDirectory))
+        }
+    }
+}

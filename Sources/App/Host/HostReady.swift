@@ -1,0 +1,50 @@
+import RemotionNetwork
+import RemotionProtocol
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The host's one readiness signal: everything it bound, given once every listener is up
+/// (the controllers' UDP port, the web controller page, the dashboard, the control socket,
+/// the DSU server). Scripts and tests wait for it instead of reading human-readable lines.
+///
+/// `remotion host --ready-file PATH` writes it to PATH atomically (0600, a temporary file
+/// renamed over PATH, so a reader never sees half of it); with `--json` the same object is
+/// also one line on stdout. A part that is off is `null`. Fields (docs/ARCHITECTURE.md):
+///
+///     {"event":"ready","pid":4242,"udp":"127.0.0.1:40321","udpPort":40321,
+///      "webPort":40322,"pairingURL":"https://…/#pair=…","dashboardPort":40323,
+///      "controlSocket":"/…/control.sock","dsuServe":null}
+package struct HostReady: Sendable, Equatable {
+    package var pid: Int32 = getpid()
+    /// Where the controllers' UDP socket listens, `address:port` as the status line shows it.
+    package var udp: String
+    package var udpPort: Int
+    package var webPort: Int?
+    /// The phone pairing link the host opened at start (one-time secret: the file is 0600).
+    package var pairingURL: String?
+    package var dashboardPort: Int?
+    package var controlSocket: String?
+    package var dsuServe: String?
+    package init(udp: String, udpPort: Int) {
+        self.udp = udp
+        self.udpPort = udpPort
+    }
+
+    /// One JSON object on one line, keys in a fixed order.
+    package var json: String {
+        func number(_ v: Int?) -> String { v.map(String.init) ?? "null" }
+        func text(_ v: String?) -> String { v.map(JSONText.quote) ?? "null" }
+        return "{\"event\":\"ready\",\"pid\":\(pid),\"udp\":\(JSONText.quote(udp)),\"udpPort\":\(udpPort),"
+            + "\"webPort\":\(number(webPort)),\"pairingURL\":\(text(pairingURL)),"
+            + "\"dashboardPort\":\(number(dashboardPort)),\"controlSocket\":\(text(controlSocket)),"
+            + "\"dsuServe\":\(text(dsuServe))}"
+    }
+
+    /// Writes the object to `path` (atomically, 0600).
+    package func write(to path: String) throws(PrivateFileError) {
+        try PrivateFiles.replace(path, with: Array((json + "\n").utf8))
+    }
+}

@@ -1,0 +1,79 @@
+import NIOCore
+import RemotionProtocol
+import RemotionHostLogic
+import RemotionNetwork
+
+/// The one seam for controllers on other transports: the web page's WebSocket, a WebRTC
+/// data channel, a DSU app's slot, and whatever comes next. A transport opens a session
+/// (named as the user should see it), feeds it samples and edges, and closes it when its
+/// connection ends; the host's state machine gives it a slot under `--max-controllers`,
+/// delivers its edges once (the sample's button field is the truth), and releases
+/// everything it held when it closes.
+///
+/// Two ways to call the same verbs: this protocol from any thread (each call hops to the
+/// host's loop; calls from one thread keep their order), and `HostLoopContext` on the
+/// host's loop itself (a transport that runs there, like DSU).
+package protocol ExternalControllerHost: Sendable {
+    /// The host's name (shown on the phone's page).
+    var name: String { get }
+    /// A session for a controller, or nil when every controller slot is taken.
+    func open(from address: SocketAddress, name: String) async -> SessionID?
+    /// `latencyMicros`: one-way latency where the transport can estimate the clocks, else nil.
+    func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?)
+    func button(_ id: SessionID, _ button: Button, isDown: Bool)
+    func close(_ id: SessionID, reason: SessionCloseReason)
+    func recenter(_ id: SessionID)
+    /// Sets (or, with nil, reads) the session's mode; returns the mode in effect.
+    func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode
+    /// Gives the session its own profile (mapping settings and button map) at run time;
+    /// nil returns it to the host's.
+    func setProfile(_ id: SessionID, _ profile: MappingProfile?)
+}
+
+extension HostLoopContext {
+    /// Opens an external session and names it, on the loop.
+    package func openExternal(from address: SocketAddress, name: String) -> SessionID? {
+        guard let id = openExternal(from: address) else { return nil }
+        pipeline.setName(id, name)
+        return id
+    }
+}
+
+/// The real host behind the seam.
+package struct PipelineControllers: ExternalControllerHost {
+    package let loop: HostLoop
+    package let name: String
+
+    package init(loop: HostLoop, name: String) {
+        self.loop = loop
+        self.name = name
+    }
+
+    package func open(from address: SocketAddress, name: String) async -> SessionID? {
+        try? await loop.onLoop { $0.openExternal(from: address, name: name) }
+    }
+
+    package func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) {
+        loop.execute { $0.externalMotion(id, sample, latencyMicros: latencyMicros) }
+    }
+
+    package func button(_ id: SessionID, _ button: Button, isDown: Bool) {
+        loop.execute { $0.externalButton(id, button, isDown: isDown) }
+    }
+
+    package func close(_ id: SessionID, reason: SessionCloseReason) {
+        loop.execute { $0.closeExternal(id, reason: reason) }
+    }
+
+    package func recenter(_ id: SessionID) {
+        loop.execute { $0.pipeline.recenter(id) }
+    }
+
+    package func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode {
+        (try? await loop.onLoop { $0.pipeline.setMode(id, mode) }) ?? nil ?? .pointer
+    }
+
+    package func setProfile(_ id: SessionID, _ profile: MappingProfile?) {
+        loop.execute { $0.pipeline.setProfile(id, profile) }
+    }
+}

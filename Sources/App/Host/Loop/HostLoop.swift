@@ -1,0 +1,60 @@
+import NIOCore
+import RemotionProtocol
+import RemotionHostLogic
+import RemotionNetwork
+
+/// What code on the host's loop reaches: the pipeline, the protocol's report, and the
+/// external-session verbs of the state machine. `HostChannelHandler` is it, whatever its
+/// framing (plain or Noise), so nothing above the transport needs the framing's type.
+package protocol HostLoopContext: AnyObject {
+    var pipeline: HostPipeline { get }
+    func report() -> HostReport
+    /// A session for a controller on another transport, or nil when the host is full.
+    func openExternal(from address: SocketAddress) -> SessionID?
+    func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?)
+    func externalButton(_ id: SessionID, _ button: Button, isDown: Bool)
+    /// Releases every button the session held, then closes it.
+    func closeExternal(_ id: SessionID, reason: SessionCloseReason)
+}
+
+extension HostChannelHandler: HostLoopContext where Sink == HostPipeline {
+    package var pipeline: HostPipeline { sink }
+}
+
+/// A handle to the running host's loop, without the framing type: what the web page,
+/// the dashboard, the DSU bridge and the daemon hold. `execute` runs without waiting
+/// (calls from one thread run in order), `onLoop` waits for a result.
+package struct HostLoop: Sendable {
+    package let localAddress: SocketAddress
+    package let eventLoop: any EventLoop
+    private let run: @Sendable (@escaping @Sendable (any HostLoopContext) -> Void) -> Void
+    private let submit: @Sendable (@escaping @Sendable (any HostLoopContext) throws -> any Sendable) async throws -> any Sendable
+    private let stop: @Sendable () async -> Void
+
+    package init<Framing: HostFraming>(_ service: HostService<Framing, HostPipeline>) {
+        localAddress = service.localAddress
+        eventLoop = service.channel.eventLoop
+        run = { body in service.execute { body($0) } }
+        submit = { body in try await service.onLoop { handler -> any Sendable in try body(handler) } }
+        stop = { await service.shutdown() }
+    }
+
+    /// Runs `body` on the host's loop without waiting; calls from one thread run in order.
+    package func execute(_ body: @escaping @Sendable (any HostLoopContext) -> Void) { run(body) }
+
+    /// Runs `body` on the host's loop and returns its result.
+    package func onLoop<T: Sendable>(_ body: @escaping @Sendable (any HostLoopContext) throws -> T) async throws -> T {
+        // The closure's result is T; the erased call hands it back as `any Sendable`.
+        try await submit(body) as! T
+    }
+
+    /// The loop's context as a value bound to the loop, for adapters that live on the
+    /// same loop and call it synchronously (the DSU handlers).
+    package func boundContext() async throws -> NIOLoopBound<any HostLoopContext> {
+        let loop = eventLoop
+        return try await onLoop { NIOLoopBound($0, eventLoop: loop) }
+    }
+
+    /// Tells every controller, releases every held input, closes the socket.
+    package func shutdown() async { await stop() }
+}

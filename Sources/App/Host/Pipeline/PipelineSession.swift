@@ -1,0 +1,62 @@
+import RemotionProtocol
+import RemotionHostLogic
+
+/// Everything the pipeline keeps for one open session, in one record: created when the
+/// session opens, removed whole when it closes (what it leaves behind is added to
+/// `ClosedSessionTotals`, a fixed-size value). Nothing per session lives anywhere else
+/// in the pipeline, so nothing can be forgotten on close.
+package struct PipelineSession: Sendable {
+    /// Latency, rates, attitude, pointer, name: what the status shows.
+    package var telemetry: SessionTelemetry
+    /// Motion mapping state: filters, gyro calibration and fusion, each mode's mapper.
+    var mapper: MotionMapper
+    /// The session's own profile (mapping settings and button map), or nil while it
+    /// follows the host's (config file, dashboard).
+    var ownProfile: MappingProfile?
+    /// The button map in effect (the own profile's, or the host's), kept here so a button
+    /// edge reads one field; `gated`: it has a hold-to-enable-motion button (worked out
+    /// when the map changes, not per sample).
+    var buttons: ButtonMap { didSet { gated = MappingProfile(buttons: buttons).gatesMotion } }
+    private(set) var gated: Bool
+    /// Recent pointer positions for the dashboard's trail (only when someone reads status).
+    var trail: PointerTrail?
+    /// A `hold-to-enable-motion` button is held.
+    var motionHeld = false
+    /// Already told that pointer mode needs an attitude this controller does not send.
+    var attitudeNoted = false
+
+    init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool) {
+        self.telemetry = telemetry
+        mapper = MotionMapper(settings: profile.settings)
+        buttons = profile.buttons
+        gated = profile.gatesMotion
+        trail = keepsTrail ? PointerTrail(capacity: HostPipeline.trailLength) : nil
+    }
+
+    /// Motion moves the pointer now (not gated by a hold-to-enable button that is up).
+    var motionEnabled: Bool { !gated || motionHeld }
+}
+
+/// What the host keeps of every session that has ended: totals of a fixed size, never a
+/// list, so a host that serves phones for weeks (reloads, Wi-Fi blips, screen locks
+/// reconnect them all the time) does not grow with them.
+package struct ClosedSessionTotals: Sendable, Equatable {
+    package private(set) var sessions = 0
+    /// Sessions by why they ended ("timed-out", "client-disconnected:user", …): a small,
+    /// fixed set of reasons.
+    package private(set) var reasons: [String: Int] = [:]
+    package private(set) var motionPackets = 0
+    package private(set) var buttonEdges = 0
+    /// One-way latency of every ended session's measured samples, merged.
+    package private(set) var latency = LatencyHistogram()
+
+    package init() {}
+
+    mutating func add(_ t: SessionTelemetry, reason: SessionCloseReason) {
+        sessions += 1
+        reasons["\(reason)", default: 0] += 1
+        motionPackets += t.motionPackets
+        buttonEdges += t.buttonEdges
+        latency.add(t.latency)
+    }
+}

@@ -1,0 +1,82 @@
+import RemotionProtocol
+import RemotionHostLogic
+import Synchronization
+
+/// What the host shows about itself and its controllers, in the host's own types: read
+/// by the terminal view, the dashboard, `--json` and the control socket, written by the
+/// host's loop (through `SnapshotBuilder`). JSON exists only at those edges
+/// (HostSnapshot+JSON.swift); readers copy a value, they never wait for or call into the loop.
+package struct HostSnapshot: Sendable, Equatable {
+    package var hostName: String = ""
+    package var listen: String = ""
+    package var injector: String = ""
+    package var settings = MappingSettings()
+    package var controllers: [ControllerSnapshot] = []
+    package var drops: [String: Int] = [:]
+    /// Seconds since the host started.
+    package var uptime: Double = 0
+    /// Dashboard requests refused (wrong Host or Origin, not JSON), by reason.
+    package var dashboardRefusals: [String: Int] = [:]
+    package init() {}
+}
+
+/// One controller at one moment.
+package struct ControllerSnapshot: Sendable, Equatable {
+    package var session: SessionID
+    /// The name it paired under, or its transport's ("DSU slot 0"); "" when unknown.
+    package var name: String = ""
+    package var address: String
+    package var state: ControllerState = .connected
+    package var attitude: Attitude?
+    package var pointer: ScreenPoint?
+    package var buttons: ButtonSet = .none
+    /// OS inputs held for this controller (mouse:left, key:Left, …), sorted.
+    package var held: [HeldInput] = []
+    package var packetRate: Double = 0
+    package var lossPercent: Double = 0
+    /// One-way latency percentiles in ms; nil where it is not measured (no shared or
+    /// estimated clock: a DSU app, a client that reports no clock offset).
+    package var latencyP50Ms: Double?
+    package var latencyP99Ms: Double?
+    /// Counts per latency bucket; bucket i covers [edges[i], edges[i+1]) milliseconds.
+    package var latencyHistogram: [Int] = []
+    package var motionPackets: Int = 0
+    package var buttonEdges: Int = 0
+    /// The most recent pointer positions, oldest first.
+    package var trail: [ScreenPoint] = []
+    /// Something the user should know, e.g. that pointer mode needs an attitude this
+    /// controller does not send.
+    package var note: String?
+    /// Gyro calibration, rest and clutch; nil until the controller sent gyro rates.
+    package var gyro: GyroStatus?
+    /// The sample this snapshot's attitude and pointer come from: its own timestamp (the
+    /// controller's clock, µs) and how long before the snapshot it arrived (ms), so a
+    /// reading can be lined up with the motion that produced it.
+    package var sampleTimestampMicros: UInt64?
+    package var sampleAgeMs: Double?
+
+    package init(session: SessionID, address: String) {
+        self.session = session
+        self.address = address
+    }
+
+    package static let histogramEdgesMs: [Double] = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
+}
+
+/// The one place a snapshot lives between the host's loop and its readers.
+package final class SnapshotPublisher: Sendable {
+    private let state = Mutex(HostSnapshot())
+    private let version = Atomic<Int>(0)
+
+    package init() {}
+
+    package func publish(_ snapshot: HostSnapshot) {
+        state.withLock { $0 = snapshot }
+        version.add(1, ordering: .releasing)
+    }
+
+    package func current() -> HostSnapshot { state.withLock { $0 } }
+
+    /// Increases with every publish: readers compare it to skip unchanged snapshots.
+    package var generation: Int { version.load(ordering: .acquiring) }
+}
