@@ -5,9 +5,9 @@ set -euo pipefail
 
 packages=(
   pkg-config zlib1g-dev libqrencode-dev zbar-tools openssl
-  libx11-dev libxtst-dev
+  libx11-dev libxtst-dev libxext-dev
   libavahi-client-dev
-  xvfb x11-utils xdotool xinput nodejs
+  xvfb x11-utils xdotool xinput nodejs imagemagick
   avahi-daemon avahi-utils dbus iproute2 nftables
   chromium chromium-driver
   tmux

@@ -102,7 +102,9 @@ def state(d):
 
 
 def center_of(d, selector):
-    r = d.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+    # The first visible match: the page's modes share some buttons (docs/WEB-CONTROLLER.md, "Use").
+    r = d.execute_script("const e = [...document.querySelectorAll(arguments[0])].find((x) => x.getClientRects().length);"
+                         "const r = e.getBoundingClientRect();"
                          "return [r.left + r.width / 2, r.top + r.height / 2];", selector)
     return {"x": r[0], "y": r[1]}
 
@@ -165,6 +167,7 @@ def main():
             check("yaw %d°, pitch %d° → pointer %s" % (yaw, pitch, want), got, pointer())
 
         # ── buttons: A is a left click, C the Left key, each seen in X exactly once ──
+        d.find_element(By.CSS_SELECTOR, 'nav [data-page-mode="gamepad"]').click()   # the mode with all sixteen
         tap(d, "A")
         tap(d, "C")
         log = args.xi2_log

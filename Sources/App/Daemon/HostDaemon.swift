@@ -4,6 +4,7 @@ import NIOCore
 import RemotionHostLogic
 import RemotionNetwork
 import RemotionProtocol
+import RemotionSystem
 import ServiceLifecycle
 
 /// Why the host could not start, as one line that says what to fix (no library internals).
@@ -74,6 +75,12 @@ package struct HostDaemon: Sendable {
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), profile: profile, logger: logger,
                                         injectorReason: made.reason, publisher: publisher)
             pipeline.identity = (name: instanceName, listen: "")
+            // The presenter's laser: an overlay takes a session's pointer events while its laser is held.
+            let injector = pipeline.injector
+            let laser = LaserOverlayHook(logger: logger, screen: { injector.screen },
+                                         open: { LaserOverlays.open(environment: environment) })
+            pipeline.outputHooks.append(laser)
+            pipeline.observers.append(laser)
             return pipeline
         }
         var wiring = Wiring(options: options, console: console, logger: logger, publisher: publisher)

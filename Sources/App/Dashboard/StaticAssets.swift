@@ -11,7 +11,8 @@ struct StaticAssets: Sendable {
     let files: [String: Asset]
 
     static let types = ["html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8",
-                        "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png"]
+                        "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml", "png": "image/png",
+                        "webmanifest": "application/manifest+json"]
 
     /// Reads every file in the bundle's `Resources` folder; throws if it is missing.
     static func load() throws(DashboardStartError) -> StaticAssets {

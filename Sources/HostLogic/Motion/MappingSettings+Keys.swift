@@ -78,6 +78,9 @@ extension MappingSettings {
         .number("filter.min_cutoff", \.filterSettings.minCutoff, NumberRule(above: 0, atMost: 1000, unit: "Hz")),
         .number("filter.beta", \.filterSettings.beta, NumberRule(atLeast: 0, atMost: 1000)),
         .number("filter.d_cutoff", \.filterSettings.dCutoff, NumberRule(above: 0, atMost: 1000, unit: "Hz")),
+        .number("touchpad.speed", \.touchpad.speed, NumberRule(above: 0, atMost: 20, unit: "screen pixels per CSS pixel")),
+        .number("touchpad.acceleration", \.touchpad.acceleration, NumberRule(atLeast: 0, atMost: 10)),
+        .number("touchpad.scroll_step", \.touchpad.scrollPixels, NumberRule(above: 0, atMost: 500, unit: "CSS pixels per wheel step")),
     ]
 
     private static let fieldsByKey = Dictionary(uniqueKeysWithValues: fields.map { ($0.key, $0) })

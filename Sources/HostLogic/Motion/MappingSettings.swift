@@ -19,6 +19,8 @@ package struct MappingSettings: Sendable, Equatable, Hashable, Codable {
     package var filterSettings = FilterSettings()
     /// Gyro calibration, the rest gate and the accelerometer's sign (raw sensors).
     package var sensors = SensorSettings()
+    /// The phone page's touchpad: speed, acceleration, scroll step (docs/WEB-CONTROLLER.md).
+    package var touchpad = TouchpadMapper.Settings()
 
     package init() {}
 

@@ -16,7 +16,9 @@ import Glibc
 /// process through Xlib's I/O error handler.)
 package final class XTestBackend: InjectorBackend {
     package let name = "xtest"
-    private var display: OpaquePointer?
+    private(set) var display: OpaquePointer?
+    /// Spare keycodes remapped for typing text (XTestBackend+Text); restored on close.
+    var typing: SpareKeycodes?
     private let root: Window
     private var geometry: ScreenGeometry
     private var errorsSeen: Int
@@ -124,6 +126,7 @@ package final class XTestBackend: InjectorBackend {
 
     package func close() {
         guard let dpy = display else { return }
+        restoreSpareKeycodes()
         XSync(dpy, 0)
         XCloseDisplay(dpy)
         display = nil

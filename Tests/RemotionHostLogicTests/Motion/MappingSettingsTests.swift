@@ -17,6 +17,9 @@ import Testing
         changed.sensors.restGate = false
         changed.sensors.calibrationDuration = 7.5
         changed.sensors.accelerometer = .down
+        changed.touchpad.speed = 2.5
+        changed.touchpad.acceleration = 0
+        changed.touchpad.scrollPixels = 40
         var copy = MappingSettings()
         for key in MappingSettings.keys {
             #expect(!changed.value(of: key).isEmpty, "\(key)")

@@ -178,7 +178,7 @@ package final class HostPipeline: HostEventSink {
     }
 
     /// One event (a motion frame): no array per packet. Output hooks see it first.
-    private func inject(_ event: InputEvent, session id: SessionID, now: Instant) {
+    func inject(_ event: InputEvent, session id: SessionID, now: Instant) {
         for hook in outputHooks where !hook.output(event, session: id, now: now) { return }
         do {
             try injector.apply(event, session: id)
@@ -198,7 +198,7 @@ package final class HostPipeline: HostEventSink {
     }
 
     /// A button's events (a key chord: modifiers and key) in one frame, one flush.
-    private func inject(_ events: [InputEvent], session id: SessionID, now: Instant) {
+    func inject(_ events: [InputEvent], session id: SessionID, now: Instant) {
         let kept = outputHooks.isEmpty ? events
             : events.filter { e in outputHooks.allSatisfy { $0.output(e, session: id, now: now) } }
         guard !kept.isEmpty else { return }

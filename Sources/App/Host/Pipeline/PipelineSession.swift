@@ -24,6 +24,8 @@ package struct PipelineSession: Sendable {
     var motionHeld = false
     /// Already told that pointer mode needs an attitude this controller does not send.
     var attitudeNoted = false
+    /// The phone page's touchpad: sub-pixel and sub-step remainders (HostPipeline+WebInput).
+    var touchpad = TouchpadMapper()
 
     init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool) {
         self.telemetry = telemetry

@@ -6,6 +6,11 @@
 
 export const BUTTON_COUNT = 16;
 
+/** A short vibration on press where the browser has one (Android); nothing elsewhere (iOS). */
+export function buzz(ms = 12, nav = globalThis.navigator) {
+  try { if (nav && typeof nav.vibrate === "function") nav.vibrate(ms); } catch { /* not allowed: ignore */ }
+}
+
 /** Which pointers hold which button; the 16-bit state (bit n = button n, A = 0). */
 export class ButtonState {
   constructor() {
@@ -72,6 +77,7 @@ export function bindPress(el, down, up) {
     if (e.pointerType === "mouse" && e.button !== 0) return;
     e.preventDefault();
     try { el.setPointerCapture(e.pointerId); } catch { /* pointer already gone */ }
+    buzz();
     down("p" + e.pointerId);
   };
   const onUp = (e) => { up("p" + e.pointerId); };
@@ -97,11 +103,12 @@ export function bindPress(el, down, up) {
 
 /** Binds every `[data-button]` element under `root` to `state`; `onEdge(edge)` per edge. */
 export function bindButtons(root, state, onEdge) {
-  const elements = new Map();
+  const elements = new Map();                    // index -> every element of that button (modes share some)
   for (const el of root.querySelectorAll("[data-button]")) {
     const index = el.dataset.button.charCodeAt(0) - 65;
     if (!(index >= 0 && index < BUTTON_COUNT)) continue;
-    elements.set(index, el);
+    if (!elements.has(index)) elements.set(index, []);
+    elements.get(index).push(el);
     bindPress(el, (key) => edge(state.press(key, index)), (key) => edge(state.release(key)));
   }
   function edge(e) {
@@ -110,8 +117,7 @@ export function bindButtons(root, state, onEdge) {
     onEdge(e);
   }
   function paint(index) {
-    const el = elements.get(index);
-    if (el) el.classList.toggle("down", state.isDown(index));
+    for (const el of elements.get(index) || []) el.classList.toggle("down", state.isDown(index));
   }
   return {
     /** Releases everything; reports each up edge. */

@@ -54,6 +54,7 @@ export class Connection {
     this.now = o.now || (() => performance.now());
     this.timers = o.timers || globalThis;
     this.onState = o.onState || (() => {});
+    this.onMessage = o.onMessage || (() => {});   // host text messages this file does not handle
     this.ws = null;
     this.status = "idle";
     this.host = o.host || "";
@@ -106,6 +107,14 @@ export class Connection {
     if (!ws || !this.connected || ws.readyState !== 1) return false;
     if (droppable && ws.bufferedAmount > MAX_BUFFERED_BYTES) { this.sent.droppedMotion++; return false; }
     ws.send(buf);
+    return true;
+  }
+
+  /** Sends one JSON text message (the modes' touchpad, typing and laser messages). */
+  sendText(text) {
+    const ws = this.ws;
+    if (!ws || !this.connected || ws.readyState !== 1) return false;
+    ws.send(text);
     return true;
   }
 
@@ -194,6 +203,7 @@ export class Connection {
         if (m.reason === "revoked") this.fail("refused", "revoked", this.message, false);
         break;
       default:
+        this.onMessage(text);
         break;
     }
   }

@@ -3,10 +3,12 @@
 
 import { encodeButton } from "./protocol.js";
 import { Connection } from "./connection.js";
-import { ButtonState, HoldSet, bindButtons, bindPress } from "./buttons.js";
+import { ButtonState, HoldSet, bindButtons } from "./buttons.js";
 import { parsePairFragment, proposeDeviceName, sanitizeName, loadDevice, saveDevice, forgetDevice, pair } from "./pairing.js";
 import { sensorSupport, WakeLock } from "./sensors.js";
 import { MotionStreamer } from "./streamer.js";
+import { setupModes } from "./controls.js";
+import { parseButtonsMessage, parseUntypedMessage } from "./modes.js";
 import { Notices, escapeHtml, sensorProblemHtml, insecureContextHtml, certificateHintHtml, refusalHtml } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
@@ -20,7 +22,7 @@ const notices = new Notices($("notice"));
 const sentButtons = { count: 0 };
 const streamer = new MotionStreamer({
   win: window, buttons, clutch, onStatus: onSensorStatus,
-  send: (frame) => !!conn && conn.sendBinary(frame, true),
+  send: (frame) => !!conn && (!modes || modes.wantsMotion) && conn.sendBinary(frame, true),
 });
 
 let screenName = "loading";
@@ -30,6 +32,7 @@ let snap = null;                 // last connection snapshot
 let modePendingUntil = 0;
 let flash = { text: "", until: 0 };
 let pad = null;
+let modes = null;                // the page's modes (controls.js)
 
 // ── buttons ─────────────────────────────────────────────────────────────────────────────
 function sendButtonEdge(edge) {
@@ -38,6 +41,7 @@ function sendButtonEdge(edge) {
 
 function releaseEverything() {
   if (pad) pad.releaseAll();                  // sends the up edges while still connected
+  if (modes) modes.releaseAll();              // touchpad drag, held clicks, the laser
   if (clutch.releaseAll()) paintClutch();
 }
 
@@ -46,7 +50,7 @@ const START_HINT = { asking: "Asking for motion access…", waiting: "Waiting fo
 
 function onSensorStatus(status, detail) {
   $("start").disabled = status === "asking";
-  $("start").hidden = status === "on" || screenName !== "controller";
+  $("start").hidden = status === "on" || screenName !== "controller" || (modes && !modes.needsMotion);
   $("start-hint").textContent = START_HINT[status] || "Tap to try again";
   if (status === "on") notices.hide("sensors");
   else if (!(status in START_HINT)) showSensorProblem(status, detail);
@@ -120,13 +124,13 @@ function render() {
   certificateHint(s);
   refusalNotice(s);
   const pending = modePendingUntil > performance.now();
-  $("mode").toggleAttribute("data-pending", pending);
-  for (const b of document.querySelectorAll("#mode [data-mode]")) {
+  for (const seg of document.querySelectorAll(".mode-seg")) seg.toggleAttribute("data-pending", pending);
+  for (const b of document.querySelectorAll(".mode-seg [data-mode]")) {
     b.setAttribute("aria-pressed", String(s.mode === b.dataset.mode));
     b.disabled = s.status !== "connected";
   }
-  $("recenter").disabled = s.status !== "connected";
-  $("start").hidden = streamer.status === "on";
+  for (const b of document.querySelectorAll(".recenter")) b.disabled = s.status !== "connected";
+  $("start").hidden = streamer.status === "on" || (modes && !modes.needsMotion);
   $("d-host").textContent = s.host || "–";
   $("d-session").textContent = s.session || "–";
   $("d-device").textContent = device ? device.id : "–";
@@ -152,7 +156,7 @@ function onConnState(s) {
 
 function setStatus(text) { setText($("status-live"), text); setText($("status-extra"), ""); }
 
-function paintClutch() { $("clutch").classList.toggle("down", clutch.held); }
+function paintClutch() { for (const el of document.querySelectorAll("[data-clutch]")) el.classList.toggle("down", clutch.held); }
 
 function fmtMs(ms) { return ms < 10 ? ms.toFixed(1) : String(Math.round(ms)); }
 
@@ -163,6 +167,7 @@ function showScreen(name) {
   $("pair-screen").hidden = name !== "pair";
   $("unpaired-screen").hidden = name !== "unpaired";
   $("pad").hidden = name !== "controller";
+  $("modes").hidden = name !== "controller";
   $("start").hidden = name !== "controller" || streamer.status === "on";
   $("rtt").hidden = name !== "controller";
   $("menu-button").hidden = name !== "controller";
@@ -205,19 +210,36 @@ function startController() {
   showScreen("controller");
   if (conn) conn.stop();
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  conn = new Connection({ url: `${scheme}//${location.host}/ws`, device, host: device.host, onState: onConnState });
+  conn = new Connection({ url: `${scheme}//${location.host}/ws`, device, host: device.host, onState: onConnState,
+                          onMessage: onHostMessage });
   conn.start();
+}
+
+/** Host messages for the modes: the button map's labels, text that could not be typed. */
+function onHostMessage(text) {
+  const labels = parseButtonsMessage(text);
+  if (labels) { if (modes) modes.setLabels(labels); return; }
+  const untyped = parseUntypedMessage(text);
+  if (untyped) {
+    notices.show("untyped", `<p>Could not type “${escapeHtml(untyped.text)}”: ${escapeHtml(untyped.message)}.</p>`);
+    setTimeout(() => notices.hide("untyped"), 6000);
+  }
 }
 
 // ── wiring ──────────────────────────────────────────────────────────────────────────────
 function wire() {
   pad = bindButtons(document, buttons, sendButtonEdge);
-  bindPress($("clutch"), (k) => { if (clutch.press(k)) paintClutch(); }, (k) => { if (clutch.release(k)) paintClutch(); });
+  modes = setupModes({
+    doc: document, storage, host: location.host, clutch, paintClutch,
+    send: (text) => !!conn && conn.sendText(text),
+    beforeModeChange: releaseEverything,
+    onMode: () => render(),
+  });
   $("start").addEventListener("click", () => { streamer.start(); });   // synchronously in the tap
-  $("recenter").addEventListener("click", () => {
+  for (const b of document.querySelectorAll(".recenter")) b.addEventListener("click", () => {
     if (conn && conn.sendCommand("recenter")) { flash = { text: "Recentered: this direction is the centre now.", until: performance.now() + 1500 }; render(); }
   });
-  for (const b of document.querySelectorAll("#mode [data-mode]")) {
+  for (const b of document.querySelectorAll(".mode-seg [data-mode]")) {
     b.addEventListener("click", () => {
       if (!conn || !snap || snap.mode === b.dataset.mode) return;
       if (conn.sendCommand("mode", b.dataset.mode)) { modePendingUntil = performance.now() + 2000; render(); }
@@ -265,9 +287,11 @@ function installTestHook() {
     state() {
       const s = conn ? conn.snapshot() : { status: "idle" };
       return Object.freeze({ ...s, screen: screenName, buttons: buttons.bits, clutch: clutch.held,
+                             pageMode: modes ? modes.mode : null, labels: modes && modes.labels ? [...modes.labels] : null,
+                             laser: modes ? modes.laserOn : false,
                              sensors: streamer.status, seq: streamer.seq, motionRate: streamer.rate, wakeLock: wake.held });
     },
-    get sent() { return Object.freeze({ motion: streamer.sent, button: sentButtons.count }); },
+    get sent() { return Object.freeze({ motion: streamer.sent, button: sentButtons.count, ...(modes ? modes.counts : {}) }); },
     get lastAttitude() { return streamer.lastAttitude ? Object.freeze({ ...streamer.lastAttitude }) : null; },
   });
   Object.defineProperty(window, "remotionTest", { value: hook, writable: false, configurable: false });

@@ -8,6 +8,7 @@ import * as O from "./orientation.js";
 import * as P from "./protocol.js";
 import { ButtonState, HoldSet } from "./buttons.js";
 import { connectionChecks, streamerChecks } from "./selftest-io.js";
+import { modeChecks } from "./selftest-modes.js";
 import { parsePairFragment, sanitizeName, proposeDeviceName, loadDevice, saveDevice, pair, STORAGE_KEY } from "./pairing.js";
 
 const D = Math.PI / 180;
@@ -208,7 +209,8 @@ export async function run() {
   const results = [];
   const t = (name, ok, detail = "") => results.push({ name, ok: !!ok, detail: String(detail) });
   const groups = [["orientation", orientationChecks], ["protocol", protocolChecks], ["buttons", buttonChecks],
-                  ["pairing", pairingChecks], ["connection", connectionChecks], ["streamer", streamerChecks]];
+                  ["pairing", pairingChecks], ["connection", connectionChecks], ["streamer", streamerChecks],
+                  ["modes", modeChecks]];
   for (const [group, fn] of groups) {
     try {
       await fn((name, ok, detail) => t(`${group}: ${name}`, ok, detail));

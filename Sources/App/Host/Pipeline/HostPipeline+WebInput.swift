@@ -1,0 +1,60 @@
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionProtocol
+
+extension HostPipeline {
+    /// One touchpad, typing or laser message of `id` (docs/WEB-CONTROLLER.md, "Modes").
+    /// Presses and releases go through the injector like the buttons' (output hooks first,
+    /// exactly-once edges, released when the session ends). Returns a reply for the page
+    /// (characters that could not be typed).
+    @discardableResult
+    package func webInput(_ id: SessionID, _ message: WebInputMessage) -> WebInputReply? {
+        guard let i = sessions.index(forKey: id) else { return nil }
+        let now = MonotonicClock.now()
+        switch message {
+        case let .pad(dx, dy, millis):
+            sessions.values[i].touchpad.settings = sessions.values[i].mapper.settings.touchpad   // [mapping] touchpad.*, live
+            let d = sessions.values[i].touchpad.move(dx: dx, dy: dy, millis: millis)
+            if d != (0, 0) { inject(.moveBy(dx: d.dx, dy: d.dy), session: id, now: now) }
+        case let .scroll(dx, dy):
+            sessions.values[i].touchpad.settings = sessions.values[i].mapper.settings.touchpad
+            let w = sessions.values[i].touchpad.scroll(dx: dx, dy: dy)
+            if w != (0, 0) { inject(.wheel(dx: w.dx, dy: w.dy), session: id, now: now) }
+        case let .click(button, down):
+            if let down {
+                inject([.button(button, down: down)], session: id, now: now)
+            } else {
+                inject([.button(button, down: true), .button(button, down: false)], session: id, now: now)
+            }
+        case .key(let key):
+            inject([.key(key, down: true), .key(key, down: false)], session: id, now: now)
+        case .text(let text):
+            return type(text)
+        case .laser(let on):
+            // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
+            laserHook?.set(id, on: on, from: sessions.values[i].telemetry.pointer)
+        }
+        return nil
+    }
+
+    private func type(_ text: String) -> WebInputReply? {
+        guard let typist = injector.backend as? any TextTypingBackend else {
+            return .untyped(text, reason: "the \(injector.backend.name) injector cannot type text; run the host with --inject xtest on an X11 session")
+        }
+        do {
+            let missing = try typist.type(text)
+            return missing.isEmpty ? nil : .untyped(missing, reason: "these characters have no key to type them")
+        } catch {
+            logger.error("typing failed", metadata: ["error": "\(error)"])
+            return .untyped(text, reason: error.message)
+        }
+    }
+
+    /// The presenter's laser among the output hooks (wired by the daemon).
+    var laserHook: LaserOverlayHook? { outputHooks.lazy.compactMap { $0 as? LaserOverlayHook }.first }
+
+    /// The session's button map, for the page's labels.
+    package func buttonLabels(_ id: SessionID) -> WebInputReply {
+        .buttons(of: sessions[id]?.buttons ?? buttonMap)
+    }
+}

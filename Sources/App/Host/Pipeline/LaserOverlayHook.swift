@@ -1,0 +1,58 @@
+import Logging
+import NIOCore
+import RemotionHostLogic
+import RemotionProtocol
+
+/// The presenter's laser (docs/WEB-CONTROLLER.md, "Presenter"): while a phone holds its
+/// laser control, this output hook takes that session's pointer events — the position
+/// pointer mode's formula chose (`moveTo`), or relative moves in FPS mode — and draws the
+/// overlay's dot there instead (`LaserPointer.next`), so the real cursor stays put. The
+/// overlay opens on first use; where there is none (Wayland, no display) the host says so
+/// once and the laser moves the real pointer. On the host's loop, like every hook.
+package final class LaserOverlayHook: HostOutputHook, HostPipelineObserver {
+    private let open: () -> (overlay: (any LaserOverlay)?, note: String?)
+    private let screen: () -> ScreenGeometry
+    private let logger: Logger
+    private var overlay: (any LaserOverlay)?
+    private var tried = false
+    /// Sessions holding the laser, with where their dot is.
+    private var dots: [SessionID: (x: Int, y: Int)] = [:]
+
+    package init(logger: Logger, screen: @escaping () -> ScreenGeometry,
+                 open: @escaping () -> (overlay: (any LaserOverlay)?, note: String?)) {
+        self.logger = logger
+        self.screen = screen
+        self.open = open
+    }
+
+    /// The laser control of `id` went down or up; the dot starts where the pointer was
+    /// (`pointer`) until the session's next pointer event places it.
+    package func set(_ id: SessionID, on: Bool, from pointer: (x: Int, y: Int)?) {
+        guard on else {
+            if dots.removeValue(forKey: id) != nil { overlay?.hide() }
+            return
+        }
+        if !tried {
+            tried = true
+            let opened = open()
+            overlay = opened.overlay
+            if let note = opened.note { logger.notice("presenter laser: \(note)") }
+        }
+        guard overlay != nil else { return }
+        let s = screen()
+        dots[id] = pointer ?? (s.width / 2, s.height / 2)
+    }
+
+    package func output(_ event: InputEvent, session: SessionID, now: Instant) -> Bool {
+        guard let from = dots[session], let overlay,
+              let p = LaserPointer.next(from: from, after: event, screen: screen()) else { return true }
+        dots[session] = p
+        overlay.show(x: p.x, y: p.y)
+        return false
+    }
+
+    package func sessionOpened(_ id: SessionID, address: SocketAddress, now: Instant) {}
+    package func motion(_ id: SessionID, _ sample: MotionSample, now: Instant) {}
+    package func button(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant) {}
+    package func sessionClosed(_ id: SessionID, now: Instant) { set(id, on: false, from: nil) }
+}

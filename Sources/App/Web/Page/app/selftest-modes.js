@@ -1,0 +1,70 @@
+// selftest-modes.js — checks of modes.js (pure): mode memory per host, labels for the host's
+// map, the touchpad's gestures, scrolling direction, the timer text, the messages.
+// Used by selftest.js; never served (the host skips files named selftest*).
+
+import * as M from "./modes.js";
+import { buzz } from "./buttons.js";
+
+export function modeChecks(t) {
+  const seen = [];
+  buzz(12, { vibrate: (ms) => seen.push(ms) });
+  t("a press vibrates where the browser can (Android)", seen.length === 1 && seen[0] === 12);
+  let threw = false;
+  try { buzz(12, {}); buzz(12, undefined); buzz(12, { vibrate() { throw new Error("not allowed"); } }); } catch { threw = true; }
+  t("no vibrate (iOS), none at all, or a refusing one: nothing breaks", !threw);
+  const mem = new Map();
+  const store = { getItem: (k) => (mem.has(k) ? mem.get(k) : null), setItem: (k, v) => mem.set(k, String(v)) };
+  t("no remembered mode → pointer", M.loadMode(store, "pc:7476") === "pointer");
+  M.saveMode(store, "pc:7476", "presenter");
+  M.saveMode(store, "other:7476", "gamepad");
+  t("the mode is remembered per host", M.loadMode(store, "pc:7476") === "presenter" && M.loadMode(store, "other:7476") === "gamepad");
+  t("an unknown stored mode → pointer", (mem.set(M.modeKey("x"), "bogus"), M.loadMode(store, "x")) === "pointer");
+  t("blocked storage → pointer, no throw", M.loadMode({ getItem() { throw new Error("blocked"); } }, "h") === "pointer");
+
+  const labels = [["left", "Left click"], ["right", "Right click"], ["key:Left", "←"], ["key:i", "I"],
+                  ["key:ctrl+shift+i", "Ctrl+Shift+I"], ["wheel:up", "Scroll ↑"], ["action:recenter", "Recenter"],
+                  ["none", "—"], ["key:Page_Down", "Page ↓"], ["key:Control_L+Shift_L+i", "Ctrl+Shift+I"]];
+  for (const [a, want] of labels) t(`label of ${a} → ${want}`, M.actionLabel(a) === want, M.actionLabel(a));
+  const msg = JSON.stringify({ type: "buttons", buttons: Array(16).fill("none").map((x, i) => (i === 0 ? "left" : x)) });
+  t("buttons message → 16 actions", (M.parseButtonsMessage(msg) || [])[0] === "left" && M.parseButtonsMessage(msg).length === 16);
+  t("a short buttons list is refused", M.parseButtonsMessage('{"type":"buttons","buttons":["left"]}') === null);
+  t("untyped message parsed", M.parseUntypedMessage('{"type":"untyped","text":"é","message":"m"}').text === "é");
+
+  t("natural scrolling: fingers up → wheel down", M.scrollFromFingers(0, -30, true).dy === -30);
+  t("normal scrolling: fingers up → wheel up", M.scrollFromFingers(0, -30, false).dy === 30);
+  t("natural scrolling: fingers left → wheel right", M.scrollFromFingers(-10, 0, true).dx === 10);
+  t("timer text", M.formatTimer(0) === "00:00" && M.formatTimer(65_400) === "01:05" && M.formatTimer(3_725_000) === "1:02:05");
+
+  const texts = M.textMessages("é".repeat(450));
+  t("long text → messages of ≤ 200 characters", texts.length === 3 && JSON.parse(texts[2]).text.length === 50);
+  t("emoji kept whole across a split", JSON.parse(M.textMessages("😀".repeat(201))[1]).text === "😀");
+  t("click message with and without an edge", JSON.parse(M.clickMessage("left")).down === undefined &&
+    JSON.parse(M.clickMessage("right", false)).down === false);
+
+  let g = new M.TouchGestures();
+  g.down(1, 100, 100, 0);
+  const moved = g.move(1, 110, 95, 16);
+  t("one finger moving → pad delta", moved.length === 1 && moved[0].pad.dx === 10 && moved[0].pad.dy === -5 && moved[0].pad.ms === 16);
+  t("…then lifted: no click", g.up(1, 400).length === 0);
+  g = new M.TouchGestures();
+  g.down(1, 50, 50, 0);
+  t("a quick still tap → left click", JSON.stringify(g.up(1, 120)) === '[{"click":"left"}]');
+  g = new M.TouchGestures();
+  g.down(1, 50, 50, 0); g.down(2, 90, 50, 20);
+  g.up(1, 100);
+  t("a two-finger tap → right click", JSON.stringify(g.up(2, 130)) === '[{"click":"right"}]');
+  g = new M.TouchGestures();
+  g.down(1, 50, 50, 0); g.down(2, 90, 50, 5);
+  const s1 = g.move(1, 50, 30, 20), s2 = g.move(2, 90, 30, 21);
+  t("two fingers moving → scroll by their mean", s1[0].scroll.dy === -10 && s2[0].scroll.dy === -10);
+  g.up(1, 60); 
+  t("…no click after a scroll", g.up(2, 70).length === 0);
+  g = new M.TouchGestures();
+  g.down(1, 50, 50, 0);
+  t("holding still less than holdMs: no drag yet", g.tick(300).length === 0);
+  t("held still → left button down (drag)", JSON.stringify(g.tick(500)) === '[{"press":"left","down":true}]');
+  t("a drag moves the pointer", g.move(1, 80, 50, 520)[0].pad.dx === 30);
+  t("lifting ends the drag (left up), no click", JSON.stringify(g.up(1, 900)) === '[{"press":"left","down":false}]');
+  g.down(1, 0, 0, 1000); g.tick(1600);
+  t("cancel during a drag releases it", JSON.stringify(g.cancel()) === '[{"press":"left","down":false}]');
+}

@@ -1,0 +1,116 @@
+import Logging
+import NIOCore
+import RemotionHostLogic
+import RemotionProtocol
+import Synchronization
+import Testing
+@testable import RemotionApp
+
+/// The pipeline's side of the page's modes: touchpad moves, scrolls, clicks and drags go
+/// through the injector once and are released when the session ends; text on a backend
+/// that cannot type comes back as untyped; the laser routes motion to the overlay and never
+/// moves the pointer. The injector is the log backend (every injected event as a line).
+@Suite struct HostPipelineWebInputTests {
+    static let one = SessionID(0x1)
+
+    /// Records the overlay calls. A fake: the real overlay needs an X display and is
+    /// checked end to end by scripts/web-modes-test.sh. Sendable through its Mutex.
+    final class RecordingOverlay: LaserOverlay {
+        let calls = Mutex<[String]>([])
+        func show(x: Int, y: Int) { calls.withLock { $0.append("show \(x),\(y)") } }
+        func hide() { calls.withLock { $0.append("hide") } }
+    }
+
+    final class Lines {
+        var all: [String] = []
+    }
+
+    func pipeline() throws -> (HostPipeline, Lines) {
+        let lines = Lines()
+        let backend = LogBackend(sink: { lines.all.append($0) })
+        let p = HostPipeline(injector: Injector(backend: backend), buttonMap: .seedDefault, settings: MappingSettings(),
+                             logger: Logger(label: "test"))
+        p.handle(.sessionOpened(Self.one, try SocketAddress(ipAddress: "127.0.0.1", port: 5000)), now: .zero)
+        return (p, lines)
+    }
+
+    @Test func touchpadMovesScrollsAndClicksOnce() throws {
+        let (p, lines) = try pipeline()
+        p.webInput(Self.one, .pad(dx: 10, dy: -5, millis: 100))     // slow: gain 1.6
+        p.webInput(Self.one, .scroll(dx: 0, dy: 48))                  // two wheel steps up
+        p.webInput(Self.one, .click(.right, down: nil))
+        #expect(lines.all.count == 4)
+        #expect(lines.all[0].contains(#""kind":"move_by","dx":16,"dy":-8"#))
+        #expect(lines.all[1].contains(#""kind":"wheel","dx":0,"dy":2"#))
+        #expect(lines.all[2].contains(#""button":"right","state":"down""#) && lines.all[3].contains(#""state":"up""#))
+    }
+
+    @Test func touchpadSettingsApplyLive() throws {
+        let (p, lines) = try pipeline()
+        var settings = MappingSettings()
+        try settings.set("touchpad.speed", to: "1")
+        try settings.set("touchpad.scroll_step", to: "10")
+        p.update(settings: settings)
+        p.webInput(Self.one, .pad(dx: 10, dy: 0, millis: 100))
+        p.webInput(Self.one, .scroll(dx: 0, dy: -30))
+        #expect(lines.all.count == 2)
+        #expect(lines.all[0].contains(#""dx":10,"dy":0"#) && lines.all[1].contains(#""kind":"wheel","dx":0,"dy":-3"#))
+    }
+
+    @Test func aDragIsPressedOnceAndReleasedWhenTheSessionEnds() throws {
+        let (p, lines) = try pipeline()
+        p.webInput(Self.one, .click(.left, down: true))
+        p.webInput(Self.one, .click(.left, down: true))              // a repeated edge: not injected again
+        p.webInput(Self.one, .key(Key(name: "Return")!))
+        #expect(lines.all.filter { $0.contains(#""button":"left","state":"down""#) }.count == 1)
+        #expect(lines.all.filter { $0.contains(#""key":"Return""#) }.count == 2)
+        p.handle(.sessionClosed(Self.one, .timedOut), now: .zero)
+        #expect(lines.all.filter { $0.contains(#""button":"left","state":"up""#) }.count == 1)
+        #expect(p.webInput(Self.one, .click(.left, down: nil)) == nil)   // gone: nothing injected
+        #expect(lines.all.filter { $0.contains(#""button":"left""#) }.count == 2)
+    }
+
+    @Test func textOnABackendThatCannotTypeComesBack() throws {
+        let (p, lines) = try pipeline()
+        let reply = p.webInput(Self.one, .text("é😀"))
+        guard case let .untyped(text, reason)? = reply else { Issue.record("no untyped reply"); return }
+        #expect(text == "é😀" && reason.contains("--inject xtest") && lines.all.isEmpty)
+    }
+
+    func laser(_ p: HostPipeline, _ open: @escaping () -> (overlay: (any LaserOverlay)?, note: String?)) {
+        let injector = p.injector
+        let hook = LaserOverlayHook(logger: Logger(label: "test"), screen: { injector.screen }, open: open)
+        p.outputHooks.append(hook)
+        p.observers.append(hook)
+    }
+
+    @Test func theLaserDrawsTheDotAndLeavesThePointerAlone() throws {
+        let (p, lines) = try pipeline()
+        let overlay = RecordingOverlay()
+        laser(p) { (overlay, nil) }
+        let d = Double.pi / 180
+        p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
+        let moves = lines.all.count
+        p.webInput(Self.one, .laser(on: true))
+        p.handle(.motion(Self.one, MotionSample(timestampMicros: 2000, attitude: Attitude(roll: 0, pitch: 5 * d, yaw: 10 * d)), latencyMicros: 0), now: .zero)
+        #expect(lines.all.count == moves, "the pointer moved while the laser was held")
+        // Pointer mode's formula with the centre at yaw 0, pitch 0 (fov 40° × 25°).
+        #expect(overlay.calls.withLock { $0 } == ["show \(960 - 480),\(540 - 216)"])
+        p.webInput(Self.one, .laser(on: false))
+        #expect(overlay.calls.withLock { $0.last } == "hide")
+        p.webInput(Self.one, .laser(on: true))
+        p.handle(.sessionClosed(Self.one, .timedOut), now: .zero)
+        #expect(overlay.calls.withLock { $0.last } == "hide", "a session ending while its laser is held hides the dot")
+        p.handle(.sessionOpened(Self.one, try SocketAddress(ipAddress: "127.0.0.1", port: 5000)), now: .zero)
+        p.handle(.motion(Self.one, MotionSample(timestampMicros: 3000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
+        #expect(lines.all.count == moves + 1, "after the laser the pointer moves again")
+    }
+
+    @Test func withoutAnOverlayTheLaserMovesThePointer() throws {
+        let (p, lines) = try pipeline()
+        laser(p) { (nil, "a Wayland session lets no program draw over the others; the laser moves the pointer instead") }
+        p.webInput(Self.one, .laser(on: true))
+        p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
+        #expect(lines.all.count == 1 && lines.all[0].contains("move_to"))
+    }
+}

@@ -1,0 +1,88 @@
+import RemotionHostLogic
+import RemotionProtocol
+import Testing
+
+/// The touchpad's acceleration curve and scrolling, Unicode → keysym, the spare keycodes'
+/// rotation, and the laser's placement and fade: all pure.
+@Suite struct TouchpadTypingTests {
+    @Test func gainRampsFromSpeedToSpeedTimesOnePlusAcceleration() {
+        let t = TouchpadMapper()
+        let s = t.settings
+        #expect(t.gain(speed: 0) == s.speed)
+        #expect(t.gain(speed: s.threshold) == s.speed)
+        #expect(abs(t.gain(speed: (s.threshold + s.limit) / 2) - s.speed * (1 + s.acceleration / 2)) < 1e-12)
+        #expect(t.gain(speed: s.limit) == s.speed * (1 + s.acceleration))
+        #expect(t.gain(speed: 100) == s.speed * (1 + s.acceleration))
+        #expect(t.gain(speed: .nan) == s.speed)
+        // Monotonic: a faster finger never moves the pointer less per pixel.
+        var last = 0.0
+        for v in stride(from: 0.0, through: 3, by: 0.01) { let g = t.gain(speed: v); #expect(g >= last); last = g }
+    }
+
+    @Test func slowMovesAddUpExactlyThroughTheRemainder() {
+        var t = TouchpadMapper()
+        var total = (0, 0)
+        for _ in 0..<100 {          // 0.5 px per 16 ms: far below the threshold, gain = speed
+            let d = t.move(dx: 0.5, dy: -0.25, millis: 16)
+            total.0 += d.dx; total.1 += d.dy
+        }
+        #expect(total.0 == Int((50 * t.settings.speed).rounded(.towardZero)))
+        #expect(total.1 == Int((-25 * t.settings.speed).rounded(.towardZero)))
+    }
+
+    @Test func fastFlicksMoveFurtherThanSlowOnes() {
+        var slow = TouchpadMapper(), fast = TouchpadMapper()
+        let a = slow.move(dx: 4, dy: 0, millis: 32)      // 0.125 px/ms
+        let b = fast.move(dx: 4, dy: 0, millis: 1)       // 4 px/ms
+        #expect(b.dx > a.dx)
+        #expect(fast.move(dx: .infinity, dy: 0, millis: 1) == (0, 0))
+    }
+
+    @Test func scrollingMakesWholeStepsAndKeepsFractions() {
+        var t = TouchpadMapper()
+        #expect(t.scroll(dx: 0, dy: 12) == (0, 0))
+        #expect(t.scroll(dx: 0, dy: 12) == (0, 1))
+        #expect(t.scroll(dx: 0, dy: -60) == (0, -2))
+        #expect(t.scroll(dx: 30, dy: 0).dx == 1)
+    }
+
+    @Test func unicodeBecomesKeysyms() {
+        #expect(UnicodeKeysym.keysym(for: "a") == 0x61)
+        #expect(UnicodeKeysym.keysym(for: "é") == 0xe9)
+        #expect(UnicodeKeysym.keysym(for: "ß") == 0xdf)
+        #expect(UnicodeKeysym.keysym(for: "€") == 0x0100_20ac)
+        #expect(UnicodeKeysym.keysym(for: "😀") == 0x0101_f600)
+        #expect(UnicodeKeysym.keysym(for: "\n") == 0xff0d)
+        #expect(UnicodeKeysym.keysym(for: "\u{7}") == nil)
+        let (syms, untyped) = UnicodeKeysym.keysyms(of: "a\u{1}b")
+        #expect(syms == [0x61, 0x62] && untyped == "\u{1}")
+    }
+
+    @Test func spareKeycodesRotateLeastRecentlyUsed() {
+        var s = SpareKeycodes(codes: [250, 251])
+        #expect(s.assign(0xe9)! == (250, true))
+        #expect(s.assign(0xdf)! == (251, true))
+        #expect(s.assign(0xe9)! == (250, false))         // typed again: no remap
+        #expect(s.assign(0x0101_f600)! == (251, true))   // takes the one used longest ago
+        #expect(Set(s.remapped) == [250, 251])
+        var none = SpareKeycodes(codes: [])
+        #expect(none.assign(0x61) == nil)
+    }
+
+    @Test func laserFollowsThePointerEventsAndFades() {
+        let screen = ScreenGeometry(width: 1920, height: 1080)
+        // Pointer mode's position as is; FPS mode's relative moves from the dot, kept on screen.
+        #expect(LaserPointer.next(from: (0, 0), after: .moveTo(x: 480, y: 324), screen: screen)! == (480, 324))
+        #expect(LaserPointer.next(from: (100, 100), after: .moveBy(dx: -30, dy: 5), screen: screen)! == (70, 105))
+        #expect(LaserPointer.next(from: (10, 1075), after: .moveBy(dx: -30, dy: 50), screen: screen)! == (0, 1079))
+        #expect(LaserPointer.next(from: (1, 1), after: .button(.left, down: true), screen: screen) == nil)
+        #expect(LaserPointer.next(from: (1, 1), after: .wheel(dx: 0, dy: 1), screen: screen) == nil)
+
+        var dot = LaserDot()
+        #expect(!dot.visible(at: 0) && dot.hideAt == nil)
+        dot.sample(x: 5, y: 6, now: 10)
+        #expect(dot.visible(at: 10.49) && !dot.visible(at: 10.5) && dot.hideAt == 10.5)
+        dot.clear()
+        #expect(!dot.visible(at: 10.1))
+    }
+}

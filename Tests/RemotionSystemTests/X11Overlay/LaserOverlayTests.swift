@@ -1,0 +1,80 @@
+#if os(Linux)
+import CX11
+import Foundation
+import RemotionHostLogic
+import RemotionSystem
+import RemotionTestSupport
+import Testing
+
+/// The laser overlay on a real Xvfb, read back through a second X connection: the dot's
+/// window appears centred where it is shown, takes no input (empty input shape), never
+/// moves the pointer, and is unmapped `LaserDot.fade` s after the last sample. The
+/// Wayland and no-display choices of `LaserOverlays.open`.
+@Suite struct LaserOverlayTests {
+    /// The overlay's window (by name) among the root's children: (viewable, centre x, y).
+    func overlay(_ probe: OpaquePointer) -> (viewable: Bool, x: Int, y: Int, window: Window)? {
+        var root: Window = 0, parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(probe, XDefaultRootWindow(probe), &root, &parent, &children, &count) != 0, let children else { return nil }
+        defer { XFree(children) }
+        for i in 0..<Int(count) {
+            var name: UnsafeMutablePointer<CChar>?
+            guard XFetchName(probe, children[i], &name) != 0, let name else { continue }
+            defer { XFree(name) }
+            guard String(cString: name) == X11LaserOverlay.windowName else { continue }
+            var a = XWindowAttributes()
+            XGetWindowAttributes(probe, children[i], &a)
+            return (a.map_state == IsViewable, Int(a.x + a.width / 2), Int(a.y + a.height / 2), children[i])
+        }
+        return nil
+    }
+
+    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    @Test func theDotShowsWhereToldTakesNoInputAndFades() throws {
+        let xvfb = try XvfbServer()
+        defer { xvfb.stop() }
+        let probe = try xvfb.openProbe()
+        defer { XCloseDisplay(probe) }
+        let pointerBefore = queryPointer(probe)
+        let opened = X11LaserOverlay.open(displayName: xvfb.displayName)
+        guard case .success(let laser) = opened else { Issue.record("no overlay: \(opened)"); return }
+        laser.show(x: 700, y: 300)
+        #expect(waitFor(2) { overlay(probe).map { $0.viewable && $0.x == 700 && $0.y == 300 } ?? false },
+                "the dot's window is not shown at (700, 300): \(String(describing: overlay(probe)))")
+        if let w = overlay(probe)?.window {
+            var count: Int32 = 0, ordering: Int32 = 0
+            let rects = XShapeGetRectangles(probe, w, ShapeInput, &count, &ordering)
+            #expect(count == 0, "the input shape is not empty")
+            if let rects { XFree(rects) }
+        }
+        let shownAt = Date()
+        laser.show(x: 710, y: 305)      // a newer sample moves it and restarts the fade
+        #expect(waitFor(2) { overlay(probe).map { $0.x == 710 && $0.y == 305 } ?? false })
+        #expect(waitFor(2) { overlay(probe).map { !$0.viewable } ?? false }, "the dot did not fade")
+        let faded = Date().timeIntervalSince(shownAt)
+        #expect(faded >= LaserDot.fade - 0.05 && faded < LaserDot.fade + 1.5, "faded after \(faded) s")
+        let pointerAfter = queryPointer(probe)
+        #expect(pointerAfter.x == pointerBefore.x && pointerAfter.y == pointerBefore.y, "the overlay moved the pointer")
+        laser.show(x: 100, y: 100)
+        #expect(waitFor(2) { overlay(probe)?.viewable ?? false })
+        laser.hide()
+        #expect(waitFor(1) { overlay(probe).map { !$0.viewable } ?? false }, "hide() did not hide the dot")
+    }
+
+    @Test func waylandAndNoDisplayFallBackToThePointer() {
+        let wayland = LaserOverlays.open(environment: ["XDG_SESSION_TYPE": "wayland", "DISPLAY": ":0"])
+        #expect(wayland.overlay == nil && wayland.note?.contains("Wayland") == true && wayland.note?.contains("moves the pointer") == true)
+        let none = LaserOverlays.open(environment: [:])
+        #expect(none.overlay == nil && none.note?.contains("DISPLAY is not set") == true)
+    }
+}
+#endif

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The phone page's modes end to end (tests/web/test_page_modes.py): `remotion host
+# --inject xtest` into a real Xvfb, the page in headless Chromium with touch emulation and
+# emulated sensors, the X server's own event stream (xinput test-xi2 --root) and a keyboard
+# client (xev -root) as witnesses, screenshots of the laser overlay (ImageMagick import);
+# everything inside a new network namespace that has only lo. Checks each mode's controls
+# reach X as mapped, the layout rule at six sizes with and without a notice, typed text
+# (ASCII, é, ß, 😀) and the laser overlay. Prints 'N passed, N failed'; exits non-zero on any
+# failure. Needs root (unshare -n).
+#   REMOTION_SKIP_BUILD=1 scripts/web-modes-test.sh   use the existing build
+set -u
+cd "$(dirname "$0")/.."
+
+if [ -z "${REMOTION_IN_NETNS:-}" ]; then
+    for tool in unshare ip python3 Xvfb xdotool xinput xev xwininfo import /usr/bin/chromium /usr/bin/chromedriver; do
+        command -v "$tool" >/dev/null || { echo "web-modes-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
+    done
+    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
+        swift build --product remotion >/dev/null || { echo "web-modes-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
+    fi
+    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
+    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
+fi
+
+ip link set lo up
+if ip -o link show | grep -qv ': lo:'; then echo "web-modes-test: namespace has more than lo"; echo "0 passed, 1 failed"; exit 1; fi
+
+work=$(mktemp -d)
+artifacts=${ARTIFACTS:-artifacts}/web-modes
+mkdir -p "$artifacts"
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+    cp "$work"/*.log "$work"/host.err "$artifacts/" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "web-modes-test: $*"; echo "0 passed, 1 failed"; exit 1; }
+
+. scripts/lib/xvfb.sh     # Xvfb picks its own free display (-displayfd)
+start_xvfb "$work" || fail "Xvfb did not start"
+pids+=($xvfb_pid)
+
+# X's own event stream, line-buffered, listening before anything is injected (a probe
+# motion shows up in it).
+stdbuf -oL xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
+pids+=($!)
+for i in $(seq 100); do
+    xdotool mousemove $((i % 2)) 0 >/dev/null 2>&1
+    grep -q "EVENT type" "$work/xi2.log" && break
+    sleep 0.05
+done
+grep -q "EVENT type" "$work/xi2.log" || fail "xinput test-xi2 reported no event within 5 s"
+# The keyboard witness: a small xev window holding the input focus. (Not xev -root: the X
+# server delivers an event on a window as XI2 or as core, not both, and test-xi2 has the root.)
+stdbuf -oL xev -geometry 16x16+1900+1060 -name remotion-keys -event keyboard > "$work/xev.log" 2>&1 &
+pids+=($!)
+keys=""
+for _ in $(seq 100); do
+    keys=$(xdotool search --name '^remotion-keys$' 2>/dev/null | head -1)
+    [ -n "$keys" ] && break
+    sleep 0.05
+done
+[ -n "$keys" ] || fail "the keyboard witness window (xev) did not appear within 5 s"
+for _ in $(seq 100); do
+    xdotool windowfocus "$keys" >/dev/null 2>&1
+    xdotool key Shift_L >/dev/null 2>&1
+    grep -q "KeyPress" "$work/xev.log" 2>/dev/null && break
+    sleep 0.05
+done
+grep -q "KeyPress" "$work/xev.log" || fail "the keyboard witness (xev) saw no key event within 5 s: $(head -3 "$work/xev.log")"
+
+export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard \
+    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
+hostpid=$!
+pids+=($hostpid)
+# The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
+. scripts/lib/ready.sh
+if ! wait_ready "$work/ready.json" "$hostpid" 30 || ! url=$(ready_require "$work/ready.json" pairingURL); then
+    cat "$work/host.err"; fail "the host did not become ready with a pairing link"
+fi
+
+SE_AVOID_STATS=true ARTIFACTS="$artifacts" timeout 300 python3 tests/web/test_page_modes.py \
+    --url "$url" --xi2-log "$work/xi2.log" --xev-log "$work/xev.log" --profile "$work/profile" \
+    --host-err "$work/host.err" --work "$work"
+rc=$?
+[ $rc -eq 124 ] && echo "web-modes-test: timed out" && echo "0 passed, 1 failed"
+if [ $rc -ne 0 ]; then echo "--- host stderr"; tail -20 "$work/host.err"; fi
+exit $rc

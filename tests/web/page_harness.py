@@ -1,0 +1,208 @@
+"""Helpers for tests/web/test_page_modes.py: results, bounded waits, the X witnesses (xinput
+test-xi2 events, xev key presses and the keysyms they mean), XQueryPointer through xdotool,
+and the browser (headless Chromium with CDP touch emulation and emulated sensors)."""
+import re, subprocess, time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+results = []
+WIDTH, HEIGHT, FOV_X, FOV_Y = 1920, 1080, 40.0, 25.0   # Xvfb screen, PointerSettings defaults
+BUTTON_PRESS, BUTTON_RELEASE, KEY_PRESS, KEY_RELEASE = 4, 5, 2, 3
+# Xvfb's default (evdev) keycodes.
+KEYCODE = {"Left": 113, "Right": 114, "b": 56, "i": 31, "Return": 36, "BackSpace": 22}
+SIZES = [(390, 844), (844, 390), (320, 568), (568, 320), (768, 1024), (1024, 768)]
+MODES = ["pointer", "presenter", "touchpad", "gamepad"]
+NODATA = ("<p>No motion data is arriving. This device may have no gyroscope, or the browser blocks motion sensors "
+          "for this site (Chrome: ⋮ › Site settings › Motion sensors).</p><p>The buttons still work.</p>")
+
+
+def check(name, ok, detail=""):
+    results.append(bool(ok))
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok else "  -- " + str(detail)), flush=True)
+
+
+def wait(pred, timeout=5.0, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(step)
+    return pred()
+
+
+def pointer():
+    out = subprocess.run(["xdotool", "getmouselocation", "--shell"], capture_output=True, text=True).stdout
+    v = dict(line.split("=", 1) for line in out.split() if "=" in line)
+    return (int(v["X"]), int(v["Y"]), int(v.get("WINDOW", "0"))) if "X" in v else None
+
+
+def xy():
+    p = pointer()
+    return p[:2] if p else None
+
+
+class XLog:
+    """(type, detail) of every event the X server reported on a master device, from a mark on."""
+    def __init__(self, path):
+        self.path, self.start = path, 0
+
+    def events(self):
+        events, current = [], None
+        for line in open(self.path, errors="replace"):
+            m = re.match(r"EVENT type (\d+) ", line)
+            if m:
+                current = {"type": int(m.group(1))}
+                events.append(current)
+                continue
+            if current is None:
+                continue
+            m = re.match(r"\s+device: (\d+) \((\d+)\)", line)
+            if m:
+                current["master"] = m.group(1) != m.group(2) or m.group(1) in ("2", "3")
+            m = re.match(r"\s+detail: (\d+)", line)
+            if m:
+                current["detail"] = int(m.group(1))
+        return [(e["type"], e.get("detail")) for e in events if e.get("master")]
+
+    def mark(self):
+        self.start = len(self.events())
+
+    def since(self):
+        return self.events()[self.start:]
+
+    def count(self, kind, detail):
+        return sum(1 for t, d in self.since() if t == kind and d == detail)
+
+    def pair(self, press, release, detail):
+        return (self.count(press, detail), self.count(release, detail))
+
+
+class KeyLog:
+    """Key presses and releases the keyboard client (xev, holding the focus) saw, from a mark on."""
+    def __init__(self, path):
+        self.path, self.start = path, 0
+
+    def text(self):
+        return open(self.path, errors="replace").read()
+
+    def mark(self):
+        self.start = len(self.text())
+
+    def count(self, kind, keycode):
+        name = "KeyPress event" if kind == KEY_PRESS else "KeyRelease event"
+        n = 0
+        for block in self.text()[self.start:].split("\n\n"):
+            block = block.strip()
+            m = re.search(r"keycode (\d+) ", block)
+            n += block.startswith(name) and m is not None and int(m.group(1)) == keycode
+        return n
+
+    def pair(self, press, release, keycode):
+        return (self.count(press, keycode), self.count(release, keycode))
+
+
+def typed(xev_path, start):
+    """The characters the keyboard client saw typed (KeyPress keysyms) from byte offset `start`."""
+    text = open(xev_path, errors="replace").read()[start:]
+    out = []
+    for block in text.split("\n\n"):
+        block = block.strip()
+        if not block.startswith("KeyPress"):
+            continue
+        m = re.search(r"keysym 0x([0-9a-f]+), (\S+)\)", block)
+        if not m:
+            continue
+        k = int(m.group(1), 16)
+        if k >= 0x1000000:
+            out.append(chr(k - 0x1000000))
+        elif 0x20 <= k <= 0xff:
+            out.append(chr(k))
+        elif m.group(2) in ("Return", "BackSpace", "Tab"):
+            out.append("<%s>" % m.group(2))
+    return "".join(out)
+
+
+def cdp(d, cmd, args=None):
+    return d.execute_cdp_cmd(cmd, args or {})
+
+
+def orient(d, alpha, beta, gamma):
+    cdp(d, "DeviceOrientation.setDeviceOrientationOverride", {"alpha": alpha % 360, "beta": beta, "gamma": gamma})
+
+
+def metrics(d, w, h):
+    portrait = h >= w
+    cdp(d, "Emulation.setDeviceMetricsOverride", {
+        "width": w, "height": h, "deviceScaleFactor": 2, "mobile": True,
+        "screenOrientation": {"type": "portraitPrimary" if portrait else "landscapePrimary", "angle": 0 if portrait else 90}})
+
+
+def browser(profile):
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1100,1100", "--no-first-run",
+              "--disable-background-networking", "--disable-component-update", "--ignore-certificate-errors",
+              "--user-data-dir=" + profile):
+        opts.add_argument(a)
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    for t in ("accelerometer", "gyroscope"):
+        cdp(d, "Emulation.setSensorOverrideEnabled", {"enabled": True, "type": t})
+    cdp(d, "Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": 0, "y": 0, "z": 9.80665}}})
+    cdp(d, "Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
+    orient(d, 0, 0, 0)
+    cdp(d, "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    metrics(d, 390, 844)
+    return d
+
+
+def js(d, expr, *args):
+    return d.execute_script("return " + expr, *args)
+
+
+def state(d):
+    return js(d, "window.remotionTest ? remotionTest.state() : {}") or {}
+
+
+def center_of(d, selector):
+    r = d.execute_script("const e = [...document.querySelectorAll(arguments[0])].find((x) => x.getClientRects().length);"
+                         "if (!e) return null; const r = e.getBoundingClientRect();"
+                         "return [r.left + r.width / 2, r.top + r.height / 2];", selector)
+    if r is None:
+        raise RuntimeError("no visible element " + selector)
+    return {"x": r[0], "y": r[1]}
+
+
+def touch(d, kind, points):
+    cdp(d, "Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def tap(d, selector, hold=0.12):
+    p = dict(center_of(d, selector), id=1)
+    touch(d, "touchStart", [p])
+    time.sleep(hold)
+    touch(d, "touchEnd", [])
+
+
+def click(d, selector):
+    """A mouse click (selenium) on the first visible element: for controls that act on click."""
+    el = next(e for e in d.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed())
+    el.click()
+
+
+def set_mode(d, mode):
+    click(d, 'nav [data-page-mode="%s"]' % mode)
+    return wait(lambda: state(d).get("pageMode") == mode, 2)
+
+
+def expected(yaw_deg, pitch_deg):
+    x = WIDTH / 2 - yaw_deg / FOV_X * WIDTH
+    y = HEIGHT / 2 - pitch_deg / FOV_Y * HEIGHT
+    return (round(min(max(x, 2), WIDTH - 3)), round(min(max(y, 2), HEIGHT - 3)))
+
+
+def near(p, q, tol=3):
+    return p is not None and abs(p[0] - q[0]) <= tol and abs(p[1] - q[1]) <= tol
+
+

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""The phone page's modes end to end, with real components (scripts/web-modes-test.sh):
+`remotion host --inject xtest` into a real Xvfb, the real page in headless Chromium
+(selenium 4.51) with CDP touch emulation and emulated sensors, and as witnesses the X
+server's own event stream (xinput test-xi2 --root), a keyboard client (xev -root: the keysym
+each key press means to an application), XQueryPointer (xdotool) and screenshots of the
+root window (ImageMagick import). Prints "N passed, N failed".
+
+Checks: the layout rule (every control inside the viewport, the document not scrollable) at
+390×844, 844×390, 320×568, 568×320, 768×1024, 1024×768 in each mode, with and without a
+notice; the host's map labels the gamepad; each mode's controls reach X exactly as mapped
+(clicks, keys, wheel steps, touchpad moves, taps, two-finger taps, drag); text typed as
+characters (ASCII, é, ß, 😀, an IME composition); the laser overlay drawn where pointer
+mode's formula puts it while the real pointer stays put and clicks pass through it; a drag
+released when the tab closes."""
+import argparse, os, re, subprocess, sys, time
+
+from selenium.webdriver.common.by import By
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from page_harness import *   # noqa: E402,F401,F403  (check, wait, XLog, KeyLog, typed, browser, tap, …)
+import page_harness          # noqa: E402
+
+LAYOUT_JS = """
+const vw = innerWidth, vh = innerHeight, bad = [];
+let smallest = Infinity;
+const controls = [...document.querySelectorAll('button, input, [data-scroll-strip], #touch-surface')]
+  .filter((e) => e.getClientRects().length && !e.closest('#menu') && !e.closest('#notice'));
+for (const e of controls) {
+  const r = e.getBoundingClientRect();
+  if (Math.min(r.width, r.height) < smallest) { smallest = Math.min(r.width, r.height); window.__smallest = e.id || e.dataset.button || e.dataset.key || e.className; }
+  if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5 || r.width < 1 || r.height < 1)
+    bad.push((e.id || e.dataset.button || e.dataset.key || e.dataset.pageMode || e.className) + ' ' +
+             [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
+}
+const s = document.scrollingElement;
+return {count: controls.length, bad, smallest: Math.round(smallest), which: window.__smallest, vw, vh,
+        scrolls: s.scrollHeight > s.clientHeight + 0.5 || s.scrollWidth > s.clientWidth + 0.5,
+        sh: s.scrollHeight, ch: s.clientHeight};
+"""
+
+
+def layout_checks(d, artifacts):
+    for w, h in SIZES:
+        metrics(d, w, h)
+        for notice in (False, True):
+            js(d, "(() => { const n = document.getElementById('notice'); n.hidden = !arguments[0];"
+                  " if (arguments[0]) n.innerHTML = arguments[1]; return true; })()", notice, NODATA)
+            worst, problems, scrolls, smallest = 0, [], [], 10 ** 6
+            for mode in MODES:
+                set_mode(d, mode)
+                r = d.execute_script(LAYOUT_JS)
+                worst = max(worst, len(r["bad"]))
+                problems += ["%s: %s" % (mode, b) for b in r["bad"]]
+                if r["scrolls"]:
+                    scrolls.append("%s %s/%s" % (mode, r["sh"], r["ch"]))
+                if r["count"] < 8:
+                    problems.append("%s: only %d controls visible" % (mode, r["count"]))
+                if r["smallest"] < smallest:
+                    smallest, which = r["smallest"], "%s %s" % (mode, r["which"])
+                if (w, h) in ((320, 568), (568, 320), (390, 844), (844, 390)):
+                    d.save_screenshot(os.path.join(artifacts, "mode-%s-%dx%d%s.png" % (mode, w, h, "-notice" if notice else "")))
+            # Targets: at least 34 px on phones of 390×844 and up without a notice, and never
+            # under 28 px even on a 320×568 phone with a notice and the Start button shown.
+            floor = 28 if notice or min(w, h) < 390 else 34
+            check("%d×%d%s: every control of the four modes inside the viewport, no scrolling (smallest target %d px ≥ %d)"
+                  % (w, h, " with a notice" if notice else "", smallest, floor),
+                  not problems and not scrolls and smallest >= floor, (problems[:4], scrolls, smallest, which))
+    js(d, "(() => { document.getElementById('notice').hidden = true; return true; })()")
+    metrics(d, 390, 844)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--url", "--xi2-log", "--xev-log", "--profile", "--host-err", "--work"):
+        ap.add_argument(a, required=True)
+    args = ap.parse_args()
+    artifacts = os.environ.get("ARTIFACTS", ".")
+    base = args.url.split("#")[0].rstrip("/")
+    log = XLog(args.xi2_log)
+    keys = KeyLog(args.xev_log)
+
+    def mark():
+        log.mark()
+        keys.mark()
+    d = browser(args.profile)
+    helpers = []
+    try:
+        # ── pair, connect, the host's map arrives ───────────────────────────────────
+        d.get(args.url)
+        wait(lambda: state(d).get("screen") == "pair")
+        d.find_element(By.ID, "pair-go").click()
+        st = wait(lambda: state(d).get("status") == "connected" and state(d).get("labels") and state(d), 8)
+        check("paired, connected, and the host sent its button map", st, state(d))
+        check("the mode starts as Pointer (nothing remembered yet)", state(d).get("pageMode") == "pointer", state(d))
+        set_mode(d, "gamepad")
+        gl = js(d, "[...document.querySelectorAll('[data-pane=gamepad] [data-label]')].map((e) => e.dataset.label + '=' + e.textContent)")
+        check("the gamepad is labelled from the host's map (G = I key, C = ←, A = Left click)",
+              "G=I" in gl and "C=←" in gl and "A=Left click" in gl and "P=H" in gl, gl)
+        d.get(base + "/")
+        check("the mode is remembered for this host across a reload",
+              wait(lambda: state(d).get("status") == "connected" and state(d).get("pageMode") == "gamepad", 8), state(d))
+
+        # ── haptics and the web app manifest ────────────────────────────────────────
+        js(d, "(() => { window.__buzz = []; navigator.vibrate = (ms) => { window.__buzz.push(ms); return true; }; return true; })()")
+        tap(d, '[data-pane=gamepad] [data-button="A"]', 0.05)
+        check("a press asks for a short vibration (navigator.vibrate)", wait(lambda: js(d, "window.__buzz.length") >= 1, 2),
+              js(d, "window.__buzz"))
+        manifest = js(d, "fetch('app/manifest.webmanifest').then(async (r) => [r.status, r.headers.get('content-type'), await r.json()])")
+        check("the web app manifest is served (full screen, an icon)",
+              manifest and manifest[0] == 200 and "manifest+json" in manifest[1] and manifest[2].get("display") == "fullscreen"
+              and manifest[2]["icons"], manifest)
+        icon = js(d, "fetch('app/icon.svg').then((r) => [r.status, r.headers.get('content-type')])")
+        check("its icon is served", icon and icon[0] == 200 and "svg" in icon[1], icon)
+
+        # ── the layout rule ─────────────────────────────────────────────────────────
+        layout_checks(d, artifacts)
+
+        # ── pointer mode: aim, clicks, scroll strip ─────────────────────────────────
+        set_mode(d, "pointer")
+        d.find_element(By.ID, "start").click()
+        check("Start motion → sensors on", wait(lambda: state(d).get("sensors") == "on", 3), state(d))
+        orient(d, 10, 5, 0)
+        check("pointer mode aims: yaw 10°, pitch 5° → %s" % (expected(10, 5),), wait(lambda: near(xy(), expected(10, 5)), 3), xy())
+        mark()
+        tap(d, '[data-pane=pointer] [data-button="A"]')
+        tap(d, '[data-pane=pointer] [data-button="B"]')
+        check("Left click → exactly one Button1 press and release", wait(lambda: log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1) == (1, 1), 2),
+              log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1))
+        check("Right click → exactly one Button3 press and release", wait(lambda: log.pair(BUTTON_PRESS, BUTTON_RELEASE, 3) == (1, 1), 2),
+              log.pair(BUTTON_PRESS, BUTTON_RELEASE, 3))
+
+        def drag(selector, dx, dy, steps=10, fingers=1):
+            c = center_of(d, selector)
+            pts = lambda k: [{"x": c["x"] - 20 * f + dx * k / steps, "y": c["y"] - 30 + dy * k / steps, "id": f + 1} for f in range(fingers)]
+            touch(d, "touchStart", pts(0))
+            for k in range(1, steps + 1):
+                time.sleep(0.02)
+                touch(d, "touchMove", pts(k))
+            touch(d, "touchEnd", [])
+
+        mark()
+        drag("[data-scroll-strip]", 0, 96)          # natural (default): fingers down → content down → wheel up
+        ups = wait(lambda: log.count(BUTTON_PRESS, 4) >= 4 and log.count(BUTTON_PRESS, 4), 2)
+        check("scroll strip, natural: a 96 px drag down → 4 wheel-up steps (button 4), none down",
+              log.count(BUTTON_PRESS, 4) == 4 and log.count(BUTTON_RELEASE, 4) == 4 and log.count(BUTTON_PRESS, 5) == 0,
+              (log.count(BUTTON_PRESS, 4), log.count(BUTTON_PRESS, 5), js(d, "remotionTest.sent")))
+        js(d, "(() => { const c = document.getElementById('natural-scroll'); c.checked = false;"
+              " c.dispatchEvent(new Event('change')); return true; })()")
+        mark()
+        drag("[data-scroll-strip]", 0, 96)
+        wait(lambda: log.count(BUTTON_PRESS, 5) >= 4, 2)
+        check("scroll strip, normal: a 96 px drag down → 4 wheel-down steps (button 5)",
+              log.count(BUTTON_PRESS, 5) == 4 and log.count(BUTTON_PRESS, 4) == 0,
+              (log.count(BUTTON_PRESS, 4), log.count(BUTTON_PRESS, 5), js(d, "remotionTest.sent")))
+
+        # ── presenter: next, previous, blank ────────────────────────────────────────
+        set_mode(d, "presenter")
+        mark()
+        tap(d, '[data-pane=presenter] [data-button="D"]')
+        tap(d, '[data-pane=presenter] [data-button="C"]')
+        tap(d, '[data-pane=presenter] [data-button="J"]')
+        for name, key in (("Next → the Right key", "Right"), ("Previous → the Left key", "Left"), ("Blank → the b key", "b")):
+            check(name + " (exactly one press and release)",
+                  wait(lambda: keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE[key]) == (1, 1), 2), keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE[key]))
+        labels = js(d, "[...document.querySelectorAll('[data-pane=presenter] [data-label]')].map((e) => e.textContent)")
+        check("the presenter's keys show what the host's map sends (←, →, B)", labels == ["←", "→", "B"], labels)
+        click(d, "#timer-toggle")
+        t1 = wait(lambda: js(d, "document.getElementById('timer-text').textContent") == "00:01", 2.5)
+        check("the timer runs", t1, js(d, "document.getElementById('timer-text').textContent"))
+
+        # ── touchpad: moves, taps, two-finger tap and scroll, drag, keys, text ──────
+        set_mode(d, "touchpad")
+        before = xy()
+        drag("#touch-surface", 120, 0, steps=12)
+        after = wait(lambda: xy()[0] > before[0] + 100 and xy(), 2)
+        check("touchpad: a 120 px slide right moves the pointer right by more than 120 px (acceleration)",
+              after and after[0] - before[0] >= 120 and abs(after[1] - before[1]) <= 3, (before, xy()))
+        mark()
+        tap(d, "#touch-surface", 0.05)
+        check("touchpad: a tap → exactly one Button1 click", wait(lambda: log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1) == (1, 1), 2),
+              log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1))
+        c = center_of(d, "#touch-surface")
+        mark()
+        touch(d, "touchStart", [{"x": c["x"] - 30, "y": c["y"], "id": 1}, {"x": c["x"] + 30, "y": c["y"], "id": 2}])
+        time.sleep(0.05)
+        touch(d, "touchEnd", [])
+        check("touchpad: a two-finger tap → exactly one Button3 click, no Button1",
+              wait(lambda: log.pair(BUTTON_PRESS, BUTTON_RELEASE, 3) == (1, 1), 2) and log.count(BUTTON_PRESS, 1) == 0,
+              log.since())
+        mark()
+        drag("#touch-surface", 0, -96, fingers=2)    # normal scrolling still set: fingers up → wheel up
+        wait(lambda: log.count(BUTTON_PRESS, 4) >= 4, 2)
+        check("touchpad: two fingers 96 px up (normal scrolling) → 4 wheel-up steps, no clicks",
+              log.count(BUTTON_PRESS, 4) == 4 and log.count(BUTTON_PRESS, 1) == 0 and log.count(BUTTON_PRESS, 3) == 0,
+              (log.count(BUTTON_PRESS, 4), log.count(BUTTON_PRESS, 5), log.count(BUTTON_PRESS, 1), log.count(BUTTON_PRESS, 3), js(d, "remotionTest.sent")))
+        mark()
+        start = xy()
+        touch(d, "touchStart", [dict(c, id=1)])
+        pressed = wait(lambda: log.count(BUTTON_PRESS, 1) == 1, 2)
+        for k in range(1, 9):
+            time.sleep(0.02)
+            touch(d, "touchMove", [{"x": c["x"], "y": c["y"] + 8 * k, "id": 1}])
+        wait(lambda: xy()[1] > start[1] + 40, 2)
+        moved_while_down = xy()[1] - start[1]
+        touch(d, "touchEnd", [])
+        check("touchpad: hold still → Button1 down (drag), moving drags, lifting → one release",
+              pressed and moved_while_down > 40 and wait(lambda: log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1) == (1, 1), 2),
+              (log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1), moved_while_down))
+        mark()
+        tap(d, '[data-key="Return"]', 0.05)
+        tap(d, '[data-key="BackSpace"]', 0.05)
+        check("touchpad keys: ⏎ → one Return, ⌫ → one BackSpace",
+              wait(lambda: keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE["Return"]) == (1, 1)
+                   and keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE["BackSpace"]) == (1, 1), 2),
+              (keys.pair(KEY_PRESS, KEY_RELEASE, 36), keys.pair(KEY_PRESS, KEY_RELEASE, 22)))
+
+        # Text: the phone keyboard's input (CDP Input.insertText), then an IME composition.
+        js(d, "(() => { document.getElementById('type-field').focus(); return true; })()")
+        at = len(open(args.xev_log, errors="replace").read())
+        want = "Hi é ß 😀"
+        cdp(d, "Input.insertText", {"text": want})
+        got = wait(lambda: typed(args.xev_log, at) == want and want, 3)
+        check("typed text arrives as those characters under XTest: %r" % want, got, typed(args.xev_log, at))
+        at = len(open(args.xev_log, errors="replace").read())
+        cdp(d, "Input.imeSetComposition", {"text": "ka", "selectionStart": 2, "selectionEnd": 2})
+        cdp(d, "Input.imeSetComposition", {"text": "か", "selectionStart": 1, "selectionEnd": 1})
+        time.sleep(0.3)
+        during = typed(args.xev_log, at)
+        cdp(d, "Input.insertText", {"text": "か"})
+        got = wait(lambda: typed(args.xev_log, at) == "か", 3)
+        check("an IME composition types nothing until committed, then the committed text once (か)",
+              during == "" and got, (during, typed(args.xev_log, at)))
+        at = len(open(args.xev_log, errors="replace").read())
+        cdp(d, "Input.dispatchKeyEvent", {"type": "keyDown", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13})
+        cdp(d, "Input.dispatchKeyEvent", {"type": "keyUp", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13})
+        check("Enter in the text field → the Return key", wait(lambda: typed(args.xev_log, at) == "<Return>", 2),
+              (typed(args.xev_log, at), js(d, "document.activeElement.id"), js(d, "remotionTest.sent")))
+
+        # ── gamepad: a labelled key and a click ─────────────────────────────────────
+        set_mode(d, "gamepad")
+        mark()
+        tap(d, '[data-pane=gamepad] [data-button="G"]')
+        tap(d, '[data-pane=gamepad] [data-button="A"]')
+        check("gamepad: G (labelled I) → exactly one i key press and release",
+              wait(lambda: keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE["i"]) == (1, 1), 2), keys.pair(KEY_PRESS, KEY_RELEASE, 31))
+        check("gamepad: A → exactly one Button1 click", wait(lambda: log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1) == (1, 1), 2),
+              log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1))
+
+        # ── presenter laser: the overlay dot, the real pointer still, clicks pass through ──
+        set_mode(d, "presenter")
+        orient(d, 0, 0, 0)
+        d.find_element(By.ID, "start").click() if js(d, "!document.getElementById('start').hidden") else None
+        click(d, '[data-pane=presenter] .recenter')          # this direction is the centre
+        time.sleep(0.3)
+        # A window below where the dot will be, to take the click that passes through.
+        dot = expected(-12, 6)
+        below = subprocess.Popen(["xev", "-geometry", "300x200+%d+%d" % (dot[0] - 150, dot[1] - 100), "-event", "button",
+                                  "-name", "below"], stdout=open(os.path.join(args.work, "below.log"), "w"), stderr=subprocess.STDOUT)
+        helpers.append(below)
+        below_id = wait(lambda: subprocess.run(["xdotool", "search", "--name", "^below$"], capture_output=True, text=True).stdout.split(), 5)
+        check("a window below the dot's place is up", below_id, "xdotool search found no window 'below'")
+        xdo_ok = subprocess.run(["xdotool", "mousemove", "40", "40"]).returncode == 0
+        still = wait(lambda: xy() == (40, 40) and xy(), 2)
+        c = center_of(d, "#laser")
+        touch(d, "touchStart", [dict(c, id=1)])
+        check("holding Laser → the page says the laser is on", wait(lambda: state(d).get("laser"), 2), state(d))
+        sent = js(d, "remotionTest.sent.motion")
+        check("motion flows while the laser is held (the centre is taken from the first sample)",
+              wait(lambda: js(d, "remotionTest.sent.motion") >= sent + 5, 2), (sent, js(d, "remotionTest.sent.motion")))
+        orient(d, -12, 6, 0)
+        overlay = wait(lambda: subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^remotion-laser$"],
+                                              capture_output=True, text=True).stdout.split(), 3)
+        check("the overlay window is shown", overlay, "no visible window named remotion-laser")
+        geometry = lambda: subprocess.run(["xdotool", "getwindowgeometry", overlay[0]], capture_output=True, text=True).stdout if overlay else ""
+        def dot_centre():
+            m = re.search(r"Position: (-?\d+),(-?\d+).*?Geometry: (\d+)x(\d+)", geometry(), re.S)
+            return (int(m.group(1)) + int(m.group(3)) // 2, int(m.group(2)) + int(m.group(4)) // 2) if m else None
+        placed = wait(lambda: near(dot_centre(), dot, 3) and dot_centre(), 3)
+        check("the dot is where pointer mode's formula puts yaw −12°, pitch 6°: %s" % (dot,), placed, dot_centre())
+        shot = os.path.join(artifacts, "laser-overlay.png")
+        subprocess.run(["import", "-window", "root", shot], check=False)
+        def pixel(x, y):
+            out = subprocess.run(["import", "-window", "root", "-crop", "1x1+%d+%d" % (x, y), "-depth", "8", "txt:-"], capture_output=True, text=True).stdout
+            m = re.search(r"\((\d+),(\d+),(\d+)", out.split("\n", 1)[-1])
+            return tuple(int(v) for v in m.groups()) if m else None
+        at, away = pixel(*dot), pixel(dot[0] + 40, dot[1])
+        check("the screenshot shows a red dot there and not 40 px away (%s vs %s)" % (at, away),
+              at and at[0] > 200 and at[1] < 90 and at[2] < 90 and away and not (away[0] > 200 and away[1] < 90), (at, away))
+        check("the real pointer did not move while the laser was held (XQueryPointer)", still and xy() == (40, 40), xy())
+        subprocess.run(["xdotool", "mousemove", str(dot[0]), str(dot[1])])
+        at_dot = wait(lambda: xy() == dot, 2)
+        subprocess.run(["xdotool", "click", "1"])
+        got_click = wait(lambda: "ButtonPress" in open(os.path.join(args.work, "below.log"), errors="replace").read(), 2)
+        still_shown = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^remotion-laser$"],
+                                     capture_output=True, text=True).stdout.split()
+        check("the overlay takes no input: a click at the dot, with the dot shown, reaches the window below",
+              xdo_ok and at_dot and got_click and still_shown, (xy(), dot, got_click, still_shown))
+        touch(d, "touchEnd", [])
+        gone = wait(lambda: not subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^remotion-laser$"],
+                                               capture_output=True, text=True).stdout.split(), 2)
+        check("releasing Laser hides the dot", gone and not state(d).get("laser"))
+        below.terminate()
+
+        # ── a drag held when the tab closes is released (exactly once) ──────────────
+        set_mode(d, "touchpad")
+        mark()
+        c = center_of(d, "#touch-surface")
+        touch(d, "touchStart", [dict(c, id=1)])
+        check("touchpad drag started (Button1 down)", wait(lambda: log.count(BUTTON_PRESS, 1) == 1, 2), log.since())
+        closed = time.monotonic()
+        d.quit()
+        d = None
+        released = wait(lambda: log.count(BUTTON_RELEASE, 1) == 1, 4)
+        took = time.monotonic() - closed
+        check("tab closed during a drag → Button1 released once within 2.5 s (%.2f s)" % took,
+              released and took <= 2.5 and log.count(BUTTON_RELEASE, 1) == 1, log.since())
+    finally:
+        for p in helpers:
+            if p.poll() is None:
+                p.terminate()
+                p.wait(5)
+        if d:
+            d.quit()
+    passed = sum(page_harness.results)
+    print("%d passed, %d failed" % (passed, len(page_harness.results) - passed))
+    return 0 if passed == len(page_harness.results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
