@@ -200,6 +200,23 @@ check "--inject auto on Wayland without uinput: one line, non-zero exit, never X
 check "... saying what to do (install.sh --system, the uaccess rule of docs/INJECTION.md)" \
   bash -c "grep -q 'Wayland session' '$work/wayland.err' && grep -q 'scripts/install.sh --system' '$work/wayland.err' \
     && grep -qF '$(grep -m1 '^KERNEL=="uinput"' docs/INJECTION.md)' '$work/wayland.err'"
+# --inject xtest on a Wayland session works (XWayland windows) and warns once, in its start line.
+. scripts/lib/xvfb.sh
+outer_display=${DISPLAY-}
+if start_xvfb "$work"; then
+  pids+=("$xvfb_pid")
+  rm -f "$work/xw.ready"
+  XDG_SESSION_TYPE=wayland "$bin" host --inject xtest --bind 127.0.0.1 --port 0 --no-discovery --no-dashboard \
+    --no-web --data-dir "$work/xw-keys" --ready-file "$work/xw.ready" >/dev/null 2>"$work/xw.err" &
+  xw=$!; pids+=("$xw")
+  wait_ready "$work/xw.ready" "$xw"; kill -INT "$xw"; wait "$xw" 2>/dev/null
+  kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null
+  check "--inject xtest on Wayland: one warning, in the injector's start line" \
+    test "$(grep -c 'WARNING: this is a Wayland session' "$work/xw.err")" -eq 1 -a "$(grep -c 'injecting with --inject xtest; WARNING' "$work/xw.err")" -eq 1
+else
+  check "Xvfb for the xtest-on-Wayland check" false
+fi
+if [[ -n $outer_display ]]; then export DISPLAY=$outer_display; else unset DISPLAY; fi
 
 python3 -c 'print("[buttons]\nA = \"" + "x" * 2000000 + "\"\n[mapping]\nmode = \"\\u001b[2J\\u0000\"")' >"$work/huge.toml"
 "$bin" host --insecure --config "$work/huge.toml" 2>"$work/bad6.err"; rc=$?
