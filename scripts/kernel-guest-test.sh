@@ -7,7 +7,7 @@
 # and a writable 9p share for the results. Inside the guest (scripts/lib/kernel-guest-inside.sh):
 # systemd-udevd, `libinput debug-events`, `remotion host --inject uinput` (REMOTION_ECHO_INJECTED=1
 # says what it injected) and `remotion client --insecure` on loopback. Checked here
-# (scripts/lib/kernel_guest_check.py): pointer mode gives absolute events at the mapper's
+# (scripts/lib/kernel_guest_check.py): pointer and seed modes give absolute events at the mapper's
 # screen fractions (within 0.5 %), FPS mode relative events whose raw values sum to what the
 # mapper emitted, a click, a key and a high-resolution wheel step exactly once, a killed
 # controller's held button released within the host's timeout, both devices removed when
@@ -35,7 +35,8 @@ bin=$(readlink -f "$bin")
 for tool in qemu-system-x86_64 /bin/busybox libinput /lib/systemd/systemd-udevd /usr/bin/python3 apt-get dpkg-deb; do
   command -v "$tool" >/dev/null || fail_now "$tool is missing: run scripts/setup.sh"
 done
-/bin/busybox --list | grep -qx depmod || fail_now "/bin/busybox has no depmod (busybox-static is needed: scripts/setup.sh)"
+# (Not `busybox --list | grep -q`: with pipefail, grep's early exit would fail busybox's write.)
+grep -qx depmod <(/bin/busybox --list) || fail_now "/bin/busybox has no depmod (busybox-static is needed: scripts/setup.sh)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/remotion-kguest.$$.XXXXXX")
 qemu_pid=""

@@ -95,6 +95,14 @@ if start_phase pointer pointer; then
   stop_phase pointer
 fi
 
+# Seed mode: absolute motion too.
+if start_phase seed seed; then
+  say "seed: streaming"
+  client --source synthetic:figure-eight --rate 50 --duration 2 >"$out/seed.client.out" 2>&1
+  fact seed.client_rc $?
+  stop_phase seed
+fi
+
 # FPS mode: relative motion, raw.
 if start_phase fps fps; then
   say "fps: streaming"

@@ -79,7 +79,7 @@ def main():
         if key == "timeout":
             check(f"guest wait: {value}", False, "timed out")
 
-    for phase in ("pointer", "fps"):
+    for phase in ("pointer", "seed", "fps"):
         nodes, added, removed, events = libinput(phase)
         sent = echoed(phase)
         check(f"{phase}: the host ran and stopped cleanly", facts.get(f"{phase}.host_rc") == "0",
@@ -95,7 +95,7 @@ def main():
               and POINTER not in read(f"{phase}.devices-after") and MOUSE not in read(f"{phase}.devices-after"),
               f"removed: {[n for n, _ in removed]}")
 
-        if phase == "pointer":
+        if phase in ("pointer", "seed"):
             # Absolute motion at the mapper's fractions. The kernel passes on only changed axis
             # values, so consecutive equal positions are one event; each libinput event is
             # compared with the position the host injected, in order.
@@ -111,15 +111,16 @@ def main():
                     m = re.search(NUM + r"\s*/\s*" + NUM, rest)
                     seen.append((name, float(m.group(1)), float(m.group(2))) if m else (name, None, None))
             relative = [e for e in events if e[1] == "POINTER_MOTION"]
-            check("pointer: only absolute motion, all from the absolute pointer",
+            check(f"{phase}: only absolute motion, all from the absolute pointer",
                   seen and all(n == POINTER for n, _, _ in seen) and not relative,
                   f"{len(seen)} absolute, {len(relative)} relative; devices {sorted({n for n, _, _ in seen})}")
             worst = max((max(abs(s[1] - i[0]), abs(s[2] - i[1])) for s, i in zip(seen, intended)
                          if s[1] is not None), default=float("inf"))
-            check(f"pointer: {len(seen)} absolute events at the {len(intended)} positions the mapper meant, "
+            check(f"{phase}: {len(seen)} absolute events at the {len(intended)} positions the mapper meant, "
                   f"within 0.5 % of the screen (worst {worst:.3f} %)",
                   len(seen) == len(intended) and len(seen) >= 20 and worst <= 0.5,
                   f"first seen {seen[:3]}, first meant {intended[:3]}")
+        if phase == "pointer":
             buttons = [(n, r) for n, k, r in events if k == "POINTER_BUTTON" and r.startswith("BTN_LEFT")]
             presses = [b for b in buttons if "pressed" in b[1]]
             releases = [b for b in buttons if "released" in b[1]]
@@ -144,7 +145,7 @@ def main():
             check(f"pointer: a killed controller's held button released within the host's timeout "
                   f"({timeout:g} s; took {release} s after the kill)",
                   release is not None and float(release) <= timeout + 1.5, "no release seen")
-        else:
+        if phase == "fps":
             moved = [e for e in sent if e.get("kind") == "move_by"]
             want = (sum(e["dx"] for e in moved), sum(e["dy"] for e in moved))
             raw, bad = [0.0, 0.0], []
