@@ -23,6 +23,8 @@ stage "discovery across namespaces" bash scripts/discovery-e2e.sh
 stage "dashboard in headless chromium" env REMOTION_SKIP_BUILD=1 bash scripts/browser-test.sh
 stage "web controller: phone page in headless chromium → XTest" env REMOTION_SKIP_BUILD=1 bash scripts/web-controller-test.sh
 stage "web page modes: layouts, touchpad, typing, laser overlay (chromium → XTest)" env REMOTION_SKIP_BUILD=1 bash scripts/web-modes-test.sh
+stage "web controller: newest wins after a 1 s stall (nftables, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/web-stall-test.sh
+stage "web controller: the HTTPS port under a neighbour's connection flood" env REMOTION_SKIP_BUILD=1 bash scripts/web-flood-test.sh
 stage "uinput on Debian's kernel in QEMU (libinput reads it)" env REMOTION_SKIP_BUILD=1 bash scripts/kernel-guest-test.sh
 stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
   env REMOTION_SKIP_BUILD=1 SMOKE=1 SECONDS_PER_RUN=1 LOADS=2x250 CORE_PACKETS=2000 bash scripts/bench.sh debug

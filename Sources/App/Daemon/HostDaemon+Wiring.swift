@@ -37,6 +37,11 @@ extension HostDaemon {
             try await loop.announceStart()
             let boundPort = loop.localAddress.port ?? options.port
             console.note(.listening, "listening on \(loop.localAddress.displayText) (UDP, \(securityNote))")
+            // Before the web server: a neighbour's idle connections must not take every
+            // descriptor (docs/SECURITY.md §9). One stderr line once listening (an error before
+            // stays one line); not a fact in the terminal view (its welcome screen is fixed).
+            let openFiles = FileDescriptorLimit.raiseToHard()
+            if !console.interactive { console.say(openFiles.description) }
             console.note(.injector, "injecting with \(reason)")
             if let path = options.configPath { console.note(.config, "config \(path)") }
             var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)

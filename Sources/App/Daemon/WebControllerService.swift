@@ -26,11 +26,11 @@ package struct WebControllerService: Service {
     }
 
     package var controlHandlers: [String: ControlHandler] {
-        let open = openPairing
+        let open = openPairing, stats = server.stats
         return ["web-pair-window": { _, _ in
             guard let url = open() else { return .failure("the web controller cannot open a pairing window") }
             return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow)])
-        }]
+        }, "web-stats": { _, _ in .success(stats.snapshot.controlFields) }]
     }
 
     package struct Started: Sendable {
@@ -60,6 +60,7 @@ package struct WebControllerService: Service {
         var configuration = WebControllerServer.Configuration(bind: bind, port: port,
                                                                names: addresses + [localName, "localhost"])
         configuration.timeout = timeout
+        configuration.limits.total = WebConnectionGuard.Limits.total(openFileLimit: FileDescriptorLimit.current)
         let bound: Int
         do { bound = try await server.start(configuration, host: PipelineControllers(loop: host, name: hostName)) }
         catch { throw HostStartError("\(error); use --web-port to pick another port or --no-web") }

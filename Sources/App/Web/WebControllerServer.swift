@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
@@ -20,6 +21,8 @@ package final class WebControllerServer: Sendable {
         /// `<name>.local`, localhost.
         package var names: [String]
         package var timeout: Duration = .milliseconds(2500)
+        /// TLS-handshake and idle timeouts, per-address and total caps before authentication.
+        package var limits = WebConnectionGuard.Limits()
         package init(bind: String, port: Int, names: [String]) {
             self.bind = bind; self.port = port; self.names = names
         }
@@ -36,7 +39,10 @@ package final class WebControllerServer: Sendable {
         self.registry = registry
         self.certificates = certificates
         var quiet = logger ?? Logger(label: "remotion.web")
-        if logger == nil { quiet.logLevel = .warning }
+        // Hummingbird logs every connection that closes before its request at .error (a
+        // refused or timed-out neighbour's too: a line per connection under a flood); the
+        // connection guard counts those instead (web-stats). Start failures are reported.
+        if logger == nil { quiet.logLevel = .critical }
         self.logger = quiet
     }
 
@@ -66,19 +72,23 @@ package final class WebControllerServer: Sendable {
         let router = Router(context: BasicRequestContext.self)
         routes.add(to: router)
         let socket = WebControllerSocket(host: host, registry: registry, stats: stats, timeout: configuration.timeout)
+        let connections = WebConnectionGuard(limits: configuration.limits, stats: stats)
         let app = Application(
             router: router,
-            server: try .tls(.http1WebSocketUpgrade { request, channel, _ in
-                guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
-                if let refused = guardian.check(request, write: true) {
-                    stats.count(refusedRequest: refused.rawValue)
-                    return .dontUpgrade
-                }
-                let remote = channel.remoteAddress
-                return .upgrade([:]) { inbound, outbound, _ in
-                    await socket.run(inbound: inbound, outbound: outbound, remote: remote)
-                }
-            }, tlsConfiguration: tls),
+            server: HTTPServerBuilder { responder in
+                GuardedChannel(base: try TLSChannel(HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init()) { request, channel, _ in
+                    guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                    if let refused = guardian.check(request, write: true) {
+                        stats.count(refusedRequest: refused.rawValue)
+                        return .dontUpgrade
+                    }
+                    let remote = channel.remoteAddress
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        await socket.run(inbound: inbound, outbound: outbound, remote: remote,
+                                         authenticated: { WebConnectionGuard.authenticated(channel) })
+                    }
+                }, tlsConfiguration: tls), owner: connections)
+            },
             configuration: .init(address: .hostname(configuration.bind, port: configuration.port), serverName: nil,
                                  reuseAddress: false),
             onServerRunning: { channel in boundSink.yield(channel.localAddress?.port ?? -1) },

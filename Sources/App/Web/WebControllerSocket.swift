@@ -24,7 +24,9 @@ struct WebControllerSocket: Sendable {
     final class Link: Sendable {
         let lastHeard = Atomic<Int64>(0)
         let session = Mutex<(id: SessionID, device: String)?>(nil)
-        init() { heard() }
+        /// Tells the connection guard that this socket authenticated (no caps, no idle timeout).
+        let authenticated: @Sendable () -> Void
+        init(authenticated: @escaping @Sendable () -> Void = {}) { self.authenticated = authenticated; heard() }
         func heard() { lastHeard.store(Int64(NIODeadline.now().uptimeNanoseconds), ordering: .relaxed) }
         func silence() -> Duration {
             .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds) - lastHeard.load(ordering: .relaxed))
@@ -33,8 +35,9 @@ struct WebControllerSocket: Sendable {
 
     enum Ending: Sendable { case closedByPage, timedOut, revoked, refused, shutdown }
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, remote: SocketAddress?) async {
-        let link = Link()
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, remote: SocketAddress?,
+             authenticated: @escaping @Sendable () -> Void = {}) async {
+        let link = Link(authenticated: authenticated)
         let ending: Ending = await withTaskGroup(of: Ending.self) { group in
             group.addTask { await self.read(inbound, outbound, remote: remote, link: link) }
             group.addTask { await self.watch(outbound, link: link) }
@@ -79,6 +82,8 @@ struct WebControllerSocket: Sendable {
                       remote: SocketAddress?, link: Link) async -> Ending {
         var clock = WebClockOffset()
         var session: SessionID?
+        var intake: WebMotionIntake?      // newest wins between this socket and the host
+        defer { intake?.close() }
         var clutchInUse = false
         do {
             for try await message in inbound.messages(maxSize: Self.maxFrame) {
@@ -108,7 +113,9 @@ struct WebControllerSocket: Sendable {
                             return .refused
                         }
                         session = id
+                        intake = WebMotionIntake(host: host, session: id, stats: stats)
                         link.session.withLock { $0 = (id, device.id) }
+                        link.authenticated()
                         stats.count(opened: 1)
                         let mode = await host.mode(id, set: nil)
                         try await outbound.write(.text(WebHostMessage.welcome(
@@ -123,7 +130,7 @@ struct WebControllerSocket: Sendable {
                         }
                     }
                 case .binary(let buffer):
-                    guard let session else { stats.drop("before-hello"); continue }
+                    guard session != nil else { stats.drop("before-hello"); continue }
                     let frame: WebFrame
                     do { frame = try WebFrame.decode(buffer.readableBytesView) } catch {
                         stats.drop(error.reason)
@@ -138,10 +145,11 @@ struct WebControllerSocket: Sendable {
                         clutchInUse = clutchInUse || m.clutch
                         var sample = m.sample
                         if clutchInUse && !m.clutch { sample.attitude = nil; sample.gyro = nil; sample.acceleration = nil }
-                        host.motion(session, sample, latencyMicros: clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
+                        intake?.motion(sequence: m.sequence, sample,
+                                       latencyMicros: clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
                         stats.count(motion: 1)
                     case let .button(button, isDown, _):
-                        host.button(session, button, isDown: isDown)
+                        intake?.button(button, isDown: isDown)
                     case let .ping(_, pageTime, rtt):
                         clock.ping(pageTimeMillis: pageTime, rttMillis: rtt == 0 ? nil : Double(rtt) / 10,
                                    hostNowMillis: Date().timeIntervalSince1970 * 1000)

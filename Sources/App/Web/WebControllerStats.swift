@@ -1,3 +1,4 @@
+import RemotionHostLogic
 import Synchronization
 
 /// What the web controller server has done, for the host's status and tests: sessions,
@@ -11,6 +12,13 @@ package final class WebControllerStats: Sendable {
         package var ended: [String: Int] = [:]
         package var pairings = 0
         package var refusedRequests: [String: Int] = [:]
+        /// Motion frames merged into a newer one after a stall, and the merged samples sent
+        /// (newest wins); out-of-order frames are `dropped["stale"]`.
+        /// Connections closed by the connection guard before authenticating, by reason
+        /// (per-address-cap, evicted, handshake-timeout, idle-timeout).
+        package var connections: [String: Int] = [:]
+        package var mergedFrames = 0
+        package var bursts = 0
 
         package var droppedTotal: Int { dropped.values.reduce(0, +) }
         package var refusedTotal: Int { refused.values.reduce(0, +) + refusedRequests.values.reduce(0, +) }
@@ -27,5 +35,14 @@ package final class WebControllerStats: Sendable {
     func count(paired n: Int) { state.withLock { $0.pairings += n } }
     /// An HTTP request refused before it reached a route (bad Origin or Host, wrong type).
     func count(refusedRequest reason: String) { state.withLock { $0.refusedRequests[reason, default: 0] += 1 } }
+    /// The newest-wins intake's counters grew from `before` to `now`.
+    func count(intake now: NewestWinsIntake.Counters, since before: NewestWinsIntake.Counters) {
+        state.withLock {
+            $0.mergedFrames += now.merged - before.merged
+            $0.bursts += now.bursts - before.bursts
+            if now.stale > before.stale { $0.dropped["stale", default: 0] += now.stale - before.stale }
+        }
+    }
+    func count(connection reason: String) { state.withLock { $0.connections[reason, default: 0] += 1 } }
     func drop(_ reason: String) { state.withLock { $0.dropped[reason, default: 0] += 1 } }
 }

@@ -25,7 +25,8 @@ package struct WebMotion: Sendable, Equatable {
 
     /// The protocol's sample (timestamps in microseconds on the page's clock).
     package var sample: MotionSample {
-        MotionSample(timestampMicros: UInt64(max(0, timeMillis * 1000)), attitude: attitude, gyro: gyro,
+        // Saturated: a finite time past 2^64 µs (1e300 ms) would trap the conversion.
+        MotionSample(timestampMicros: UInt64(min(max(0, timeMillis * 1000), 1.8e19)), attitude: attitude, gyro: gyro,
                      acceleration: acceleration, buttons: buttons)
     }
 }

@@ -1,0 +1,11 @@
+/// The web controller's counters for the control socket's `web-stats`
+/// (`{"command":"web-stats"}` → `{"ok":true,"opened":…,"dropped":{"stale":…},…}`).
+extension WebControllerStats.Snapshot {
+    package var controlFields: [String: ControlValue] {
+        func table(_ t: [String: Int]) -> ControlValue { .object(t.mapValues { .number(Double($0)) }) }
+        return ["opened": .number(Double(opened)), "motionFrames": .number(Double(motionFrames)),
+                "mergedFrames": .number(Double(mergedFrames)), "bursts": .number(Double(bursts)),
+                "pairings": .number(Double(pairings)), "refused": table(refused), "dropped": table(dropped),
+                "ended": table(ended), "connections": table(connections), "refusedRequests": table(refusedRequests)]
+    }
+}

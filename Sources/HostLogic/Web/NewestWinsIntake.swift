@@ -1,0 +1,214 @@
+import RemotionProtocol
+
+/// Newest wins for one controller whose motion rides a stream that can stall (a
+/// WebSocket: one lost segment holds every later frame back) or reorder (an unordered
+/// data channel). Pure: frames, button edges and the host's time in; what to inject out.
+/// docs/WEB-CONTROLLER.md, "Newest wins".
+///
+///     var intake = NewestWinsIntake()
+///     for out in intake.motion(frame, now: now) { inject(out) }     // every motion frame
+///     for out in intake.button(.a, isDown: true) { inject(out) }     // every button edge
+///     for out in intake.expire(now: now) { inject(out) }             // at `deadline`
+///
+/// - **Stale**: a frame not newer (sequence, serial arithmetic) than the newest one taken
+///   is dropped and counted — it arrived out of order, something newer was already used.
+/// - **Burst**: a frame's lag is its host arrival time minus its page time (the clocks'
+///   offset cancels against `baseline`, the lowest lag seen, which follows slow drift).
+///   A frame more than `lateBound` behind the baseline whose lag jumped by more than
+///   `lateBound` since its predecessor (it came after a silence: the first frame out of a
+///   stall) or that came less than half a send interval after its predecessor starts a
+///   *hold*; while holding, every frame that arrives less than half a send
+///   interval after its predecessor (the stream is catching up) is held too. Held frames
+///   merge; the first frame that arrives at the sender's pace (on time, or late: after
+///   `settleFrames` late frames at pace in a row their lag becomes the new baseline),
+///   `tailWait` without a frame, `holdLimit` after the hold began, or a button edge sends
+///   the merged sample once.
+/// - **Merged sample**: the newest frame's attitude, acceleration and buttons; its gyro is
+///   the sum of every merged frame's rotation (rate × the time since its predecessor, capped
+///   the way `GyroMouseMapper` caps it) over one step of `min(span, maxStep)`, and its
+///   timestamp is moved back by what the merge skipped (`compression`), so the FPS mapper
+///   turns exactly the summed rotation, once; pointer modes take the newest attitude.
+/// - **Buttons** are never merged, delayed past a later motion or dropped: an edge first
+///   sends the held motion (sent before it), then itself — exactly once, in order.
+package struct NewestWinsIntake: Sendable, Equatable {
+    /// One motion frame: the page's sequence number, its sample (timestamp on the page's
+    /// clock, microseconds) and the one-way latency the transport estimated for it.
+    package struct Frame: Sendable, Equatable {
+        package var sequence: UInt32
+        package var sample: MotionSample
+        package var latencyMicros: Int64?
+        package init(sequence: UInt32, sample: MotionSample, latencyMicros: Int64? = nil) {
+            self.sequence = sequence; self.sample = sample; self.latencyMicros = latencyMicros
+        }
+    }
+
+    package enum Output: Sendable, Equatable {
+        /// Inject this sample; `frames` is how many frames it stands for (1: passed through).
+        case motion(MotionSample, latencyMicros: Int64?, frames: Int)
+        case button(Button, isDown: Bool)
+    }
+
+    package struct Counters: Sendable, Equatable {
+        /// Frames dropped because a newer one had already been taken (out of order, duplicate).
+        package var stale = 0
+        /// Frames merged into a later one (their rotation kept, their sample not injected).
+        package var merged = 0
+        /// Merged samples sent (each stands for two or more frames).
+        package var bursts = 0
+        package init() {}
+    }
+
+    /// A frame this far behind the baseline lag (and catching up) is part of a backlog.
+    package var lateBoundMicros: Int64 = 40_000
+    /// The longest a held frame waits for a newer one.
+    package var holdLimit: Duration = .milliseconds(50)
+    package private(set) var counters = Counters()
+    /// The lowest lag (host arrival − page time, µs) seen lately; nil before the first frame.
+    package private(set) var baseline: Int64?
+
+    private struct Taken: Sendable, Equatable {
+        var sequence: UInt32
+        var pageMicros: UInt64
+        var lag: Int64
+    }
+    /// The newest frame taken (sent or held).
+    private var newest: Taken?
+    private struct Held: Sendable, Equatable {
+        var frame: Frame
+        var frames: Int
+        var rotation: (x: Double, y: Double, z: Double)
+        var anyGyro: Bool
+        var since: Instant
+        static func == (a: Held, b: Held) -> Bool {
+            a.frame == b.frame && a.frames == b.frames && a.anyGyro == b.anyGyro && a.since == b.since
+                && a.rotation.x == b.rotation.x && a.rotation.y == b.rotation.y && a.rotation.z == b.rotation.z
+        }
+    }
+    private var held: Held?
+    /// Page time of the last frame sent (the span a merged sample covers starts there).
+    private var lastSentPageMicros: UInt64?
+    /// Microseconds the output timeline is behind the page's (what merges skipped).
+    package private(set) var compression: UInt64 = 0
+
+    package init() {}
+
+    /// Late frames at the sender's pace, in a row, after which their lag is the new baseline.
+    package static let settleFrames = 4
+    static let latestPageMicros: UInt64 = 1 << 52
+    private var latePaced = 0
+
+    /// How long a hold waits for the next frame of a burst before sending what it has.
+    /// (A sender that keeps streaming ends a hold with its next frame, at most one send
+    /// interval later; this only matters when it stopped, so it can be 1.5 intervals at 60 Hz
+    /// and outlast the reader being descheduled in the middle of a backlog.)
+    package var tailWait: Duration = .milliseconds(25)
+    private var tailDeadline: Instant?
+
+    /// When `expire` must run: the hold's end; nil while nothing is held.
+    package var deadline: Instant? {
+        guard let h = held else { return nil }
+        return Swift.min(h.since + holdLimit, tailDeadline ?? h.since + holdLimit)
+    }
+
+    package var isHolding: Bool { held != nil }
+
+    /// A motion frame arrived at `now` (the host's monotonic clock).
+    package mutating func motion(_ frame: Frame, now: Instant) -> [Output] {
+        // Page times past 2^52 µs (year 2112) count as 2^52: every sum and difference below
+        // then stays far inside Int64, whatever a client sends.
+        let page = Swift.min(frame.sample.timestampMicros, Self.latestPageMicros)
+        let lag = now.microseconds &- Int64(page)
+        var dt = 0.0
+        var catchingUp = false, jumped = false
+        if let n = newest {
+            let ahead = Int32(bitPattern: frame.sequence &- n.sequence)
+            guard ahead > 0 || (ahead == 0 && page > n.pageMicros) else {
+                counters.stale += 1
+                return []
+            }
+            if page > n.pageMicros {
+                let gap = Int64(clamping: page - n.pageMicros)
+                dt = Double(gap) / 1e6
+                catchingUp = lag < n.lag - gap / 2           // came < half a send interval after its predecessor
+                jumped = lag > n.lag + lateBoundMicros       // came after a silence: the first out of a stall
+            }
+        }
+        newest = Taken(sequence: frame.sequence, pageMicros: page, lag: lag)
+        let holding = held != nil
+        var frame = frame
+        frame.sample.timestampMicros = page
+        merge(frame, dt: dt, now: now)
+
+        let base = baseline ?? lag
+        let behind = lag - base > lateBoundMicros
+        if (behind && (jumped || catchingUp)) || (holding && catchingUp) {
+            latePaced = 0
+            if now >= held!.since + holdLimit { return flush() }
+            tailDeadline = now + tailWait
+            return []
+        }
+        if !behind {
+            // On time: follow the clocks' slow drift up, any lower lag at once.
+            latePaced = 0
+            baseline = lag < base ? lag : base + (lag - base) / 64
+        } else {
+            // Late but at the sender's pace: sent as it is. After `settleFrames` in a row the
+            // link has settled at a higher delay, the new normal (one such frame in the middle
+            // of a backlog — the reader was descheduled — must not make the rest look on time).
+            latePaced += 1
+            if latePaced >= Self.settleFrames { baseline = lag; latePaced = 0 }
+        }
+        return flush()
+    }
+
+    /// A button edge: the held motion (sent before the edge) goes first, then the edge.
+    package mutating func button(_ button: Button, isDown: Bool) -> [Output] {
+        flush() + [.button(button, isDown: isDown)]
+    }
+
+    /// Sends the held motion once the hold has lasted `holdLimit`.
+    package mutating func expire(now: Instant) -> [Output] {
+        guard let d = deadline, now >= d else { return [] }
+        return flush()
+    }
+
+    private mutating func merge(_ frame: Frame, dt: Double, now: Instant) {
+        // What the FPS mapper would integrate for this frame on its own (GyroMouseMapper:
+        // rate × min(dt, maxStep), nothing across a gap over resyncGap).
+        let step = dt > GyroMouseMapper.resyncGap ? 0 : Swift.min(dt, GyroMouseMapper.maxStep)
+        var h = held ?? Held(frame: frame, frames: 0, rotation: (0, 0, 0), anyGyro: false, since: now)
+        if let g = frame.sample.gyro {
+            h.rotation.x += Double(g.x) * step
+            h.rotation.y += Double(g.y) * step
+            h.rotation.z += Double(g.z) * step
+            h.anyGyro = true
+        }
+        h.frame = frame
+        h.frames += 1
+        held = h
+    }
+
+    private mutating func flush() -> [Output] {
+        guard let h = held else { return [] }
+        held = nil
+        tailDeadline = nil
+        let page = h.frame.sample.timestampMicros
+        var sample = h.frame.sample
+        defer { lastSentPageMicros = page }
+        if h.frames > 1 {
+            counters.merged += h.frames - 1
+            counters.bursts += 1
+        }
+        guard h.frames > 1, let last = lastSentPageMicros, page > last else {
+            sample.timestampMicros = page &- Swift.min(compression, page)
+            return [.motion(sample, latencyMicros: h.frame.latencyMicros, frames: h.frames)]
+        }
+        let span = Double(page - last) / 1e6
+        let step = Swift.min(span, GyroMouseMapper.maxStep)
+        compression += UInt64(((span - step) * 1e6).rounded())
+        sample.timestampMicros = page &- Swift.min(compression, page)
+        let gyro = Vector3(x: Float(h.rotation.x / step), y: Float(h.rotation.y / step), z: Float(h.rotation.z / step))
+        sample.gyro = h.anyGyro && gyro.isFinite ? gyro : nil      // a rate past Float's range: no rate
+        return [.motion(sample, latencyMicros: h.frame.latencyMicros, frames: h.frames)]
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Newest wins after a real stall (tests/web/stall_test.py): `remotion host --inject log` and
+# a WebSocket client framed like the page, inside a new network namespace that has only lo;
+# nftables drops the WebSocket's port for 1 s while the client keeps sending.
+# Prints 'N passed, N failed'; exits non-zero on any failure. Needs root (unshare -n, nft).
+#   REMOTION_SKIP_BUILD=1 scripts/web-stall-test.sh   use the existing build
+set -u
+cd "$(dirname "$0")/.."
+
+if [ -z "${REMOTION_IN_NETNS:-}" ]; then
+    for tool in unshare ip nft python3; do
+        command -v "$tool" >/dev/null || { echo "web-stall-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
+    done
+    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
+        swift build --product remotion >/dev/null || { echo "web-stall-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
+    fi
+    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
+    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
+fi
+
+ip link set lo up
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+timeout 90 python3 tests/web/stall_test.py --bin "$REMOTION_BIN" --work "$work"
+rc=$?
+[ $rc -eq 124 ] && echo "web-stall-test: timed out" && echo "0 passed, 1 failed"
+[ $rc -ne 0 ] && { echo "--- host stderr"; tail -20 "$work/host.err"; }
+exit $rc
