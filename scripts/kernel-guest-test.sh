@@ -46,6 +46,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The modules the guest loads (modprobe brings in their dependencies, listed after them).
+modules=(virtio_pci 9pnet_virtio 9p evdev uinput)
+dependencies=(virtio_pci_modern_dev virtio_pci_legacy_dev virtio_ring virtio 9pnet netfs fscache)
+
 # 1. Debian's kernel, resolved through linux-image-amd64, extracted once into the cache.
 package=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1)
 [[ -n $package ]] || fail_now "cannot resolve linux-image-amd64's kernel package (apt-get update?)"
@@ -69,6 +73,10 @@ out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(data[at:])
 if out[:4] != b"\x7fELF": sys.exit("the payload is not an ELF kernel")
 open(sys.argv[2], "wb").write(out)
 PY
+  # Only what the guest needs stays in the cache (~70 MB instead of ~460 MB).
+  keep=$(printf -- '-o -name %s.ko ' "${modules[@]}" "${dependencies[@]}")
+  find "$tmp/root/lib/modules" -name '*.ko' ! \( ${keep#-o } \) -delete
+  rm -rf "$tmp/root/usr" "$tmp"/root/boot/vmlinuz-*
   touch "$tmp/ready"
   if ! mv -T "$tmp" "$kdir" 2>/dev/null; then rm -rf "$tmp"; fi  # another run got there first
 fi
@@ -80,8 +88,7 @@ version=$(basename "$(ls -d "$kdir"/root/lib/modules/*/ | head -1)")
 results="$work/results"; mkdir -p "$results" "$work/initramfs/bin"
 ir="$work/initramfs"
 cp /bin/busybox "$ir/bin/busybox"
-modules=(virtio_pci 9pnet_virtio 9p evdev uinput)
-for m in "${modules[@]}" virtio_pci_modern_dev virtio_pci_legacy_dev virtio_ring virtio 9pnet netfs fscache; do
+for m in "${modules[@]}" "${dependencies[@]}"; do
   f=$(find "$kdir/root/lib/modules/$version/kernel" -name "$m.ko" | head -1)
   [[ -n $f ]] || fail_now "module $m.ko is not in $package"
   mkdir -p "$ir/$(dirname "${f#"$kdir/root/"}")"
