@@ -190,6 +190,33 @@ printf '[buttons]\nQ = "left"\n' >"$work/bad.toml"
 "$bin" host --insecure --config "$work/bad.toml" 2>"$work/bad5.err"; rc=$?
 check "a bad config file stops the host with file:line and the fix" grep -q "bad.toml:2: button \"Q\" is not a button; use A to P" "$work/bad5.err"
 check "... and nothing else started (one line, non-zero exit)" test "$rc" -ne 0 -a "$(wc -l <"$work/bad5.err")" -eq 1
+# A Wayland session (with XWayland's DISPLAY) and no usable /dev/uinput: auto never falls
+# back to XTest; the host stops with one line saying what to do (REMOTION_NO_UINPUT=1
+# makes uinput count as unusable even where this machine has it).
+XDG_SESSION_TYPE=wayland WAYLAND_DISPLAY=wayland-0 DISPLAY=:0 REMOTION_NO_UINPUT=1 "$bin" host \
+  --bind 127.0.0.1 --port 0 --no-discovery --no-dashboard --no-web --data-dir "$work/wayland-keys" 2>"$work/wayland.err"; rc=$?
+check "--inject auto on Wayland without uinput: one line, non-zero exit, never XTest" \
+  test "$rc" -ne 0 -a "$(wc -l <"$work/wayland.err")" -eq 1
+check "... saying what to do (install.sh --system, the uaccess rule of docs/INJECTION.md)" \
+  bash -c "grep -q 'Wayland session' '$work/wayland.err' && grep -q 'scripts/install.sh --system' '$work/wayland.err' \
+    && grep -qF '$(grep -m1 '^KERNEL=="uinput"' docs/INJECTION.md)' '$work/wayland.err'"
+# --inject xtest on a Wayland session works (XWayland windows) and warns once, in its start line.
+. scripts/lib/xvfb.sh
+outer_display=${DISPLAY-}
+if start_xvfb "$work"; then
+  pids+=("$xvfb_pid")
+  rm -f "$work/xw.ready"
+  XDG_SESSION_TYPE=wayland "$bin" host --inject xtest --bind 127.0.0.1 --port 0 --no-discovery --no-dashboard \
+    --no-web --data-dir "$work/xw-keys" --ready-file "$work/xw.ready" >/dev/null 2>"$work/xw.err" &
+  xw=$!; pids+=("$xw")
+  wait_ready "$work/xw.ready" "$xw"; kill -INT "$xw"; wait "$xw" 2>/dev/null
+  kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null
+  check "--inject xtest on Wayland: one warning, in the injector's start line" \
+    test "$(grep -c 'WARNING: this is a Wayland session' "$work/xw.err")" -eq 1 -a "$(grep -c 'injecting with --inject xtest; WARNING' "$work/xw.err")" -eq 1
+else
+  check "Xvfb for the xtest-on-Wayland check" false
+fi
+if [[ -n $outer_display ]]; then export DISPLAY=$outer_display; else unset DISPLAY; fi
 
 python3 -c 'print("[buttons]\nA = \"" + "x" * 2000000 + "\"\n[mapping]\nmode = \"\\u001b[2J\\u0000\"")' >"$work/huge.toml"
 "$bin" host --insecure --config "$work/huge.toml" 2>"$work/bad6.err"; rc=$?
@@ -251,6 +278,8 @@ check "... a systemd user unit for remotion host (not enabled)" \
   grep -qx "ExecStart=$inst/.local/bin/remotion host" "$inst/.config/systemd/user/remotion-host.service"
 check "... the udev rule of docs/INJECTION.md" \
   grep -qxF "$(grep -m1 '^KERNEL=="uinput"' docs/INJECTION.md)" "$inst/.local/share/remotion/60-remotion-uinput.rules"
+check "... which gives the desktop session access (uaccess), no group" \
+  bash -c "grep -q 'TAG+=\"uaccess\"' '$inst/.local/share/remotion/60-remotion-uinput.rules' && ! grep -q GROUP '$inst/.local/share/remotion/60-remotion-uinput.rules'"
 check "... bash, zsh and fish completions" test -s "$inst/.local/share/bash-completion/completions/remotion" \
   -a -s "$inst/.local/share/zsh/site-functions/_remotion" -a -s "$inst/.local/share/fish/vendor_completions.d/remotion.fish"
 check "... and the bash completion knows the subcommands" grep -q "pair" "$inst/.local/share/bash-completion/completions/remotion"

@@ -89,8 +89,10 @@ WantedBy=default.target
 UNIT
 put 0644 "$completions/remotion-host.service" "$unit_dir/remotion-host.service"
 
-# The udev rule that lets the input group write /dev/uinput (docs/INJECTION.md).
-echo 'KERNEL=="uinput", SUBSYSTEM=="misc", MODE="0660", GROUP="input", OPTIONS+="static_node=uinput"' \
+# The udev rule that gives the active local session (logind's uaccess) write access to
+# /dev/uinput, also before the module is loaded (static_node); no group, so no user gains
+# read access to the keyboards (docs/INJECTION.md, docs/SECURITY.md).
+echo 'KERNEL=="uinput", SUBSYSTEM=="misc", TAG+="uaccess", OPTIONS+="static_node=uinput"' \
   >"$completions/60-remotion-uinput.rules"
 put 0644 "$completions/60-remotion-uinput.rules" "$udev_dir/60-remotion-uinput.rules"
 
@@ -98,10 +100,11 @@ echo "installed remotion $version in $prefix (files listed in $manifest)"
 echo "  run:      $prefix/bin/remotion host   (make sure $prefix/bin is on your PATH)"
 echo "  service:  systemctl --user daemon-reload && systemctl --user enable --now remotion-host"
 if ((system)) && [[ $udev_dir == /etc/udev/rules.d ]]; then
-  command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger || true
-  echo "  uinput:   rule installed; add yourself to the input group (usermod -aG input \$USER) and log in again"
+  modprobe uinput 2>/dev/null || true
+  command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger --subsystem-match=misc --sysname-match=uinput || true
+  echo "  uinput:   rule installed: the user at the machine's active desktop session may use /dev/uinput (no group to join)"
 else
-  echo "  uinput:   sudo install -m 0644 $udev_dir/60-remotion-uinput.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger"
+  echo "  uinput:   sudo install -m 0644 $udev_dir/60-remotion-uinput.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=misc --sysname-match=uinput"
 fi
 echo "  zsh:      add $prefix/share/zsh/site-functions to fpath for the completions"
 echo "  remove:   bash scripts/uninstall.sh$( ((system)) && echo " --system")$( [[ -n ${prefix:-} ]] && echo " --prefix $prefix")"

@@ -13,6 +13,7 @@ packages=(
   # the web controller's data channels: GStreamer's webrtcbin with libnice (ICE), DTLS, SCTP
   libgstreamer-plugins-bad1.0-dev libnice-dev gstreamer1.0-plugins-bad gstreamer1.0-nice gstreamer1.0-tools
   tmux
+  qemu-system-x86 busybox-static libinput-tools udev
 )
 
 missing=()

@@ -22,13 +22,20 @@ manifest="$prefix/share/remotion/installed-files"
 if ! ((system)) && command -v systemctl >/dev/null && systemctl --user is-enabled remotion-host.service >/dev/null 2>&1; then
   systemctl --user disable --now remotion-host.service || true
 fi
-removed=0
+removed=0 rule_removed=0
 while IFS= read -r file; do
   [[ -n $file ]] || continue
   if [[ -e $file || -L $file ]]; then rm -f "$file"; removed=$((removed + 1)); fi
+  if [[ $file == /etc/udev/rules.d/* ]]; then rule_removed=1; fi
   dir=$(dirname "$file")
   while [[ $dir == "$prefix"* || $dir == */systemd/user || $dir == */rules.d ]] && rmdir "$dir" 2>/dev/null; do dir=$(dirname "$dir"); done
 done <"$manifest"
 rm -f "$manifest"
 rmdir "$prefix/share/remotion" 2>/dev/null || true
 echo "removed $removed files of remotion from $prefix (keys and config kept)"
+if ((rule_removed)) && command -v udevadm >/dev/null; then
+  # The uaccess tag goes with the rule; an ACL already on /dev/uinput stays until the node
+  # is made again (reboot, or `rmmod uinput` when it is not a static node).
+  udevadm control --reload && udevadm trigger --subsystem-match=misc --sysname-match=uinput || true
+  echo "  uinput:   udev rule removed; the session's access to /dev/uinput ends with the next reboot"
+fi

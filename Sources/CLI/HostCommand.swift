@@ -9,7 +9,7 @@ import RemotionNetwork
 import RemotionSystem
 import ServiceLifecycle
 
-extension InjectorFactory.Choice: ExpressibleByArgument {}
+extension InjectorChoice: ExpressibleByArgument {}
 
 /// `remotion host`: parses the flags and the config file, then runs `HostDaemon` (RemotionApp).
 struct HostCommand: AsyncParsableCommand {
@@ -29,8 +29,8 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Do not announce the host with DNS-SD.")
     var noDiscovery = false
 
-    @Option(help: "Injector: \(InjectorFactory.Choice.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var inject: InjectorFactory.Choice = .auto
+    @Option(help: "Injector: \(InjectorChoice.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var inject: InjectorChoice = .auto
 
     @Option(help: "Config file (default: $XDG_CONFIG_HOME/remotion/config.toml when it exists).")
     var config: String?

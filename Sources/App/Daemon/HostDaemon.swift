@@ -23,7 +23,7 @@ package struct HostDaemon: Sendable {
         package var bind = "::"
         package var port = 7474
         package var instance: InstanceName
-        package var inject: InjectorFactory.Choice = .auto
+        package var inject: InjectorChoice = .auto
         package var environment: [String: String] = ProcessInfo.processInfo.environment
         /// The host's profile (button map and mapping settings) and where it is saved.
         package var profile = MappingProfile()

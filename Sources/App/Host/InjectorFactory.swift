@@ -8,70 +8,83 @@ import RemotionSystem
 import Darwin
 #endif
 
-/// Builds the injector backend the user asked for (`--inject`), explaining an `auto` pick.
+/// Opens the injector backend the user asked for (`--inject`). What to open is decided by
+/// `InjectorSelection` (pure); this gathers its facts and opens the backend.
 package enum InjectorFactory {
-    package enum Choice: String, CaseIterable, Sendable {
-        case auto, xtest, uinput, cgevent, log, virtual
-    }
-
     package struct Made {
         package var backend: any InjectorBackend
-        /// Why this backend: the user's flag, or what `auto` looked at.
+        /// Why this backend: the user's flag, or what `auto` looked at; a warning (XTest on
+        /// a Wayland session) is part of it, so it is shown once, at start-up.
         package var reason: String
     }
 
+    /// `REMOTION_ECHO_INJECTED=1`: every injected event is also written to stdout as a JSON
+    /// line (the `--inject log` format; `move_to` lines carry the screen they were mapped
+    /// on), so a test can compare what the OS saw with what the host meant.
+    package static let echoVariable = "REMOTION_ECHO_INJECTED"
+
     /// Opens the backend. Throws `InjectionError` with a message saying what to fix.
-    package static func make(_ choice: Choice, environment: [String: String],
+    package static func make(_ choice: InjectorChoice, environment: [String: String],
                             screen: ScreenGeometry = ScreenGeometry(width: 1920, height: 1080),
                             log: InjectionLogOutput = InjectionLogOutput()) throws(InjectionError) -> Made {
-        switch choice {
-        case .auto:
-            // REMOTION_NO_UINPUT=1 makes auto pass over uinput (tests that must not inject for real).
-            let uinput = environment["REMOTION_NO_UINPUT"] == nil && uinputWritable()
-            let pick = InjectorSelection.auto(InjectorFacts(uinputWritable: uinput,
-                                                            display: environment["DISPLAY"], isMacOS: isMacOS))
-            let concrete = Choice(rawValue: pick.kind.rawValue) ?? .log
-            var made = try make(concrete, environment: environment, screen: screen, log: log)
-            made.reason = "auto: \(pick.reason)"
-            return made
-        case .log:
-            return Made(backend: LogBackend(screen: screen, sink: log.line, flush: log.flush), reason: "--inject log")
+        let facts = InjectorFacts(environment: environment, uinput: uinputAccess(), platform: platform)
+        let decision = InjectorSelection.decide(choice, facts)
+        if let fix = decision.fix {
+            throw InjectionError(.unavailable, backend: decision.backend.rawValue, fix)
+        }
+        var backend = try open(decision.backend, environment: environment, screen: screen, log: log)
+        if environment[echoVariable] == "1", decision.backend != .log {
+            backend = EchoingBackend(backend, sink: log.line, flush: log.flush)
+        }
+        let reason = decision.reason + (decision.warning.map { "; \($0)" } ?? "")
+        return Made(backend: backend, reason: reason)
+    }
+
+    private static func open(_ backend: InjectorChoice, environment: [String: String], screen: ScreenGeometry,
+                             log: InjectionLogOutput) throws(InjectionError) -> any InjectorBackend {
+        switch backend {
+        case .auto, .log:
+            return LogBackend(screen: screen, sink: log.line, flush: log.flush)
         case .virtual:
-            return Made(backend: VirtualScreenBackend(geometry: screen), reason: "--inject virtual")
+            return VirtualScreenBackend(geometry: screen)
         case .xtest:
             #if os(Linux)
-            return Made(backend: try XTestBackend(displayName: environment["DISPLAY"]), reason: "--inject xtest")
+            return try XTestBackend(displayName: environment["DISPLAY"])
             #else
             throw InjectionError(.unavailable, backend: "xtest", "XTest injection is built on Linux only")
             #endif
         case .uinput:
             #if os(Linux)
-            return Made(backend: try UInputBackend(screen: screen), reason: "--inject uinput")
+            return try UInputBackend(screen: screen)
             #else
             throw InjectionError(.unavailable, backend: "uinput", "uinput injection exists on Linux only")
             #endif
         case .cgevent:
             #if os(macOS)
-            return Made(backend: try CGEventBackend(), reason: "--inject cgevent")
+            return try CGEventBackend()
             #else
             throw InjectionError(.unavailable, backend: "cgevent", "CGEvent injection exists on macOS only")
             #endif
         }
     }
 
-    static var isMacOS: Bool {
-        #if os(macOS)
-        true
+    static var platform: InjectorPlatform {
+        #if os(Linux)
+        .linux
+        #elseif os(macOS)
+        .macOS
         #else
-        false
+        .other
         #endif
     }
 
-    static func uinputWritable() -> Bool {
+    /// Whether /dev/uinput exists and this process may write it.
+    static func uinputAccess() -> UInputAccess {
         #if os(Linux) || os(macOS)
-        access("/dev/uinput", W_OK) == 0
+        if access("/dev/uinput", W_OK) == 0 { return .writable }
+        return errno == ENOENT ? .missing : .notWritable
         #else
-        false
+        .missing
         #endif
     }
 }

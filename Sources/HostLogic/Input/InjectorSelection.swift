@@ -1,45 +1,135 @@
-/// The injection backends the host knows.
-package enum InjectorKind: String, Sendable, Hashable, CaseIterable {
-    case uinput, xtest, cgevent, log
+/// What `--inject` names: one backend, or `auto` (decided by `InjectorSelection`).
+/// The one type for the choice: the command line parses it, the factory opens it.
+package enum InjectorChoice: String, Sendable, Hashable, CaseIterable {
+    case auto, xtest, uinput, cgevent, log, virtual
 }
 
-/// What `--inject auto` looks at (gathered by the executable, decided here).
-package struct InjectorFacts: Sendable, Hashable {
-    /// /dev/uinput exists and this process can open it for writing.
-    package var uinputWritable: Bool
-    /// The DISPLAY environment variable (nil or empty: no X server).
-    package var display: String?
-    package var isMacOS: Bool
+/// Where /dev/uinput stands for this process.
+package enum UInputAccess: Sendable, Hashable {
+    /// It exists and this process may open it for writing.
+    case writable
+    /// It exists (or its state is unknown) but this process may not write it.
+    case notWritable
+    /// There is no /dev/uinput (module not loaded, or a kernel without it).
+    case missing
+}
 
-    package init(uinputWritable: Bool, display: String?, isMacOS: Bool) {
-        self.uinputWritable = uinputWritable
-        self.display = display
-        self.isMacOS = isMacOS
+/// The platform the host runs on, as far as injection cares.
+package enum InjectorPlatform: Sendable, Hashable {
+    case linux, macOS, other
+}
+
+/// What the selection looks at, gathered by the executable and decided here.
+package struct InjectorFacts: Sendable, Hashable {
+    /// The process environment (XDG_SESSION_TYPE, WAYLAND_DISPLAY, DISPLAY, REMOTION_NO_UINPUT).
+    package var environment: [String: String]
+    package var uinput: UInputAccess
+    package var platform: InjectorPlatform
+
+    package init(environment: [String: String], uinput: UInputAccess, platform: InjectorPlatform) {
+        self.environment = environment
+        self.uinput = uinput
+        self.platform = platform
+    }
+
+    /// A Wayland session: XDG_SESSION_TYPE=wayland, or WAYLAND_DISPLAY set. (GNOME and KDE
+    /// also set DISPLAY there, for XWayland.)
+    package var waylandSession: String? {
+        if environment["XDG_SESSION_TYPE"]?.lowercased() == "wayland" { return "XDG_SESSION_TYPE=wayland" }
+        if let w = environment["WAYLAND_DISPLAY"], !w.isEmpty { return "WAYLAND_DISPLAY=\(w)" }
+        return nil
+    }
+
+    /// DISPLAY when set and non-empty.
+    package var display: String? {
+        guard let d = environment["DISPLAY"], !d.isEmpty else { return nil }
+        return d
+    }
+
+    /// REMOTION_NO_UINPUT=1 makes `auto` treat uinput as not writable (tests that must
+    /// never inject for real).
+    package var uinputForAuto: UInputAccess {
+        environment["REMOTION_NO_UINPUT"].map { !$0.isEmpty } == true ? .notWritable : uinput
     }
 }
 
-/// The backend `--inject auto` picks and why.
-package struct InjectorChoice: Sendable, Hashable, CustomStringConvertible {
-    package var kind: InjectorKind
+/// The backend to open, why, and what the user must hear about it.
+package struct InjectorDecision: Sendable, Hashable {
+    /// Never `.auto`.
+    package var backend: InjectorChoice
+    /// Shown at start-up ("injecting with …").
     package var reason: String
-    package var description: String { "\(kind.rawValue) (\(reason))" }
+    /// One line shown once at start-up when the choice works badly here (XTest on Wayland).
+    package var warning: String?
+    /// Set when the backend cannot work as things stand: one line saying what to do.
+    /// The host does not start with it.
+    package var fix: String?
 }
 
 package enum InjectorSelection {
-    /// uinput when writable (works under X11, Wayland and the console), else
-    /// XTest when DISPLAY is set, else CGEvent on macOS, else the log backend.
-    package static func auto(_ facts: InjectorFacts) -> InjectorChoice {
-        if facts.uinputWritable {
-            return InjectorChoice(kind: .uinput, reason: "/dev/uinput is writable")
+    /// `auto` on Linux: on a Wayland session uinput, always (XTest would move only the
+    /// XWayland pointer); elsewhere uinput when writable, else XTest when DISPLAY is set,
+    /// else the log backend. macOS: CGEvent. A named backend is taken as asked, with a
+    /// warning for XTest on a Wayland session.
+    package static func decide(_ requested: InjectorChoice, _ facts: InjectorFacts) -> InjectorDecision {
+        switch requested {
+        case .auto:
+            return auto(facts)
+        case .xtest:
+            var d = InjectorDecision(backend: .xtest, reason: "--inject xtest")
+            if let wayland = facts.waylandSession {
+                d.warning = "WARNING: this is a Wayland session (\(wayland)): XTest reaches only X11 (XWayland) "
+                    + "windows and moves their pointer alone; use --inject uinput (docs/INJECTION.md)"
+            }
+            return d
+        case .uinput, .cgevent, .log, .virtual:
+            return InjectorDecision(backend: requested, reason: "--inject \(requested.rawValue)")
         }
-        if let display = facts.display, !display.isEmpty {
-            return InjectorChoice(kind: .xtest,
-                                  reason: "/dev/uinput is not writable and DISPLAY=\(display) is set")
+    }
+
+    private static func auto(_ facts: InjectorFacts) -> InjectorDecision {
+        if facts.platform == .macOS {
+            return InjectorDecision(backend: .cgevent, reason: "auto: running on macOS")
         }
-        if facts.isMacOS {
-            return InjectorChoice(kind: .cgevent, reason: "running on macOS")
+        let uinput = facts.platform == .linux ? facts.uinputForAuto : .missing
+        if let wayland = facts.waylandSession, facts.platform == .linux {
+            var d = InjectorDecision(backend: .uinput,
+                                     reason: "auto: a Wayland session (\(wayland)), where only uinput reaches every window")
+            if uinput != .writable {
+                d.fix = "this is a Wayland session (\(wayland)), where only uinput reaches every window, and "
+                    + UInputAdvice.problem(uinput) + ": " + UInputAdvice.remedy(uinput)
+            }
+            return d
         }
-        return InjectorChoice(kind: .log,
-                              reason: "no writable /dev/uinput, no DISPLAY and not macOS: events are only logged")
+        if uinput == .writable {
+            return InjectorDecision(backend: .uinput, reason: "auto: /dev/uinput is writable")
+        }
+        if let display = facts.display, facts.platform == .linux {
+            return InjectorDecision(backend: .xtest,
+                                    reason: "auto: /dev/uinput is not writable and DISPLAY=\(display) is set")
+        }
+        // (XTest and uinput are built on Linux only: elsewhere but macOS, the log backend.)
+        return InjectorDecision(backend: .log,
+                                reason: "auto: no writable /dev/uinput, no DISPLAY and not macOS: events are only logged")
+    }
+}
+
+/// What to tell a user whose /dev/uinput cannot be used (one line each; docs/INJECTION.md).
+package enum UInputAdvice {
+    /// The udev rule: logind gives the active local session access (uaccess), and the node
+    /// exists before the module loads (static_node). No group, no access for other users.
+    package static let udevRule = #"KERNEL=="uinput", SUBSYSTEM=="misc", TAG+="uaccess", OPTIONS+="static_node=uinput""#
+    package static let rulePath = "/etc/udev/rules.d/60-remotion-uinput.rules"
+
+    package static func problem(_ access: UInputAccess) -> String {
+        access == .missing ? "/dev/uinput does not exist" : "/dev/uinput is not writable by this user"
+    }
+
+    package static func remedy(_ access: UInputAccess) -> String {
+        let load = "load the module with `sudo modprobe uinput` (persist it with "
+            + "`echo uinput | sudo tee /etc/modules-load.d/uinput.conf`)"
+        let rule = "run `sudo scripts/install.sh --system`, or put `\(udevRule)` in \(rulePath) and run "
+            + "`sudo udevadm control --reload && sudo udevadm trigger`"
+        return access == .missing ? load + "; " + rule : rule
     }
 }

@@ -33,12 +33,15 @@ package final class LogBackend: InjectorBackend {
     package func flush() throws(InjectionError) { flushSink() }
     package func close() {}
 
-    /// The JSON line for one event (fields in a fixed order).
-    package static func line(for event: InputEvent, session: SessionID) -> String {
+    /// The JSON line for one event (fields in a fixed order). With `screen`, a `move_to`
+    /// line also carries the screen the position is on (`"width"`, `"height"`), so a reader
+    /// knows the intended screen fraction (`REMOTION_ECHO_INJECTED`).
+    package static func line(for event: InputEvent, session: SessionID, screen: ScreenGeometry? = nil) -> String {
         var fields: [(String, String)] = [("session", quote(session.description))]
         switch event {
         case .moveTo(let x, let y):
             fields += [("kind", quote("move_to")), ("x", "\(x)"), ("y", "\(y)")]
+            if let screen { fields += [("width", "\(screen.width)"), ("height", "\(screen.height)")] }
         case .moveBy(let dx, let dy):
             fields += [("kind", quote("move_by")), ("dx", "\(dx)"), ("dy", "\(dy)")]
         case .button(let b, let down):

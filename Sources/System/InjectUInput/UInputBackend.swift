@@ -2,56 +2,61 @@
 import RemotionProtocol
 import RemotionHostLogic
 
-/// Injects through one virtual uinput device: a relative mouse (REL_X/Y,
-/// REL_WHEEL/HWHEEL, BTN_LEFT/RIGHT/MIDDLE/SIDE/EXTRA) with a keyboard (every
-/// key of `KeyCodeTables.evdev`). Works under X11, Wayland and the console.
+/// Injects through two virtual uinput devices (docs/INJECTION.md, "uinput"):
 ///
-/// Each frame goes to the kernel in ONE write() of input_event structs ending
-/// with SYN_REPORT. uinput cannot read the pointer position, so absolute moves
-/// become relative motion from a tracked position: the first one first pushes
-/// the pointer into the top-left corner (its own SYN_REPORT inside the same
-/// write), later ones move by the difference. Relative motion is subject to the
-/// desktop's pointer acceleration (use a flat profile for exact positions).
+/// - **"Remotion virtual pointer"**, absolute: ABS_X/ABS_Y over 0…32767 with the mouse
+///   buttons, like a VM's tablet. libinput reports it as POINTER_MOTION_ABSOLUTE, no pointer
+///   acceleration applies, and the compositor maps the range onto the desktop, so the
+///   screen size never has to be known. Pointer and seed modes (`moveTo`) drive it.
+/// - **"Remotion virtual mouse"**, relative: REL_X/REL_Y (raw deltas, for games in FPS mode,
+///   `moveBy`), the wheel (REL_WHEEL + REL_WHEEL_HI_RES, REL_HWHEEL + REL_HWHEEL_HI_RES),
+///   the mouse buttons and every key of `KeyCodeTables.evdev`.
+///
+/// A button press goes to the device that moved last (the tablet after `moveTo`, the mouse
+/// otherwise); its release goes to the device that pressed it. Each frame goes to each
+/// device that has events in ONE write() of input_event structs ending with SYN_REPORT.
+/// `close()` destroys both devices; the `Injector` releases what is held before.
 package final class UInputBackend: InjectorBackend {
     package let name = "uinput"
-    /// The screen, as told by the caller (uinput has no notion of it).
+    /// The screen `moveTo` positions are in (the mapper's pixels; nominal: the compositor
+    /// maps the device's range onto the real desktop, whatever its size).
     package var screen: ScreenGeometry
-    /// Where the backend believes the pointer is (nil until the first absolute move).
-    package private(set) var position: (x: Int, y: Int)?
 
-    private let device: any UInputDevice
-    private var pending: [UInt8] = []
+    private let absolute: any UInputDevice
+    private let relative: any UInputDevice
+    private var pendingAbsolute: [UInt8] = []
+    private var pendingRelative: [UInt8] = []
+    /// The last motion was absolute (presses go to the tablet).
+    private var pointingAbsolutely = false
+    /// Buttons held on the tablet (their releases go there too).
+    private var heldOnAbsolute = Set<UInt16>()
     private var isClosed = false
 
-    static let btnLeft: UInt16 = 0x110, btnRight: UInt16 = 0x111, btnMiddle: UInt16 = 0x112
-    static let btnSide: UInt16 = 0x113, btnExtra: UInt16 = 0x114
-    static let relX: UInt16 = 0, relY: UInt16 = 1, relHWheel: UInt16 = 6, relWheel: UInt16 = 8
-
-    /// The ioctls that declare and create the device, in order.
-    package static func setupSequence(name: String) -> [UInputIoctl] {
-        [.setEventBit(EvdevEvent.keyType), .setEventBit(EvdevEvent.relType)]
-            + [relX, relY, relWheel, relHWheel].map { .setRelativeBit($0) }
-            + [btnLeft, btnRight, btnMiddle, btnSide, btnExtra].map { .setKeyBit($0) }
-            + KeyCodeTables.evdevCodes.map { .setKeyBit($0) }
-            + [.setup(UInputSetup(name: name)), .create]
+    /// Opens /dev/uinput twice (one descriptor per device); fails with the fix to permissions.
+    package convenience init(path: String = UInputFileDevice.defaultPath, screen: ScreenGeometry) throws(InjectionError) {
+        let absolute = try UInputFileDevice(path: path)
+        let relative: UInputFileDevice
+        do { relative = try UInputFileDevice(path: path) } catch { absolute.close(); throw error }
+        try self.init(absolute: absolute, relative: relative, screen: screen)
     }
 
-    /// Declares and creates the device on `device`.
-    package init(device: any UInputDevice, screen: ScreenGeometry,
-                deviceName: String = "Remotion virtual pointer") throws(InjectionError) {
-        self.device = device
+    /// Declares and creates both devices; on failure neither is left behind.
+    package init(absolute: any UInputDevice, relative: any UInputDevice, screen: ScreenGeometry,
+                deviceName: String = "Remotion virtual") throws(InjectionError) {
+        self.absolute = absolute
+        self.relative = relative
         self.screen = screen
+        var created: [any UInputDevice] = []
         do {
-            for call in Self.setupSequence(name: deviceName) { try device.control(call) }
+            for call in UInputLayout.absoluteSetup(name: deviceName + " pointer") { try absolute.control(call) }
+            created.append(absolute)
+            for call in UInputLayout.relativeSetup(name: deviceName + " mouse") { try relative.control(call) }
         } catch {
-            device.close()
+            for device in created { try? device.control(.destroy) }
+            absolute.close()
+            relative.close()
             throw error
         }
-    }
-
-    /// Opens /dev/uinput (or `path`); fails with the udev rule to fix permissions.
-    package convenience init(path: String = UInputFileDevice.defaultPath, screen: ScreenGeometry) throws(InjectionError) {
-        try self.init(device: try UInputFileDevice(path: path), screen: screen)
     }
 
     deinit { close() }
@@ -62,67 +67,62 @@ package final class UInputBackend: InjectorBackend {
         guard !isClosed else { throw InjectionError(.closed, backend: name, "posted after close()") }
         switch event {
         case .moveTo(let x, let y):
-            let target = (x: min(max(x, 0), screen.width - 1), y: min(max(y, 0), screen.height - 1))
-            if position == nil {
-                relative(-(screen.width + screen.height), -(screen.width + screen.height))
-                EvdevEvent.synReport.append(to: &pending)
-                position = (0, 0)
-            }
-            relative(target.x - position!.x, target.y - position!.y)
-            position = target
+            pointingAbsolutely = true
+            let (ax, ay) = UInputLayout.absolutePosition(x: x, y: y, on: screen)
+            emit(&pendingAbsolute, EvdevEvent.absType, UInputLayout.absX, ax)
+            emit(&pendingAbsolute, EvdevEvent.absType, UInputLayout.absY, ay)
         case .moveBy(let dx, let dy):
-            relative(dx, dy)
-            if let p = position {
-                position = (min(max(p.x + dx, 0), screen.width - 1), min(max(p.y + dy, 0), screen.height - 1))
-            }
+            pointingAbsolutely = false
+            if dx != 0 { emit(&pendingRelative, EvdevEvent.relType, UInputLayout.relX, Int32(clamping: dx)) }
+            if dy != 0 { emit(&pendingRelative, EvdevEvent.relType, UInputLayout.relY, Int32(clamping: dy)) }
         case .button(let b, let down):
-            emit(EvdevEvent.keyType, Self.code(for: b), down ? 1 : 0)
+            let code = UInputLayout.code(for: b)
+            let onAbsolute = down ? pointingAbsolutely : heldOnAbsolute.contains(code)
+            if down, onAbsolute { heldOnAbsolute.insert(code) } else if !down { heldOnAbsolute.remove(code) }
+            if onAbsolute {
+                emit(&pendingAbsolute, EvdevEvent.keyType, code, down ? 1 : 0)
+            } else {
+                emit(&pendingRelative, EvdevEvent.keyType, code, down ? 1 : 0)
+            }
         case .key(let k, let down):
             guard let code = KeyCodeTables.evdev(k) else {
                 throw InjectionError(.unsupported, backend: name,
                                      "key \(k.name) (keysym 0x\(String(k.keysym, radix: 16))) has no evdev key code")
             }
-            emit(EvdevEvent.keyType, code, down ? 1 : 0)
+            emit(&pendingRelative, EvdevEvent.keyType, code, down ? 1 : 0)
         case .wheel(let dx, let dy):
-            if dy != 0 { emit(EvdevEvent.relType, Self.relWheel, Int32(clamping: dy)) }
-            if dx != 0 { emit(EvdevEvent.relType, Self.relHWheel, Int32(clamping: dx)) }
+            for (steps, low, high) in [(dy, UInputLayout.relWheel, UInputLayout.relWheelHiRes),
+                                       (dx, UInputLayout.relHWheel, UInputLayout.relHWheelHiRes)] where steps != 0 {
+                let n = Int32(min(max(steps, -UInputLayout.maxWheelSteps), UInputLayout.maxWheelSteps))
+                emit(&pendingRelative, EvdevEvent.relType, low, n)
+                emit(&pendingRelative, EvdevEvent.relType, high, n * UInputLayout.hiResPerStep)
+            }
         }
     }
 
-    /// Writes the frame (events + SYN_REPORT) in one write(); nothing if empty.
+    /// Writes each device's frame (events + SYN_REPORT) in one write(); nothing if empty.
     package func flush() throws(InjectionError) {
         guard !isClosed else { throw InjectionError(.closed, backend: name, "flushed after close()") }
-        guard !pending.isEmpty else { return }
-        EvdevEvent.synReport.append(to: &pending)
-        let frame = pending
-        pending = []
-        try device.write(frame)
+        let frames = [(absolute, pendingAbsolute), (relative, pendingRelative)]
+        pendingAbsolute = []
+        pendingRelative = []
+        for (device, var frame) in frames where !frame.isEmpty {
+            EvdevEvent.synReport.append(to: &frame)
+            try device.write(frame)
+        }
     }
 
-    /// Destroys the virtual device (UI_DEV_DESTROY) and closes the descriptor.
+    /// Destroys both virtual devices (UI_DEV_DESTROY) and closes their descriptors.
     package func close() {
         guard !isClosed else { return }
         isClosed = true
-        try? device.control(.destroy)
-        device.close()
-    }
-
-    static func code(for button: MouseButton) -> UInt16 {
-        switch button {
-        case .left: btnLeft
-        case .right: btnRight
-        case .middle: btnMiddle
-        case .back: btnSide
-        case .forward: btnExtra
+        for device in [absolute, relative] {
+            try? device.control(.destroy)
+            device.close()
         }
     }
 
-    private func relative(_ dx: Int, _ dy: Int) {
-        if dx != 0 { emit(EvdevEvent.relType, Self.relX, Int32(clamping: dx)) }
-        if dy != 0 { emit(EvdevEvent.relType, Self.relY, Int32(clamping: dy)) }
-    }
-
-    private func emit(_ type: UInt16, _ code: UInt16, _ value: Int32) {
+    private func emit(_ pending: inout [UInt8], _ type: UInt16, _ code: UInt16, _ value: Int32) {
         EvdevEvent(type: type, code: code, value: value).append(to: &pending)
     }
 }

@@ -6,6 +6,8 @@ package enum UInputIoctl: Hashable, Sendable {
     case setEventBit(UInt16)
     case setKeyBit(UInt16)
     case setRelativeBit(UInt16)
+    case setAbsoluteBit(UInt16)
+    case absSetup(UInputAbsSetup)
     case setup(UInputSetup)
     case create
     case destroy
@@ -16,6 +18,8 @@ package enum UInputIoctl: Hashable, Sendable {
         case .setEventBit: Self.iow(100, size: 4)           // UI_SET_EVBIT   0x40045564
         case .setKeyBit: Self.iow(101, size: 4)             // UI_SET_KEYBIT  0x40045565
         case .setRelativeBit: Self.iow(102, size: 4)        // UI_SET_RELBIT  0x40045566
+        case .setAbsoluteBit: Self.iow(103, size: 4)        // UI_SET_ABSBIT  0x40045567
+        case .absSetup: Self.iow(4, size: UInputAbsSetup.byteCount) // UI_ABS_SETUP 0x401c5504
         case .setup: Self.iow(3, size: UInputSetup.byteCount) // UI_DEV_SETUP 0x405c5503
         case .create: Self.io(1)                            // UI_DEV_CREATE  0x5501
         case .destroy: Self.io(2)                           // UI_DEV_DESTROY 0x5502
@@ -53,11 +57,34 @@ package struct UInputSetup: Hashable, Sendable {
     }
 }
 
+/// struct uinput_abs_setup { __u16 code; struct input_absinfo { __s32 value, minimum,
+/// maximum, fuzz, flat, resolution; } } (2 bytes of padding after `code`).
+package struct UInputAbsSetup: Hashable, Sendable {
+    package static let byteCount = 28
+    package var code: UInt16
+    package var minimum: Int32
+    package var maximum: Int32
+    package var resolution: Int32
+
+    package init(code: UInt16, minimum: Int32, maximum: Int32, resolution: Int32 = 0) {
+        self.code = code; self.minimum = minimum; self.maximum = maximum; self.resolution = resolution
+    }
+
+    /// The struct's bytes (native byte order; value, fuzz and flat are 0).
+    package var bytes: [UInt8] {
+        var b: [UInt8] = []
+        withUnsafeBytes(of: code) { b += $0 }
+        b += [0, 0]
+        for v in [0, minimum, maximum, 0, 0, resolution] as [Int32] { withUnsafeBytes(of: v) { b += $0 } }
+        return b
+    }
+}
+
 /// struct input_event on 64-bit Linux: timeval (16 bytes, zero: the kernel
 /// stamps events), __u16 type, __u16 code, __s32 value = 24 bytes.
 package struct EvdevEvent: Hashable, Sendable {
     package static let byteCount = 24
-    package static let synType: UInt16 = 0, keyType: UInt16 = 1, relType: UInt16 = 2
+    package static let synType: UInt16 = 0, keyType: UInt16 = 1, relType: UInt16 = 2, absType: UInt16 = 3
     package var type: UInt16
     package var code: UInt16
     package var value: Int32

@@ -6,9 +6,9 @@ import RemotionHostLogic
 package final class UInputFileDevice: UInputDevice {
     package static let defaultPath = "/dev/uinput"
 
-    /// The udev rule that lets members of the `input` group use uinput
-    /// (also in docs/INJECTION.md).
-    package static let udevRule = #"KERNEL=="uinput", SUBSYSTEM=="misc", MODE="0660", GROUP="input", OPTIONS+="static_node=uinput""#
+    /// The udev rule that gives the active local session access to uinput (uaccess;
+    /// also in docs/INJECTION.md and scripts/install.sh).
+    package static let udevRule = UInputAdvice.udevRule
 
     private var fd: Int32
     package let path: String
@@ -33,14 +33,10 @@ package final class UInputFileDevice: UInputDevice {
     package static func openFailureMessage(errno code: Int32, path: String) -> String {
         switch code {
         case ENOENT, ENODEV, ENXIO:
-            return "\(path) does not exist: load the module with `modprobe uinput` "
-                + "(persist it with `echo uinput > /etc/modules-load.d/uinput.conf`); "
-                + "kernels built without CONFIG_INPUT_UINPUT cannot use this backend (use --inject xtest)"
+            return "\(path) does not exist: " + UInputAdvice.remedy(.missing)
+                + " (kernels built without CONFIG_INPUT_UINPUT cannot use this backend; on X11 use --inject xtest)"
         case EACCES, EPERM, EROFS:
-            return "\(path) is not writable by this user: add the udev rule "
-                + "`\(udevRule)` to /etc/udev/rules.d/60-remotion-uinput.rules, run "
-                + "`udevadm control --reload && udevadm trigger`, add yourself to the input group "
-                + "(`usermod -aG input $USER`) and log in again"
+            return "\(path) is not writable by this user: " + UInputAdvice.remedy(.notWritable)
         default:
             return "cannot open \(path): \(String(cString: strerror(code)))"
         }
@@ -50,9 +46,12 @@ package final class UInputFileDevice: UInputDevice {
         guard fd >= 0 else { throw InjectionError(.closed, backend: "uinput", "device is closed") }
         let result: Int32
         switch call {
-        case .setEventBit(let bit), .setKeyBit(let bit), .setRelativeBit(let bit):
+        case .setEventBit(let bit), .setKeyBit(let bit), .setRelativeBit(let bit), .setAbsoluteBit(let bit):
             result = ioctl(fd, call.request, CInt(bit))
         case .setup(let setup):
+            var bytes = setup.bytes
+            result = bytes.withUnsafeMutableBytes { ioctl(fd, call.request, $0.baseAddress!) }
+        case .absSetup(let setup):
             var bytes = setup.bytes
             result = bytes.withUnsafeMutableBytes { ioctl(fd, call.request, $0.baseAddress!) }
         case .create, .destroy:

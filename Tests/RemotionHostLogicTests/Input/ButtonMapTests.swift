@@ -89,14 +89,3 @@ import Testing
         }
     }
 }
-
-@Suite struct InjectorSelectionTests {
-    @Test func autoRule() {
-        #expect(InjectorSelection.auto(.init(uinputWritable: true, display: ":0", isMacOS: false)).kind == .uinput)
-        let x = InjectorSelection.auto(.init(uinputWritable: false, display: ":0", isMacOS: false))
-        #expect(x.kind == .xtest && x.reason.contains("DISPLAY=:0"))
-        #expect(InjectorSelection.auto(.init(uinputWritable: false, display: "", isMacOS: true)).kind == .cgevent)
-        let none = InjectorSelection.auto(.init(uinputWritable: false, display: nil, isMacOS: false))
-        #expect(none.kind == .log && none.reason.contains("only logged"))
-    }
-}
