@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # DSU source benchmark (docs/BENCHMARKS.md): one DSU server with 4 slots at 1,000 Hz
-# each (tests/bench/dsu_sender.c, C, so the sender keeps its rate) into
+# each (e2e/bench/dsu_sender.c, C, so the sender keeps its rate) into
 # `remotion host --dsu` in FPS mode, injecting through XTest into a private Xvfb and,
 # to separate the injection, into the in-memory virtual screen. Reports the host's CPU
 # per accepted pad packet (utime+stime from /proc/<pid>/stat over the run, minus the
@@ -17,7 +17,7 @@ work=$(mktemp -d); pids=()
 cleanup() { set +e; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
 
-cc -O2 -o "$work/dsu_sender" tests/bench/dsu_sender.c -lz
+cc -O2 -o "$work/dsu_sender" e2e/bench/dsu_sender.c -lz
 . scripts/lib/xvfb.sh
 . scripts/lib/ready.sh
 start_xvfb "$work" || exit 1

@@ -31,7 +31,7 @@ run() { # mode: noise|plain|flood (noise while bogus initiations arrive at FLOOD
   local t0; t0=$(date +%s.%N)
   local cpids=()
   if [[ $1 == flood ]]; then
-    python3 tests/bench/flood.py 127.0.0.1 "$port" "$hostkey" "${FLOOD_RATE:-2000}" "$seconds" 2>>"$work/flood.log" & cpids+=($!)
+    python3 e2e/bench/flood.py 127.0.0.1 "$port" "$hostkey" "${FLOOD_RATE:-2000}" "$seconds" 2>>"$work/flood.log" & cpids+=($!)
   fi
   for _ in $(seq "$clients"); do
     "$bin" client --host "127.0.0.1:$port" --data-dir "$work/c" "${flags[@]}" --source synthetic:figure-eight \

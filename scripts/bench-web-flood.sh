@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Memory and descriptors of the host under a connection flood on the web controller's port
-# (tests/bench/web_flood_rss.py), in a new network namespace with only lo. ~1 minute.
+# (e2e/bench/web_flood_rss.py), in a new network namespace with only lo. ~1 minute.
 # Prints a Markdown table for docs/BENCHMARKS.md. Needs root (unshare -n).
 set -u
 cd "$(dirname "$0")/.."
@@ -12,4 +12,4 @@ fi
 ip link set lo up
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-timeout 300 python3 tests/bench/web_flood_rss.py --bin "$REMOTION_BIN" --work "$work"
+timeout 300 python3 e2e/bench/web_flood_rss.py --bin "$REMOTION_BIN" --work "$work"

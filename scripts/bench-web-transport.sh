@@ -32,5 +32,5 @@ for _ in $(seq 400); do
 done
 for v in url udp dash; do [ -n "${!v}" ] || { echo "bench-web-transport: the host never printed its $v"; cat "$work/host.err"; exit 1; }; done
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); build: $config; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-SE_AVOID_STATS=true python3 tests/bench/web_transport_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
+SE_AVOID_STATS=true python3 e2e/bench/web_transport_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
     --dashboard "$dash" --host-pid "$host" --work "$work" --seconds "$seconds"

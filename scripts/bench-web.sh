@@ -24,5 +24,5 @@ url=$(ready_value "$work/ready.json" pairingURL)
 udp=$(ready_value "$work/ready.json" udp)
 dash=$(ready_value "$work/ready.json" dashboardPort)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); build: $config"
-SE_AVOID_STATS=true python3 tests/bench/web_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
+SE_AVOID_STATS=true python3 e2e/bench/web_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
     --dashboard "$dash" --host-pid "$host" --profile "$work/profile" --seconds "$seconds"

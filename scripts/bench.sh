@@ -2,7 +2,7 @@
 # Performance against the floor (docs/BENCHMARKS.md, issue 14). For each load — N
 # controllers x R Hz, and flat out — the same paced sender (remotion-load: real
 # sessions, sendmmsg) feeds, one after the other in one run:
-#   floor   a C receiver doing nothing (epoll + recvmmsg, tests/bench/floor-recv.c)
+#   floor   a C receiver doing nothing (epoll + recvmmsg, e2e/bench/floor-recv.c)
 #   plain   remotion host --insecure --inject virtual
 #   noise   remotion host --inject virtual (Noise IK sessions, paired through the real flow)
 # and reports each receiver's CPU per packet (all threads, /proc/PID/task/*/schedstat,
@@ -31,8 +31,8 @@ bin="$bindir/remotion"; load="$bindir/remotion-load"
 work=$(mktemp -d); pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-cc -O2 -o "$work/floor-recv" tests/bench/floor-recv.c
-cc -O2 -shared -fPIC -o "$work/malloc-count.so" tests/bench/malloc-count.c
+cc -O2 -o "$work/floor-recv" e2e/bench/floor-recv.c
+cc -O2 -shared -fPIC -o "$work/malloc-count.so" e2e/bench/malloc-count.c
 # The floor gets the receive buffer the host asks for (the kernel doubles and caps it
 # at net.core.rmem_max, for both alike).
 rcvbuf=${FLOOR_RCVBUF:-4194304}
@@ -88,4 +88,4 @@ fi
 for l in $loads; do
   for m in $modes; do run "$m" "${l%x*}" "${l#*x}" | tee -a "$work/results" >&2; done
 done
-python3 tests/bench/bench_table.py "$work/results" ${SMOKE:+--check}
+python3 e2e/bench/bench_table.py "$work/results" ${SMOKE:+--check}

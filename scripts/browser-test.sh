@@ -3,7 +3,7 @@
 # chromium-driver, selenium 4.51.0 from PyPI) against `remotion demo --dashboard`, both
 # inside a new network namespace that has only lo (nothing can reach eth0).
 # A second loopback origin (python's http.server on 127.0.0.2:8000) serves
-# tests/browser/attacker/, a page that tries to drive the dashboard cross-origin.
+# e2e/browser/attacker/, a page that tries to drive the dashboard cross-origin.
 # Prints 'N passed, N failed' and exits non-zero on any failure. Saves
 # artifacts/dashboard.png. Needs root (unshare -n).
 #   scripts/browser-test.sh            build, then test
@@ -29,11 +29,11 @@ if ip -o link show | grep -qv ': lo:'; then echo "browser-test: namespace has mo
 
 work=$(mktemp -d)
 mkdir -p artifacts
-python3 tests/browser/make_trace.py 120 > "$work/trace.csv"
+python3 e2e/browser/make_trace.py 120 > "$work/trace.csv"
 "$REMOTION_DEMO_BIN" demo --source "replay:$work/trace.csv" --rate 120 --duration 120 \
     --dashboard 0 --port-file "$work/port" > "$work/demo.log" 2>&1 &
 demo=$!
-python3 -m http.server 8000 --bind 127.0.0.2 --directory tests/browser/attacker > "$work/attacker.log" 2>&1 &
+python3 -m http.server 8000 --bind 127.0.0.2 --directory e2e/browser/attacker > "$work/attacker.log" 2>&1 &
 attacker=$!
 cleanup() { kill "$demo" "$attacker" 2>/dev/null; wait "$demo" "$attacker" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
@@ -45,7 +45,7 @@ if [ ! -s "$work/port" ]; then
 fi
 
 for _ in $(seq 1 50); do python3 -c 'import socket; socket.create_connection(("127.0.0.2", 8000), 1)' 2>/dev/null && break; sleep 0.1; done
-timeout 180 python3 tests/browser/test_dashboard.py --port "$(cat "$work/port")" --screenshot artifacts/dashboard.png \
+timeout 180 python3 e2e/browser/test_dashboard.py --port "$(cat "$work/port")" --screenshot artifacts/dashboard.png \
     --attacker http://127.0.0.2:8000
 rc=$?
 [ $rc -eq 124 ] && echo "browser-test: timed out" && echo "0 passed, 1 failed"

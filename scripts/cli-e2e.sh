@@ -152,7 +152,7 @@ check "killed client's right button released by the host ($rdown down, $rup up)"
   --data-dir "$work/soak-data" --ready-file "$work/soak-ready.json" >/dev/null 2>"$work/soak.err" &
 soak_host=$!; pids+=("$soak_host")
 if wait_ready "$work/soak-ready.json" "$soak_host" 30; then
-  soak=$(python3 tests/soak/session_soak.py --port "$(ready_value "$work/soak-ready.json" udpPort)" --pid "$soak_host" \
+  soak=$(python3 e2e/soak/session_soak.py --port "$(ready_value "$work/soak-ready.json" udpPort)" --pid "$soak_host" \
          --sessions 5000 --warmup 1000)
   echo "     soak: $soak"
   check "5,000 sessions opened and closed leave the host's memory flat (growth under 1 MiB)" python3 -c '
@@ -290,7 +290,7 @@ check "uninstall.sh removes every installed file" test "$rc" -eq 0 -a -z "$(find
 #    view (injector and why, dashboard, discovery), the log injector's JSON only among its
 #    last events, the paired name once and the address once, gauges that move for 20°,
 #    and the last line after the view closed. The welcome screen is compared with
-#    tests/terminal/welcome.txt (ports, paths and the key masked); captures are kept in artifacts/.
+#    e2e/terminal/welcome.txt (ports, paths and the key masked); captures are kept in artifacts/.
 if command -v tmux >/dev/null; then
   bash scripts/terminal-view-test.sh "$bin" "$hostkeys" "$clientkeys" "$work/view"; rc=$?
   check "the terminal view in tmux (scripts/terminal-view-test.sh)" test "$rc" -eq 0

@@ -13,8 +13,8 @@ measure() {  # $1 label, $2 readers, $3 stuck readers
         demo=$!
         for _ in $(seq 1 100); do [ -s "$work/port" ] && break; sleep 0.05; done
         port=$(cat "$work/port"); pids=""
-        for _ in $(seq 1 "$2"); do python3 tests/browser/ws_reader.py --port "$port" --seconds 12 > /dev/null & pids="$pids $!"; done
-        for _ in $(seq 1 "$3"); do python3 tests/browser/ws_reader.py --port "$port" --seconds 12 --stuck > /dev/null & pids="$pids $!"; done
+        for _ in $(seq 1 "$2"); do python3 e2e/browser/ws_reader.py --port "$port" --seconds 12 > /dev/null & pids="$pids $!"; done
+        for _ in $(seq 1 "$3"); do python3 e2e/browser/ws_reader.py --port "$port" --seconds 12 --stuck > /dev/null & pids="$pids $!"; done
         wait "$demo" || true
         for p in $pids; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
         echo "$1 run $run: $(tail -1 "$work/out")"

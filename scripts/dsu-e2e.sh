@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # DSU (cemuhook) end to end with the real binary, on 127.0.0.1 only (docs/DSU.md).
-# The DSU side is tests/dsu/dsu_peer.py, written from the protocol description.
+# The DSU side is e2e/dsu/dsu_peer.py, written from the protocol description.
 #   A  a DSU server's yaw rotation moves the X pointer (XTest into a private Xvfb) by the
 #      amount its packets integrate to; its cross press reaches X exactly once; the
 #      malformed packets it sends first are counted by reason
@@ -14,7 +14,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
-peer=tests/dsu/dsu_peer.py
+peer=e2e/dsu/dsu_peer.py
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }

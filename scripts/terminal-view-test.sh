@@ -41,9 +41,9 @@ grep -q "dashboard on http://127.0.0.1:[0-9]*/" "$work/welcome.txt" || fail "the
 grep -q "discovery off (--no-discovery)" "$work/welcome.txt" || fail "the discovery state is not in the view"
 sed -e "s/$port/PORT/g" -e "s/${dport:-DPORT}/DPORT/g" -e "s|$work|WORK|g" -E -e 's/host key [A-Z0-9-]+…?/host key FINGERPRINT/g' \
     -e 's/[[:space:]]*$//' "$work/welcome.txt" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$work/welcome-masked.txt"
-if ! diff -u tests/terminal/welcome.txt "$work/welcome-masked.txt"; then
-  if [[ -n "${REMOTION_UPDATE_GOLDEN:-}" ]]; then cp "$work/welcome-masked.txt" tests/terminal/welcome.txt; echo "  rewrote tests/terminal/welcome.txt"
-  else fail "the welcome screen differs from tests/terminal/welcome.txt (REMOTION_UPDATE_GOLDEN=1 rewrites it)"; fi
+if ! diff -u e2e/terminal/welcome.txt "$work/welcome-masked.txt"; then
+  if [[ -n "${REMOTION_UPDATE_GOLDEN:-}" ]]; then cp "$work/welcome-masked.txt" e2e/terminal/welcome.txt; echo "  rewrote e2e/terminal/welcome.txt"
+  else fail "the welcome screen differs from e2e/terminal/welcome.txt (REMOTION_UPDATE_GOLDEN=1 rewrites it)"; fi
 fi
 
 # A controller held at roll +20°, pitch −20°, holding C (the Left key) for most of the stream.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web controller end to end (tests/web/test_web_controller.py): `remotion host`
+# The web controller end to end (e2e/web/test_web_controller.py): `remotion host`
 # injecting through XTest into a real Xvfb, the controller page in headless Chromium with
 # emulated phone sensors, the X server's event stream as the witness; everything inside a
 # new network namespace that has only lo. Also runs the page's own self-checks under node.
@@ -12,7 +12,7 @@ if [ -z "${REMOTION_IN_NETNS:-}" ]; then
     for tool in unshare ip python3 node Xvfb xdotool xinput /usr/bin/chromium /usr/bin/chromedriver; do
         command -v "$tool" >/dev/null || { echo "web-controller-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
     done
-    node tests/web/run-selftest.mjs > /tmp/remotion-web-selftest.log 2>&1
+    node e2e/web/run-selftest.mjs > /tmp/remotion-web-selftest.log 2>&1
     selftest=$?
     tail -1 /tmp/remotion-web-selftest.log | sed 's/^/page self-checks: /'
     [ $selftest -eq 0 ] || { grep FAIL /tmp/remotion-web-selftest.log; echo "0 passed, 1 failed"; exit 1; }
@@ -64,7 +64,7 @@ fi
 url=$(ready_value "$work/ready.json" pairingURL)
 dashboard=$(ready_value "$work/ready.json" dashboardPort)
 
-SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 240 python3 tests/web/test_web_controller.py \
+SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 240 python3 e2e/web/test_web_controller.py \
     --url "$url" --bin "$REMOTION_BIN" --data-dir "$work/data" --xi2-log "$work/xi2.log" --profile "$work/profile" \
     --dashboard "$dashboard"
 rc=$?

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web controller's HTTPS port withstands a neighbour (tests/web/flood_test.py): the host
+# The web controller's HTTPS port withstands a neighbour (e2e/web/flood_test.py): the host
 # under `prlimit --nofile=1024:1024`, one process holding 1,300 idle TCP connections and
 # stalled ClientHellos from 127.0.0.1, a fresh page request from 127.0.0.2, a UDP controller
 # meanwhile; all inside a new network namespace that has only lo. About 25 s.
@@ -23,7 +23,7 @@ ip link set lo up
 if ip -o link show | grep -qv ': lo:'; then echo "web-flood-test: namespace has more than lo"; echo "0 passed, 1 failed"; exit 1; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-timeout 120 python3 tests/web/flood_test.py --bin "$REMOTION_BIN" --work "$work" "$@"
+timeout 120 python3 e2e/web/flood_test.py --bin "$REMOTION_BIN" --work "$work" "$@"
 rc=$?
 [ $rc -eq 124 ] && echo "web-flood-test: timed out" && echo "0 passed, 1 failed"
 [ $rc -ne 0 ] && { echo "--- host stderr"; tail -20 "$work/flood.err"; }

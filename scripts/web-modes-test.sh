@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The phone page's modes end to end (tests/web/test_page_modes.py): `remotion host
+# The phone page's modes end to end (e2e/web/test_page_modes.py): `remotion host
 # --inject xtest` into a real Xvfb, the page in headless Chromium with touch emulation and
 # emulated sensors, the X server's own event stream (xinput test-xi2 --root) and a keyboard
 # client (xev -root) as witnesses, screenshots of the laser overlay (ImageMagick import);
@@ -82,7 +82,7 @@ if ! wait_ready "$work/ready.json" "$hostpid" 30 || ! url=$(ready_require "$work
     cat "$work/host.err"; fail "the host did not become ready with a pairing link"
 fi
 
-SE_AVOID_STATS=true ARTIFACTS="$artifacts" timeout 300 python3 tests/web/test_page_modes.py \
+SE_AVOID_STATS=true ARTIFACTS="$artifacts" timeout 300 python3 e2e/web/test_page_modes.py \
     --url "$url" --xi2-log "$work/xi2.log" --xev-log "$work/xev.log" --profile "$work/profile" \
     --host-err "$work/host.err" --work "$work"
 rc=$?

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Newest wins after a real stall (tests/web/stall_test.py): `remotion host --inject log` and
+# Newest wins after a real stall (e2e/web/stall_test.py): `remotion host --inject log` and
 # a WebSocket client framed like the page, inside a new network namespace that has only lo;
 # nftables drops the WebSocket's port for 1 s while the client keeps sending.
 # Prints 'N passed, N failed'; exits non-zero on any failure. Needs root (unshare -n, nft).
@@ -21,7 +21,7 @@ fi
 ip link set lo up
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-timeout 90 python3 tests/web/stall_test.py --bin "$REMOTION_BIN" --work "$work"
+timeout 90 python3 e2e/web/stall_test.py --bin "$REMOTION_BIN" --work "$work"
 rc=$?
 [ $rc -eq 124 ] && echo "web-stall-test: timed out" && echo "0 passed, 1 failed"
 [ $rc -ne 0 ] && { echo "--- host stderr"; tail -20 "$work/host.err"; }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The web controller's transports end to end (tests/web/test_web_transport.py): WebRTC data
+# The web controller's transports end to end (e2e/web/test_web_transport.py): WebRTC data
 # channels against `remotion client` (UDP) under nftables loss and an outage, buttons
 # under loss, revoked and forged credentials, and the WebSocket fallback with UDP blocked.
 # Everything runs inside a new network namespace: lo plus a veth pair whose both ends are
 # inside it (192.0.2.1/24, .2/24, default route via .2: Chromium gathers no ICE candidate
 # without one), so nothing leaves it. XTest into a real Xvfb is the witness, the X pointer
-# sampled every 2 ms (tests/web/pointer_sampler.c).
+# sampled every 2 ms (e2e/web/pointer_sampler.c).
 # Prints 'N passed, N failed'; exits non-zero on any failure. Needs root (unshare -n).
 #   REMOTION_SKIP_BUILD=1 scripts/web-transport-test.sh   use the existing build
 set -u
@@ -43,7 +43,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cc -O2 tests/web/pointer_sampler.c -lX11 -o "$work/sampler" || fail "cannot build tests/web/pointer_sampler.c"
+cc -O2 e2e/web/pointer_sampler.c -lX11 -o "$work/sampler" || fail "cannot build e2e/web/pointer_sampler.c"
 display=$(( 200 + RANDOM % 300 ))
 while [ -e "/tmp/.X11-unix/X$display" ] || [ -e "/tmp/.X$display-lock" ]; do display=$((display + 1)); done
 Xvfb ":$display" -screen 0 1920x1080x24 -nolisten tcp -noreset > "$work/xvfb.log" 2>&1 &
@@ -72,7 +72,7 @@ done
 [ -n "$url" ] || { cat "$work/host.err"; fail "the host printed no pairing URL"; }
 [ -n "$udp" ] || { cat "$work/host.err"; fail "the host printed no 'listening on' address"; }
 
-SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 300 python3 tests/web/test_web_transport.py \
+SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 300 python3 e2e/web/test_web_transport.py \
     --url "$url" --udp "$udp" --rtc-ports "$rtc_ports" --bin "$REMOTION_BIN" --data-dir "$work/data" \
     --xi2-log "$work/xi2.log" --profile "$work/profile" --sampler "$work/sampler" --host-err "$work/host.err"
 rc=$?

@@ -7,7 +7,7 @@ import RemotionProtocol
 // Injector(null backend), plain and Noise IK, one controller, no socket.
 //
 //   remotion-core-bench [PACKETS] [ROUNDS]          (default 200000 packets, 5 rounds)
-// Allocations are counted when tests/bench/malloc-count.c is preloaded (LD_PRELOAD);
+// Allocations are counted when e2e/bench/malloc-count.c is preloaded (LD_PRELOAD);
 // otherwise that column says "n/a". Prints the median round.
 
 typealias CountFunction = @convention(c) () -> UInt

@@ -1,7 +1,7 @@
 // The X pointer as the witness (scripts/web-transport-test.sh): samples XQueryPointer every
 // 2 ms and prints "<CLOCK_MONOTONIC ms> <x> <y>" whenever the position changed, until
 // stdin closes or it is killed. Prints "ready" once the display answers.
-//   cc -O2 tests/web/pointer_sampler.c -lX11 -o sampler; DISPLAY=:N ./sampler
+//   cc -O2 e2e/web/pointer_sampler.c -lX11 -o sampler; DISPLAY=:N ./sampler
 #include <X11/Xlib.h>
 #include <poll.h>
 #include <stdio.h>

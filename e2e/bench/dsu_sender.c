@@ -6,7 +6,7 @@
  * host on this machine can measure the one-way latency). Loopback only; bounded.
  * Prints one line: packets sent, elapsed, achieved rate, worst lateness.
  *
- *   cc -O2 -o dsu_sender tests/bench/dsu_sender.c -lz
+ *   cc -O2 -o dsu_sender e2e/bench/dsu_sender.c -lz
  *   ./dsu_sender PORT SLOTS RATE SECONDS
  */
 #include <arpa/inet.h>

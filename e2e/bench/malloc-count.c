@@ -2,7 +2,7 @@
 // with LD_PRELOAD, it forwards to glibc's allocator and counts every malloc, calloc,
 // realloc and posix_memalign/aligned_alloc; the benchmark reads the count through
 // remotion_malloc_count() (found with dlsym, so the benchmark runs without it too).
-//   cc -O2 -shared -fPIC -o malloc-count.so tests/bench/malloc-count.c
+//   cc -O2 -shared -fPIC -o malloc-count.so e2e/bench/malloc-count.c
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdatomic.h>

@@ -21,7 +21,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--screenshot", default="artifacts/dashboard.png")
-parser.add_argument("--attacker", help="origin serving tests/browser/attacker/ (e.g. http://127.0.0.2:8000)")
+parser.add_argument("--attacker", help="origin serving e2e/browser/attacker/ (e.g. http://127.0.0.2:8000)")
 args = parser.parse_args()
 BASE = f"http://127.0.0.1:{args.port}"
 TOLERANCE = 0.1  # radians: the page may lag the API by one or two snapshots

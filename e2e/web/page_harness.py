@@ -1,4 +1,4 @@
-"""Helpers for tests/web/test_page_modes.py: results, bounded waits, the X witnesses (xinput
+"""Helpers for e2e/web/test_page_modes.py: results, bounded waits, the X witnesses (xinput
 test-xi2 events, xev key presses and the keysyms they mean), XQueryPointer through xdotool,
 and the browser (headless Chromium with CDP touch emulation and emulated sensors)."""
 import re, subprocess, time

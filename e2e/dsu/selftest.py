@@ -2,7 +2,7 @@
 """Runs dsu_peer.py against itself on 127.0.0.1 (server mode <-> client mode) and checks
 what arrived. Stdlib only; every process it starts is stopped by its pid. About 25 s.
 
-  python3 tests/dsu/selftest.py
+  python3 e2e/dsu/selftest.py
 """
 
 import json

@@ -20,7 +20,7 @@ BUTTON_PRESS, BUTTON_RELEASE = wc.BUTTON_PRESS, wc.BUTTON_RELEASE
 
 
 class Sampler:
-    """tests/web/pointer_sampler.c: (monotonic ms, x, y) at every change of the X pointer."""
+    """e2e/web/pointer_sampler.c: (monotonic ms, x, y) at every change of the X pointer."""
 
     def __init__(self, path):
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
