@@ -150,14 +150,23 @@ struct HostRunner: Service {
     func run() async throws {
         try? await gracefulShutdown()
         await dsu?.stop()
-        let counts = try? await loop.onLoop { context -> (Int, Int, String, [String]) in
-            let pipeline = context.pipeline
-            let report = context.report()
-            return (pipeline.injectedEvents, report.drops.total,
-                    "\(report.kernelDrops) by the kernel (receive buffer full); " + pipeline.latencyText, pipeline.adapterSummaries)
+        let totals = try? await loop.onLoop { context in
+            StopTotals(injected: context.pipeline.injectedEvents, protocolDrops: context.report().drops.total,
+                       kernelDrops: context.report().kernelDrops, latency: context.pipeline.latencyText,
+                       adapters: context.pipeline.adapterSummaries)
         }
         await loop.shutdown()
-        let adapters = (counts?.3 ?? []).map { "; \($0)" }.joined()
-        console.finally("remotion host: stopped after injecting \(counts?.0 ?? 0) events (\(counts?.1 ?? 0) datagrams dropped by the protocol, \(counts?.2 ?? "")); every held input released\(adapters)")
+        let t = totals ?? StopTotals()
+        let adapters = t.adapters.map { "; \($0)" }.joined()
+        console.finally("remotion host: stopped after injecting \(t.injected) events (\(t.protocolDrops) datagrams dropped by the protocol, \(t.kernelDrops) by the kernel (receive buffer full); \(t.latency)); every held input released\(adapters)")
     }
+}
+
+/// What the stop line says, read on the host's loop before it closes.
+struct StopTotals: Sendable {
+    var injected = 0
+    var protocolDrops = 0
+    var kernelDrops = 0
+    var latency = "one-way latency not measured (no shared or estimated clock)"
+    var adapters: [String] = []
 }

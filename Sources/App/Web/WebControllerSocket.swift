@@ -84,7 +84,7 @@ struct WebControllerSocket: Sendable {
         var session: SessionID?
         var intake: WebMotionIntake?      // newest wins between this socket and the host
         defer { intake?.close() }
-        var clutchInUse = false
+        var clutch = PageClutch()
         do {
             for try await message in inbound.messages(maxSize: Self.maxFrame) {
                 link.heard()
@@ -139,12 +139,7 @@ struct WebControllerSocket: Sendable {
                     switch frame {
                     case .motion(let m):
                         let hostNow = Date().timeIntervalSince1970 * 1000
-                        // Hold to aim: once the page's clutch has been held in this session,
-                        // motion moves the pointer only while it is held (JoyShockMapper's
-                        // GYRO_ON); the buttons in the frame stay the truth either way.
-                        clutchInUse = clutchInUse || m.clutch
-                        var sample = m.sample
-                        if clutchInUse && !m.clutch { sample.attitude = nil; sample.gyro = nil; sample.acceleration = nil }
+                        let sample = clutch.apply(m.sample, held: m.clutch)   // hold to aim
                         intake?.motion(sequence: m.sequence, sample,
                                        latencyMicros: clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
                         stats.count(motion: 1)

@@ -37,7 +37,7 @@ final class WebRTCSession: Sendable {
         var ended = false
         var lastHeard = NIODeadline.now()
         var clock = WebClockOffset()
-        var clutchInUse = false
+        var clutch = PageClutch()
         var buttons = ButtonSet.none
         var lastSequence: UInt32?
         var lastAck = NIODeadline.uptimeNanoseconds(0)
@@ -107,9 +107,7 @@ final class WebRTCSession: Sendable {
             let verdict = state.withLock { s -> (MotionSample, Int64?)? in
                 if let last = s.lastSequence, Int32(bitPattern: m.sequence &- last) <= 0 { return nil }
                 s.lastSequence = m.sequence
-                s.clutchInUse = s.clutchInUse || m.clutch
-                var sample = m.sample
-                if s.clutchInUse && !m.clutch { sample.attitude = nil; sample.gyro = nil; sample.acceleration = nil }
+                var sample = s.clutch.apply(m.sample, held: m.clutch)   // hold to aim
                 sample.buttons = s.buttons
                 return (sample, s.clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
             }
