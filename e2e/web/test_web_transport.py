@@ -148,6 +148,23 @@ def main():
         check("paired and connected over the data channels", st and st.get("transport") == "webrtc", state(d))
         indicator = d.find_element(By.ID, "transport").text
         check("the page shows its transport", indicator == "data channel", indicator)
+        # The page's other messages ride the data channel's control channel too: the host's
+        # button labels arrive, and a touchpad slide moves the pointer.
+        check("the host's button labels arrive over the data channel", wait(lambda: state(d).get("labels"), 3), state(d))
+        next(el for el in d.find_elements(By.CSS_SELECTOR, 'nav [data-page-mode="touchpad"]') if el.is_displayed()).click()
+        wait(lambda: state(d).get("pageMode") == "touchpad", 2)
+        before = wc.pointer()
+        step = -10 if before[0] > 960 else 10            # towards the middle of the screen
+        c = wc.center_of(d, "#touch-surface")
+        wc.touch(d, "touchStart", [{"x": c["x"] - 6 * step, "y": c["y"], "id": 1}])
+        for k in range(1, 13):
+            time.sleep(0.02)
+            wc.touch(d, "touchMove", [{"x": c["x"] - 6 * step + step * k, "y": c["y"], "id": 1}])
+        wc.touch(d, "touchEnd", [])
+        moved = wait(lambda: (wc.pointer()[0] - before[0]) * step > 100 * abs(step), 3)
+        check("a touchpad slide over the data channel moves the pointer", moved, (before, wc.pointer()))
+        next(el for el in d.find_elements(By.CSS_SELECTOR, 'nav [data-page-mode="pointer"]') if el.is_displayed()).click()
+        wait(lambda: state(d).get("pageMode") == "pointer", 2)
         # The motion-mode switch of the layout on screen (Pointer mode's, by default).
         next(el for el in d.find_elements(By.CSS_SELECTOR, '[data-mode="fps"]') if el.is_displayed()).click()
         wait(lambda: state(d).get("mode") == "fps", 3)

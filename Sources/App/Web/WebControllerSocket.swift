@@ -90,9 +90,9 @@ struct WebControllerSocket: Sendable {
                 link.heard()
                 switch message {
                 case .text(let text):
-                    if let input = WebInputMessage.parse(text) {   // touchpad, typing, laser (WebInputHost)
-                        guard let session, let inputs = host as? any WebInputHost else { stats.drop("before-hello"); continue }
-                        if let reply = await inputs.input(session, input) { try await outbound.write(.text(reply.text)) }
+                    if let input = WebInputMessage.parse(text) {   // touchpad, typing, laser
+                        guard let session else { stats.drop("before-hello"); continue }
+                        if let reply = await host.input(session, input) { try await outbound.write(.text(reply.text)) }
                         continue
                     }
                     guard let parsed = WebClientMessage.parse(text) else { stats.drop("bad-text"); continue }
@@ -120,7 +120,7 @@ struct WebControllerSocket: Sendable {
                         let mode = await host.mode(id, set: nil)
                         try await outbound.write(.text(WebHostMessage.welcome(
                             host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text))
-                        if let labels = await (host as? any WebInputHost)?.buttonLabels(id) { try await outbound.write(.text(labels.text)) }
+                        if let labels = await host.buttonLabels(id) { try await outbound.write(.text(labels.text)) }
                     case .recenter:
                         if let session { host.recenter(session) }
                     case .mode(let wanted):

@@ -28,6 +28,11 @@ package protocol ExternalControllerHost: Sendable {
     /// Gives the session its own profile (mapping settings and button map) at run time;
     /// nil returns it to the host's.
     func setProfile(_ id: SessionID, _ profile: MappingProfile?)
+    /// The session's button map as the phone page labels it (sent after the welcome).
+    func buttonLabels(_ id: SessionID) async -> WebInputReply?
+    /// One touchpad/typing/laser message of the page, in order with the session's motion
+    /// and button frames; a reply for the page when there is one.
+    func input(_ id: SessionID, _ message: WebInputMessage) async -> WebInputReply?
 }
 
 extension HostLoopContext {

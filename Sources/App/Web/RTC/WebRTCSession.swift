@@ -53,9 +53,20 @@ final class WebRTCSession: Sendable {
     static let watchInterval = Duration.milliseconds(100)
     static let maxMessage = 4096
     private let state = Mutex(State())
+    /// The page's touchpad, typing and laser messages, handed to the host one after another
+    /// by one task (in the order GStreamer delivered them; bounded like the channel's buffer).
+    private let inputs: AsyncStream<(SessionID, WebInputMessage)>.Continuation
 
     init(host: any ExternalControllerHost, registry: WebDeviceRegistry, stats: WebControllerStats, device: WebDevice, timeout: Duration) {
         self.host = host; self.registry = registry; self.stats = stats; self.device = device; self.timeout = timeout
+        let (stream, continuation) = AsyncStream.makeStream(of: (SessionID, WebInputMessage).self,
+                                                            bufferingPolicy: .bufferingOldest(256))
+        inputs = continuation
+        Task { [host, weak self] in
+            for await (session, message) in stream {
+                if let reply = await host.input(session, message) { self?.send(reply.text) }
+            }
+        }
     }
 
     /// The answered peer is ours; the watchdog starts.
@@ -92,7 +103,13 @@ final class WebRTCSession: Sendable {
             return s.session
         }
         if isText {
-            guard channel == .control, let parsed = WebClientMessage.parse(String(decoding: bytes, as: UTF8.self)) else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if channel == .control, let input = WebInputMessage.parse(text) {   // touchpad, typing, laser
+                guard let session else { stats.drop("before-hello"); return }
+                self.input(input, session: session)
+                return
+            }
+            guard channel == .control, let parsed = WebClientMessage.parse(text) else {
                 stats.drop("bad-text"); return
             }
             control(parsed, session: session)
@@ -169,6 +186,13 @@ final class WebRTCSession: Sendable {
         stats.count(opened: 1)
         let mode = await host.mode(id, set: nil)
         send(WebHostMessage.welcome(host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text)
+        if let labels = await host.buttonLabels(id) { send(labels.text) }
+    }
+
+    /// A touchpad, typing or laser message, as the WebSocket hands it over (in order; a
+    /// reply, such as characters that could not be typed, goes back on the control channel).
+    private func input(_ message: WebInputMessage, session: SessionID) {
+        if case .dropped = inputs.yield((session, message)) { stats.drop("input-backlog") }
     }
 
     // MARK: sending and ending
@@ -234,6 +258,7 @@ final class WebRTCSession: Sendable {
             return (s.peer, s.session, s.forget)
         }
         guard let (peer, session, forget) = taken else { return }
+        inputs.finish()
         if let session {
             let reason: SessionCloseReason = switch ending {
             case .closedByPage, .refused, .replaced, .fingerprint: .clientDisconnected(.user)
