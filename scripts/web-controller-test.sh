@@ -40,16 +40,10 @@ trap cleanup EXIT
 start_xvfb "$work" || { echo "0 passed, 1 failed"; exit 1; }
 pids+=($xvfb_pid)
 
-# X's own event stream is the witness: line-buffered (a block buffer would hold the last
-# events back), and listening before anything is injected (a probe motion shows up in it).
-stdbuf -oL xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
-pids+=($!)
-for i in $(seq 100); do
-    xdotool mousemove $((i % 2)) 0 2>/dev/null
-    grep -q "EVENT type" "$work/xi2.log" && break
-    sleep 0.05
-done
-grep -q "EVENT type" "$work/xi2.log" || { echo "web-controller-test: xinput test-xi2 saw no event in 5 s"; echo "0 passed, 1 failed"; exit 1; }
+# X's own event stream is the witness (scripts/lib/xvfb.sh).
+start_xi2_witness "$work/xi2.log"; xi2=$?
+pids+=($xi2_pid)
+[ $xi2 -eq 0 ] || { echo "0 passed, 1 failed"; exit 1; }
 export XDG_CONFIG_HOME="$work/config"   # no user config: pointer mode, default settings
 "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --dashboard-port 0 \
     --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &

@@ -19,3 +19,20 @@ start_xvfb() {
   echo "Xvfb did not start: $(tail -3 "$dir/xvfb.log" | tr '\n' ' ')" >&2
   return 1
 }
+
+# start_xi2_witness LOG   X's own event stream (xinput test-xi2 --root) into LOG, line-buffered
+#                         (a block buffer would hold the last events back), and listening before
+#                         anything is injected: probe motions until one shows up (bounded, 5 s).
+#                         Sets xi2_pid; fails with one line if no event arrives. Moves the pointer.
+start_xi2_witness() {
+  local log=$1 i
+  stdbuf -oL xinput test-xi2 --root >"$log" 2>&1 &
+  xi2_pid=$!
+  for ((i = 0; i < 100; i++)); do
+    xdotool mousemove $((i % 2)) 0 >/dev/null 2>&1
+    grep -q "EVENT type" "$log" && return 0
+    sleep 0.05
+  done
+  echo "xinput test-xi2 saw no event in 5 s" >&2
+  return 1
+}

@@ -151,9 +151,10 @@ struct HostRunner: Service {
         try? await gracefulShutdown()
         await dsu?.stop()
         let totals = try? await loop.onLoop { context in
-            StopTotals(injected: context.pipeline.injectedEvents, protocolDrops: context.report().drops.total,
-                       kernelDrops: context.report().kernelDrops, latency: context.pipeline.latencyText,
-                       adapters: context.pipeline.adapterSummaries)
+            let report = context.report()
+            return StopTotals(injected: context.pipeline.injectedEvents, protocolDrops: report.drops.total,
+                              kernelDrops: report.kernelDrops, latency: context.pipeline.latencyText,
+                              adapters: context.pipeline.adapterSummaries)
         }
         await loop.shutdown()
         let t = totals ?? StopTotals()

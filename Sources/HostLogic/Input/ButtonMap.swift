@@ -91,6 +91,9 @@ package struct ButtonMap: Sendable, Hashable {
 
     package init(_ actions: [Button: ButtonAction] = [:]) { self.actions = actions }
 
+    /// A button of this map is `hold-to-enable-motion`: motion moves the pointer only while it is held.
+    package var gatesMotion: Bool { actions.values.contains(.host(.holdToEnableMotion)) }
+
     package subscript(button: Button) -> ButtonAction? {
         get { actions[button] }
         set { actions[button] = newValue }

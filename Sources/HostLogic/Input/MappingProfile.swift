@@ -14,5 +14,5 @@ package struct MappingProfile: Sendable, Equatable {
     }
 
     /// Motion moves the pointer only while a `hold-to-enable-motion` button is held.
-    package var gatesMotion: Bool { buttons.actions.values.contains(.host(.holdToEnableMotion)) }
+    package var gatesMotion: Bool { buttons.gatesMotion }
 }

@@ -16,7 +16,7 @@ package struct PipelineSession: Sendable {
     /// The button map in effect (the own profile's, or the host's), kept here so a button
     /// edge reads one field; `gated`: it has a hold-to-enable-motion button (worked out
     /// when the map changes, not per sample).
-    var buttons: ButtonMap { didSet { gated = MappingProfile(buttons: buttons).gatesMotion } }
+    var buttons: ButtonMap { didSet { gated = buttons.gatesMotion } }
     private(set) var gated: Bool
     /// Recent pointer positions for the dashboard's trail (only when someone reads status).
     var trail: PointerTrail?
