@@ -104,11 +104,15 @@ mount -t proc proc /proc && mount -t sysfs sysfs /sys && mount -t devtmpfs devtm
 for m in ${modules[*]}; do modprobe \$m || echo "init: modprobe \$m failed"; done
 mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,ro hostroot /newroot || { echo "init: no root"; poweroff -f; }
 for d in tmp run var/tmp; do mount -t tmpfs tmpfs /newroot/\$d; done
-mkdir -p /newroot/run/results
+mkdir -p /newroot/run/results /newroot/run/repo /newroot/run/bin
 mount -t 9p -o trans=virtio,version=9p2000.L results /newroot/run/results || { echo "init: no results share"; poweroff -f; }
+# The checkout and the binary come as shares of their own: under /tmp (a clone there) the
+# guest's own tmpfs would hide them.
+mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,ro repo /newroot/run/repo || { echo "init: no repo share"; poweroff -f; }
+mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,ro bin /newroot/run/bin || { echo "init: no bin share"; poweroff -f; }
 echo "$version" >/newroot/run/results/booted
 for d in proc sys dev; do mount --move /\$d /newroot/\$d; done
-exec switch_root /newroot /bin/busybox sh -c '/bin/bash $repo/scripts/lib/kernel-guest-inside.sh >/run/results/inside.log 2>&1; echo \$? >/run/results/inside.rc; sync; /bin/busybox poweroff -f'
+exec switch_root /newroot /bin/busybox sh -c '/bin/bash /run/repo/scripts/lib/kernel-guest-inside.sh >/run/results/inside.log 2>&1; echo \$? >/run/results/inside.rc; sync; /bin/busybox poweroff -f'
 INIT
 chmod 0755 "$ir/init"
 (cd "$ir" && /usr/bin/python3 - "$work/initramfs.cpio" <<'PY') || fail_now "cannot write the initramfs"
@@ -129,7 +133,7 @@ PY
 
 # 3. What the guest runs with (sourced by kernel-guest-inside.sh).
 cat >"$results/guest.env" <<ENV
-REMOTION_BIN='$bin'
+REMOTION_BIN='/run/bin/$(basename "$bin")'
 HOST_TIMEOUT=1
 ENV
 
@@ -142,6 +146,8 @@ timeout -k 5 150 qemu-system-x86_64 -accel tcg -machine q35 -m 1024 -smp ${GUEST
   -append "console=ttyS0 quiet panic=-1" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs local,path="$results",mount_tag=results,security_model=none,multidevs=remap \
+  -virtfs local,path="$repo",mount_tag=repo,security_model=none,readonly=on,multidevs=remap \
+  -virtfs local,path="$(dirname "$bin")",mount_tag=bin,security_model=none,readonly=on,multidevs=remap \
   </dev/null >"$work/console.log" 2>&1 &
 qemu_pid=$!
 wait "$qemu_pid"; qemu_rc=$?; qemu_pid=""
