@@ -7,7 +7,7 @@ What this WebKitGTK (Debian 12, 2.50) lacks, and what stands in for it:
   DeviceMotionEvent do not exist, and WebKit has no sensor emulation like Chromium's CDP
   (Emulation.setSensorOverride*). IOS_SENSORS installs iOS's surface in the page: both
   constructors with iOS 13's static requestPermission() (it rejects with NotAllowedError
-  outside a user gesture, as iOS does, and otherwise resolves to the answer the test set:
+  unless called while a tap's trusted event is being handled, as iOS does, and otherwise resolves to the answer the test set:
   'granted' as on an iPhone whose user tapped Allow, or 'denied'), and dispatches
   devicemotion and deviceorientation at 60 Hz, as iOS does, with the angles the test sets.
   These are fakes standing in for hardware that cannot exist here; every other part (the
@@ -51,10 +51,13 @@ GTK_CSS = ("headerbar, toolbar, .toolbar, entry, button, box "
 IOS_SENSORS = """
 if (window.__sensors) return false;
 const s = { alpha: 0, beta: 0, gamma: 0, answer: arguments[0], asked: [] };
+// iOS answers only a call made while a tap's event is being handled (not after an await):
+// window.event is the trusted input event being dispatched, else undefined.
+const GESTURES = ["click", "pointerup", "pointerdown", "mouseup", "mousedown", "touchend", "keydown", "keyup"];
 function ask() {
-  const active = !!(navigator.userActivation && navigator.userActivation.isActive);
-  s.asked.push(active);
-  if (!active) return Promise.reject(new DOMException("requestPermission needs a user gesture", "NotAllowedError"));
+  const e = window.event, inTap = !!(e && e.isTrusted && GESTURES.includes(e.type));
+  s.asked.push(inTap);
+  if (!inTap) return Promise.reject(new DOMException("requestPermission needs a user gesture", "NotAllowedError"));
   return Promise.resolve(s.answer);
 }
 class DeviceOrientationEvent extends Event {
