@@ -248,6 +248,8 @@ def layout_checks(d, artifacts, resize=None, shots="mode"):
                 if r["smallest"] < smallest:
                     smallest, which = r["smallest"], "%s %s" % (mode, r["which"])
                 if (w, h) in ((320, 568), (568, 320), (390, 844), (844, 390)):
+                    # After a rendering update (WebKitGTK's driver otherwise may shoot the frame before).
+                    d.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
                     d.save_screenshot(os.path.join(artifacts, "%s-%s-%dx%d%s.png" % (shots, mode, w, h, "-notice" if notice else "")))
             # Targets: at least 34 px on phones of 390×844 and up without a notice, and never
             # under 28 px even on a 320×568 phone with a notice and the Start button shown.
