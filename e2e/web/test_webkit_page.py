@@ -22,7 +22,7 @@ from selenium.webdriver.common.keys import Keys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import page_harness   # noqa: E402
 from page_harness import (BUTTON_PRESS, BUTTON_RELEASE, KEY_PRESS, KEY_RELEASE, KEYCODE, KeyLog, XLog, check,  # noqa: E402
-                          click, center_of, expected, js, layout_checks, near, set_mode, state, typed, wait, xy)
+                          expected, js, layout_checks, near, set_mode, state, typed, wait, xy)
 import webkit_harness as wk   # noqa: E402
 
 
@@ -44,10 +44,11 @@ def main():
     try:
         try:
             d.get(base + "/")
-            loaded = js(d, "!!window.remotionTest")
-        except WebDriverException:
-            loaded = False
-        check("WebKit without the allowance refuses the page (the host's CA is not trusted)", not loaded)
+            at = js(d, "[location.href, !!window.remotionTest]")
+        except WebDriverException as e:
+            at = ["(%s)" % str(e).splitlines()[0], False]
+        check("WebKit without the allowance refuses the page (the host's CA is not trusted): still at %s" % at[0],
+              not at[0].startswith(base) and not at[1], at)
     finally:
         d.quit()
 
@@ -148,7 +149,11 @@ def main():
         time.sleep(0.3)
         check("… while the real pointer stays put (XQueryPointer)", xy() == before, (before, xy()))
         wk.lift(d)
-        check("releasing Laser: off, and no motion sent", wait(lambda: not state(d).get("laser"), 2), state(d))
+        off = wait(lambda: not state(d).get("laser"), 2)
+        sent = js(d, "remotionTest.sent.motion")
+        time.sleep(0.3)
+        check("releasing Laser: off, and no motion sent after it", off and js(d, "remotionTest.sent.motion") == sent,
+              (state(d).get("laser"), sent, js(d, "remotionTest.sent.motion")))
         wk.orient(d, 0, 0, 0)
 
         # ── touchpad: move, tap, two-finger tap and scroll, drag, keys, text ─────────────────

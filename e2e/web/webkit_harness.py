@@ -129,8 +129,9 @@ def resize(d, w, h):
     return wait(lambda: js(d, "[innerWidth, innerHeight]") == [w, h], 2)
 
 
-# ── input: WebDriver pointer actions (a finger is the driver's mouse pointer) ─────────────
-FINGERS = ((interaction.POINTER_MOUSE, "finger1"),)
+# ── input: WebDriver pointer actions; one finger is the driver's mouse pointer ───────────
+def _finger():
+    return PointerInput(interaction.POINTER_MOUSE, "finger")
 
 
 def _at(selector_or_point, d):
@@ -138,25 +139,22 @@ def _at(selector_or_point, d):
     return round(c["x"]), round(c["y"])
 
 
-def press(d, where, finger=0):
-    """A finger goes down and stays (until lift)."""
-    kind, name = FINGERS[finger]
-    a = ActionBuilder(d, mouse=PointerInput(kind, name))
+def press(d, where):
+    """The finger goes down on `where` and stays (until lift)."""
+    a = ActionBuilder(d, mouse=_finger())
     x, y = _at(where, d)
     a.pointer_action.move_to_location(x, y).pointer_down()
     a.perform()
 
 
-def lift(d, finger=0):
-    kind, name = FINGERS[finger]
-    a = ActionBuilder(d, mouse=PointerInput(kind, name))
+def lift(d):
+    a = ActionBuilder(d, mouse=_finger())
     a.pointer_action.pointer_up()
     a.perform()
 
 
 def tap(d, where, hold=0.12):
-    kind, name = FINGERS[0]
-    a = ActionBuilder(d, mouse=PointerInput(kind, name))
+    a = ActionBuilder(d, mouse=_finger())
     x, y = _at(where, d)
     a.pointer_action.move_to_location(x, y).pointer_down().pause(hold).pointer_up()
     a.perform()
@@ -166,7 +164,7 @@ def gesture(d, where, dx, dy, steps=10, hold=0.0, step_ms=20):
     """One finger (the driver's mouse pointer) goes down at `where`, rests `hold` seconds,
     moves by (dx, dy) in `steps` steps of `step_ms`, and lifts."""
     x, y = _at(where, d)
-    finger = PointerInput(*FINGERS[0])
+    finger = _finger()
     a = ActionBuilder(d, mouse=finger)
     finger.create_pointer_move(x=x, y=y, origin="viewport")
     finger.create_pointer_down(button=0)
