@@ -109,11 +109,16 @@ package final class HostPipeline: HostEventSink {
     /// The direction a controller points at becomes the screen centre (its next sample).
     package func recenter(_ id: SessionID) { sessions[id]?.mapper.recenter() }
 
-    /// One controller's mapping mode (the others keep theirs); returns the mode in effect.
+    /// One controller's mapping mode (the others keep theirs, and it keeps this one when
+    /// the host's settings change); nil reads it. Returns the mode in effect.
     @discardableResult
     package func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? {
-        if let mode { sessions[id]?.mapper.settings.mode = mode }
-        return sessions[id]?.mapper.settings.mode
+        guard let i = sessions.index(forKey: id) else { return nil }
+        if let mode {
+            sessions.values[i].ownMode = mode
+            sessions.values[i].mapper.settings.mode = mode
+        }
+        return sessions.values[i].mapper.settings.mode
     }
 
     /// Gives one session its own profile (nil: back to the host's), at once and without
@@ -121,10 +126,10 @@ package final class HostPipeline: HostEventSink {
     @discardableResult
     package func setProfile(_ id: SessionID, _ own: MappingProfile?) -> Bool {
         guard let i = sessions.index(forKey: id) else { return false }
-        let effective = own ?? profile
         sessions.values[i].ownProfile = own
-        sessions.values[i].buttons = effective.buttons
-        sessions.values[i].mapper.settings = effective.settings
+        sessions.values[i].ownMode = nil
+        sessions.values[i].buttons = (own ?? profile).buttons
+        sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
         return true
     }
 
@@ -139,7 +144,7 @@ package final class HostPipeline: HostEventSink {
     package func update(settings: MappingSettings) {
         profile.settings = settings
         for i in sessions.indices where sessions.values[i].ownProfile == nil {
-            sessions.values[i].mapper.settings = settings
+            sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
         }
     }
 
