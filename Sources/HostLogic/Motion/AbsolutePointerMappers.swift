@@ -32,8 +32,8 @@ package struct SeedPointerMapper: Sendable, Equatable {
     package private(set) var pitchCenter: Double = 0
     /// The last turning delta, pixels.
     package private(set) var turningAngle: Double = 0
-    private var previousX: Double?
-    private var previousY: Double?
+    /// The unclamped position of the previous update (the seed's delta is unclamped).
+    private var baseline = PositionBaseline<Double>()
     private var recenterPending = false
 
     package init(settings: SeedSettings = SeedSettings(), sensitivity: Double = 1) {
@@ -43,15 +43,10 @@ package struct SeedPointerMapper: Sendable, Equatable {
 
     /// Makes the direction the controller points at on the next update the screen
     /// centre. That update reports no relative motion (no jump in games).
-    package mutating func recenter() {
-        recenterPending = true
-    }
+    package mutating func recenter() { recenterPending = true }
 
     /// Forgets the previous position, so the next update reports no relative motion.
-    package mutating func resetBaseline() {
-        previousX = nil
-        previousY = nil
-    }
+    package mutating func resetBaseline() { baseline.reset() }
 
     package mutating func update(_ attitude: Attitude, screen: ScreenGeometry) -> PointerOutput {
         guard attitude.isFinite, screen.width > 0, screen.height > 0 else { return .none }
@@ -76,10 +71,7 @@ package struct SeedPointerMapper: Sendable, Equatable {
         let actualX = Double(screen.width) / 2 + deltaAngle * ppr
         let actualY = Double(screen.height) / 2 - MotionMath.wrap(attitude.pitch - pitchCenter) * ppr
 
-        let deltaX = previousX.map { actualX - $0 } ?? 0
-        let deltaY = previousY.map { actualY - $0 } ?? 0
-        previousX = actualX
-        previousY = actualY
+        let (deltaX, deltaY) = baseline.step(to: actualX, actualY)
 
         turningAngle = MotionMath.excess(roll, beyond: Self.turningRoll) * settings.turn * sensitivity
 
@@ -111,8 +103,8 @@ package struct PointerModeMapper: Sendable, Equatable {
     /// The pitch (radians) that points at the screen centre.
     package private(set) var centerPitch: Double = 0
     private var recenterPending = true
-    private var previousX: Int?
-    private var previousY: Int?
+    /// The clamped position of the previous update (`moveBy` agrees with `moveTo`).
+    private var baseline = PositionBaseline<Int>()
 
     package init(settings: PointerSettings = PointerSettings(), sensitivity: Double = 1) {
         self.settings = settings
@@ -120,15 +112,10 @@ package struct PointerModeMapper: Sendable, Equatable {
     }
 
     /// Makes the direction the controller points at on the next update the centre.
-    package mutating func recenter() {
-        recenterPending = true
-    }
+    package mutating func recenter() { recenterPending = true }
 
     /// Forgets the previous position, so the next update reports no relative motion.
-    package mutating func resetBaseline() {
-        previousX = nil
-        previousY = nil
-    }
+    package mutating func resetBaseline() { baseline.reset() }
 
     package mutating func update(_ attitude: Attitude, screen: ScreenGeometry) -> PointerOutput {
         guard attitude.isFinite, screen.width > 0, screen.height > 0 else { return .none }
@@ -150,10 +137,29 @@ package struct PointerModeMapper: Sendable, Equatable {
 
         let px = MotionMath.clampInside(x, extent: screen.width)
         let py = MotionMath.clampInside(y, extent: screen.height)
-        let dx = previousX.map { px - $0 } ?? 0
-        let dy = previousY.map { py - $0 } ?? 0
-        previousX = px
-        previousY = py
-        return PointerOutput(moveTo: (px, py), moveBy: (dx, dy))
+        return PointerOutput(moveTo: (px, py), moveBy: baseline.step(to: px, py))
+    }
+}
+
+/// The previous position of an absolute mapper, from which it also reports relative
+/// motion: nothing on the first update and after `reset()` (no jump in games).
+struct PositionBaseline<Value: Numeric & Sendable>: Sendable, Equatable {
+    private var previous: (x: Value, y: Value)?
+
+    /// The change from the previous position to this one (zero without a previous one).
+    mutating func step(to x: Value, _ y: Value) -> (Value, Value) {
+        defer { previous = (x, y) }
+        guard let p = previous else { return (0, 0) }
+        return (x - p.x, y - p.y)
+    }
+
+    mutating func reset() { previous = nil }
+
+    static func == (a: Self, b: Self) -> Bool {
+        switch (a.previous, b.previous) {
+        case (nil, nil): true
+        case let (l?, r?): l.x == r.x && l.y == r.y
+        default: false
+        }
     }
 }
