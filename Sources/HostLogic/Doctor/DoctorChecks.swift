@@ -103,7 +103,8 @@ package enum DoctorChecks {
         }
         if decision.backend == .log && requested == .auto {
             return DoctorLine("injector", .fail, "\(picks): events would only be logged, not injected",
-                              fix: "run doctor inside your desktop session, or " + UInputAdvice.remedy(facts.uinput), details: details)
+                              fix: "run the host (and doctor) inside your desktop session, or give this user /dev/uinput (the uinput line says how)",
+                              details: details)
         }
         if let warning = decision.warning {
             return DoctorLine("injector", .warn, "\(picks) (\(decision.reason))",
@@ -193,9 +194,9 @@ package enum DoctorChecks {
             : "\(ports.lowerBound)-\(ports.upperBound)/\(proto.rawValue)"
         let taken = ports.compactMap { p in holders[p].map { (p, $0) } }
         let details = ["port": text]
-        if taken.isEmpty { return DoctorLine(id, .pass, "\(what) \(text) is free", details: details) }
+        if taken.isEmpty { return DoctorLine(id, .pass, "\(what) \(text): free", details: details) }
         if let host = taken.first(where: { $0.1.isRemotion }), taken.allSatisfy({ $0.1.isRemotion }) {
-            return DoctorLine(id, .pass, "\(what) \(text) is held by a running remotion" + (host.1.pid.map { " (pid \($0))" } ?? ""),
+            return DoctorLine(id, .pass, "\(what) \(text): held by a running remotion" + (host.1.pid.map { " (pid \($0))" } ?? ""),
                               details: details)
         }
         let (port, holder) = taken.first { !$0.1.isRemotion }!

@@ -89,7 +89,7 @@ package struct FirewallCheck: Sendable {
             let position = p.rule.map { " position \($0.handle)" } ?? ""
             let verb = p.rule == nil ? "add" : "insert"
             return "sudo nft \(verb) rule \(p.family) \(p.table) \(p.chain)\(position) \(proto.rawValue) dport \(dash) accept"
-                + " (and the same in /etc/nftables.conf to keep it)"
+                + "; keep it in /etc/nftables.conf"
         case .iptables:
             return "sudo iptables -I \(p.chain) -p \(proto.rawValue) --dport \(colon) -j ACCEPT"
         }
