@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import NIOCore
 import RemotionApp
 import RemotionProtocol
 import RemotionNetwork
@@ -92,47 +91,23 @@ struct PairCommand: AsyncParsableCommand {
         // A running host opens the window on its own port (asked over its control socket).
         if try await PairThroughHost.run(socket: ControlServer.path(dataDirectory: store.directory),
                                          window: window, advertise: advertise, yes: yes) { return }
-        let secret = SecureHosting.newSecret()
-        let desk = PairingDesk()
-        let makeFraming: @Sendable () throws -> NoiseHostFraming
-        let hostKey: KeyPair
+        let yes = self.yes
+        let paired: PairedController?
         do {
-            hostKey = try store.hostKey()
-            makeFraming = try SecureHosting.framing(store: store, pairing: (secret, .secondsDouble(window)), desk: desk)
-        } catch { throw UserError("\(error)") }
-        let host: HostService<NoiseHostFraming, DiscardingSink>
-        do {
-            host = try await HostService.start(host: bind, port: port, makeFraming: makeFraming, makeSink: { DiscardingSink() })
-        } catch {
-            throw UserError(await BusyPort.message(for: error, bind: bind, port: port, dataDirectory: store.directory))
+            paired = try await PairingListener.run(
+                store: store, bind: bind, port: port, window: window, advertise: advertise,
+                opened: { opened in
+                    say("host fingerprint: \(opened.hostFingerprint)")
+                    say("pairing code (valid \(Int(window)) s, one controller; on the controller run `remotion pair CODE`):")
+                    say(opened.code.description)
+                },
+                ask: { name, fingerprint in
+                    yes ? true : await Task.detached { PairThroughHost.ask(name: name, fingerprint: fingerprint) }.value
+                },
+                refused: { say("refused; nothing was stored") })
+        } catch let failure as PairingListener.Failure {
+            throw UserError(failure.description)
         }
-        let code = PairingCode(hostKey: hostKey.publicKey, secret: secret,
-                               address: SecureHosting.codeAddress(bound: host.localAddress, advertise: advertise))
-        say("host fingerprint: \(KeyFingerprint.fingerprint(of: hostKey.publicKey))")
-        say("pairing code (valid \(Int(window)) s, one controller; on the controller run `remotion pair CODE`):")
-        say(code.description)
-        let timeout = Task {
-            try? await Task.sleep(for: .seconds(window))
-            desk.finish()
-        }
-        var paired: PairedController?
-        for await request in desk.requests {
-            let (name, fingerprint) = (request.name, request.fingerprint)
-            let accept = yes ? true : await Task.detached { PairThroughHost.ask(name: name, fingerprint: fingerprint) }.value
-            if accept {
-                do { paired = try store.addPaired(name: request.name, publicKey: request.publicKey) } catch {
-                    desk.decide(request, accept: false)
-                    throw UserError("\(error)")
-                }
-            }
-            desk.decide(request, accept: accept)
-            // The answer rides on the controller's next retransmission (every 0.5 s).
-            try? await Task.sleep(for: .milliseconds(1500))
-            if accept { break }
-            say("refused; nothing was stored")
-        }
-        timeout.cancel()
-        await host.shutdown()
         guard let paired else { throw UserError("no controller paired within \(Int(window)) s") }
         say("paired controller '\(paired.name)' \(paired.fingerprint)")
     }

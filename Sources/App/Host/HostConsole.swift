@@ -128,11 +128,10 @@ package struct ConsoleLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    package func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?,
-                     source: String, file: String, function: String, line: UInt) {
-        let all = metadata.merging(extra ?? [:]) { $1 }
+    package func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        console.message("\(level) \(label): \(message)\(fields.isEmpty ? "" : " " + fields)")
+        console.message("\(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)")
     }
 }
 

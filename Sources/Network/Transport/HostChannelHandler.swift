@@ -3,8 +3,10 @@ import RemotionProtocol
 
 /// Receives what the host's protocol engine decided (everything but sending). Runs on
 /// the host's event loop, synchronously: injection happens right here, with no queue
-/// between the socket and the OS input system.
-public protocol HostEventSink: AnyObject {
+/// between the socket and the OS input system. Its metatype is Sendable (`SendableMetatype`):
+/// the service hops to the loop in closures that name `Sink`, and a sink's static members
+/// are never mutable state.
+public protocol HostEventSink: AnyObject, SendableMetatype {
     func handle(_ action: HostAction<SocketAddress>, now: Instant)
     /// The host is stopping: release everything still held.
     func shutdown()

@@ -54,8 +54,7 @@ struct LoadController {
 
     mutating func frame(_ message: Message) -> [UInt8]? {
         switch framing {
-        case .plain(var f):
-            defer { framing = .plain(f) }
+        case .plain(let f):
             return f.outbound(message, session: session, now: now())
         case .noise(var f):
             defer { framing = .noise(f) }
@@ -92,8 +91,7 @@ struct LoadController {
             let frame: InboundFrame = buffer.withUnsafeBytes { raw in
                 let datagram = UnsafeRawBufferPointer(rebasing: raw[0..<n])
                 switch framing {
-                case .plain(var f):
-                    defer { framing = .plain(f) }
+                case .plain(let f):
                     return f.inbound(datagram, now: now())
                 case .noise(var f):
                     defer { framing = .noise(f) }

@@ -68,7 +68,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = ControlServer.path(dataDirectory: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: nil)   // left by a host that died
+        _ = FileManager.default.createFile(atPath: path, contents: nil)   // left by a host that died
         let server = ControlServer(path: path, handlers: Self.echo)
         try await server.start()
         await #expect(throws: ControlSocketError.self) {

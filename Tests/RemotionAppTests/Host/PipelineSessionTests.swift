@@ -73,6 +73,34 @@ import Testing
         #expect(p.profile(of: one)?.settings == host)
     }
 
+    /// Issue 27 item 5: a phone's mode chosen on its page survived no change of the host's
+    /// settings (the dashboard's sensitivity slider put every phone back in the host's mode).
+    @Test func aSessionsModeSurvivesAChangeOfTheHostsSettingsAndShowsInTheSnapshot() throws {
+        let (p, _) = make()
+        let one = SessionID(1), two = SessionID(2)
+        p.handle(.sessionOpened(one, Self.address), now: .zero)
+        p.handle(.sessionOpened(two, Self.address), now: .zero)
+        #expect(p.setMode(one, .fps) == .fps)
+        var host = p.settings
+        host.sensitivity = 2
+        p.update(settings: host)
+        #expect(p.profile(of: one)?.settings.mode == .fps, "the phone keeps the mode it chose")
+        #expect(p.profile(of: one)?.settings.sensitivity == 2, "and follows the host's other settings")
+        #expect(p.profile(of: two)?.settings.mode == .pointer)
+        host.mode = .seed
+        p.update(settings: host)
+        #expect(p.profile(of: one)?.settings.mode == .fps && p.profile(of: two)?.settings.mode == .seed)
+        let modes = p.snapshot(HostReport(sessions: [:], drops: DropCounters(), datagramsReceived: 0, datagramsSent: 0), now: .zero).controllers.map { "\($0.session):\($0.mode)" }
+        #expect(modes == ["\(one):fps", "\(two):seed"], "each controller's own mode in the status")
+        // A profile given to the session replaces the mode it chose; back to the host's, it follows the host.
+        var presenter = MappingProfile()
+        presenter.settings.mode = .pointer
+        p.setProfile(one, presenter)
+        #expect(p.profile(of: one)?.settings.mode == .pointer)
+        p.setProfile(one, nil)
+        #expect(p.profile(of: one)?.settings == host)
+    }
+
     final class Laser: HostOutputHook {
         var seen: [InputEvent] = []
         var on = true

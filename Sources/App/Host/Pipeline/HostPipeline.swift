@@ -109,11 +109,16 @@ package final class HostPipeline: HostEventSink {
     /// The direction a controller points at becomes the screen centre (its next sample).
     package func recenter(_ id: SessionID) { sessions[id]?.mapper.recenter() }
 
-    /// One controller's mapping mode (the others keep theirs); returns the mode in effect.
+    /// One controller's mapping mode (the others keep theirs, and it keeps this one when
+    /// the host's settings change); nil reads it. Returns the mode in effect.
     @discardableResult
     package func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? {
-        if let mode { sessions[id]?.mapper.settings.mode = mode }
-        return sessions[id]?.mapper.settings.mode
+        guard let i = sessions.index(forKey: id) else { return nil }
+        if let mode {
+            sessions.values[i].ownMode = mode
+            sessions.values[i].mapper.settings.mode = mode
+        }
+        return sessions.values[i].mapper.settings.mode
     }
 
     /// Gives one session its own profile (nil: back to the host's), at once and without
@@ -121,10 +126,10 @@ package final class HostPipeline: HostEventSink {
     @discardableResult
     package func setProfile(_ id: SessionID, _ own: MappingProfile?) -> Bool {
         guard let i = sessions.index(forKey: id) else { return false }
-        let effective = own ?? profile
         sessions.values[i].ownProfile = own
-        sessions.values[i].buttons = effective.buttons
-        sessions.values[i].mapper.settings = effective.settings
+        sessions.values[i].ownMode = nil
+        sessions.values[i].buttons = (own ?? profile).buttons
+        sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
         return true
     }
 
@@ -139,7 +144,7 @@ package final class HostPipeline: HostEventSink {
     package func update(settings: MappingSettings) {
         profile.settings = settings
         for i in sessions.indices where sessions.values[i].ownProfile == nil {
-            sessions.values[i].mapper.settings = settings
+            sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
         }
     }
 
@@ -152,29 +157,49 @@ package final class HostPipeline: HostEventSink {
     }
 
     private func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?, now: Instant) {
-        // The record is updated in place through its index (a keyed optional-chained
-        // update would move the whole value out of the table and back).
         guard let i = sessions.index(forKey: id) else { return }
-        sessions.values[i].telemetry.recordMotion(latencyMicros: latencyMicros, sample: sample, now: now)
-        guard !paused, sessions.values[i].motionEnabled else {
+        // One in-place access to the record for the whole sample (`&sessions.values[i]`):
+        // reading `sessions.values[i].field` goes through the getter and copies the whole
+        // record, mapper and trail included, for every field read (issue 27 item 9).
+        let step = Self.map(sample, into: &sessions.values[i], latencyMicros: latencyMicros, paused: paused,
+                            screen: injector.screen, now: now)
+        if step.needsAttitude { noteMissingAttitude(id, mode: step.mode) }
+        if let event = step.event { inject(event, session: id, now: now) }
+    }
+
+    /// What one sample did to a session: the event to inject, and whether pointer or seed
+    /// mode lacks an attitude (said once).
+    struct MotionStep {
+        var event: InputEvent?
+        var needsAttitude = false
+        var mode: MappingSettings.Mode
+    }
+
+    /// A sample through one session's record, in place: telemetry, mapper, trail.
+    static func map(_ sample: MotionSample, into s: inout PipelineSession, latencyMicros: Int64?, paused: Bool,
+                    screen: ScreenGeometry, now: Instant) -> MotionStep {
+        s.telemetry.recordMotion(latencyMicros: latencyMicros, sample: sample, now: now)
+        let mode = s.mapper.settings.mode
+        guard !paused, s.motionEnabled else {
             // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
-            sessions.values[i].mapper.observe(sample)
-            sessions.values[i].telemetry.attitude = sessions.values[i].mapper.attitude
-            return
+            s.mapper.observe(sample)
+            s.telemetry.attitude = s.mapper.attitude
+            return MotionStep(mode: mode)
         }
-        let output = sessions.values[i].mapper.update(sample, screen: injector.screen)
-        sessions.values[i].telemetry.attitude = sessions.values[i].mapper.attitude
+        let output = s.mapper.update(sample, screen: screen)
+        s.telemetry.attitude = s.mapper.attitude
         // Pointer and seed modes need an attitude: sent by the controller, or fused from its
         // gyro and accelerometer (HostLogic/Motion/Raw). Say so once if neither is there.
-        let mode = sessions.values[i].mapper.settings.mode
-        if mode != .fps, sessions.values[i].mapper.attitude == nil { noteMissingAttitude(id, mode: mode) }
+        var step = MotionStep(mode: mode)
+        step.needsAttitude = mode != .fps && s.mapper.attitude == nil && !s.attitudeNoted
         if let p = output.moveTo {
-            sessions.values[i].telemetry.pointer = p
-            sessions.values[i].trail?.append(x: p.x, y: p.y)
-            inject(.moveTo(x: p.x, y: p.y), session: id, now: now)
+            s.telemetry.pointer = p
+            s.trail?.append(x: p.x, y: p.y)
+            step.event = .moveTo(x: p.x, y: p.y)
         } else if output.moveBy != (0, 0) {
-            inject(.moveBy(dx: output.moveBy.dx, dy: output.moveBy.dy), session: id, now: now)
+            step.event = .moveBy(dx: output.moveBy.dx, dy: output.moveBy.dy)
         }
+        return step
     }
 
     /// One event (a motion frame): no array per packet. Output hooks see it first.
@@ -190,11 +215,16 @@ package final class HostPipeline: HostEventSink {
 
     private func button(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant) {
         guard let i = sessions.index(forKey: id) else { return }
-        sessions.values[i].telemetry.buttonEdges += 1
-        sessions.values[i].telemetry.buttons.set(button, down: isDown)
-        let (events, command) = sessions.values[i].buttons.events(for: button, down: isDown)
+        let (events, command) = Self.press(button, isDown: isDown, in: &sessions.values[i])
         if let command { perform(command, session: id, down: isDown) }
         inject(events, session: id, now: now)
+    }
+
+    /// A button edge in one session's record, in place: its counters, and what its map makes of it.
+    static func press(_ button: Button, isDown: Bool, in s: inout PipelineSession) -> ([InputEvent], ButtonCommand?) {
+        s.telemetry.buttonEdges += 1
+        s.telemetry.buttons.set(button, down: isDown)
+        return s.buttons.events(for: button, down: isDown)
     }
 
     /// A button's events (a key chord: modifiers and key) in one frame, one flush.

@@ -13,6 +13,9 @@ package struct PipelineSession: Sendable {
     /// The session's own profile (mapping settings and button map), or nil while it
     /// follows the host's (config file, dashboard).
     var ownProfile: MappingProfile?
+    /// The mode the controller chose for itself (its page's mode switch, the dashboard),
+    /// kept when the host's settings change; a profile given to the session replaces it.
+    var ownMode: MappingSettings.Mode?
     /// The button map in effect (the own profile's, or the host's), kept here so a button
     /// edge reads one field; `gated`: it has a hold-to-enable-motion button (worked out
     /// when the map changes, not per sample).
@@ -33,6 +36,14 @@ package struct PipelineSession: Sendable {
         buttons = profile.buttons
         gated = profile.gatesMotion
         trail = keepsTrail ? PointerTrail(capacity: HostPipeline.trailLength) : nil
+    }
+
+    /// The settings this session maps with, given the host's profile: its own profile's or
+    /// the host's, in the mode it chose if it chose one.
+    func settings(host: MappingProfile) -> MappingSettings {
+        var s = (ownProfile ?? host).settings
+        if let ownMode { s.mode = ownMode }
+        return s
     }
 
     /// Motion moves the pointer now (not gated by a hold-to-enable button that is up).

@@ -54,6 +54,9 @@ package struct ControllerSnapshot: Sendable, Equatable {
     /// reading can be lined up with the motion that produced it.
     package var sampleTimestampMicros: UInt64?
     package var sampleAgeMs: Double?
+    /// The mode this controller's motion is mapped in (its own, chosen on its page or the
+    /// dashboard, or the host's).
+    package var mode: MappingSettings.Mode = .pointer
 
     package init(session: SessionID, address: String) {
         self.session = session

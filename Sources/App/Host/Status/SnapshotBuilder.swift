@@ -88,6 +88,7 @@ extension HostSnapshot {
             c.trail = s.trail?.points ?? []
             c.note = t.note
             c.gyro = s.mapper.gyroStatus
+            c.mode = s.mapper.settings.mode
             c.sampleTimestampMicros = t.lastSampleMicros
             c.sampleAgeMs = t.lastMotion.map { (inputs.now - $0).secondsDouble * 1000 }
             return c

@@ -9,16 +9,16 @@ extension StatusSnapshot {
         var host = HostStatus(name: snapshot.hostName, addresses: addresses, port: UInt16(clamping: port),
                               pairingHint: pairingHint, notes: notes, recent: recent)
         host.phonePairing = phonePairing
-        self.init(host: host, controllers: snapshot.controllers.map { ControllerStatus($0, mode: snapshot.settings.mode.rawValue) })
+        self.init(host: host, controllers: snapshot.controllers.map(ControllerStatus.init))
     }
 }
 
 extension ControllerStatus {
-    init(_ c: ControllerSnapshot, mode: String) {
+    init(_ c: ControllerSnapshot) {
         self.init(session: c.session, name: c.name, address: c.address, state: c.state, attitude: c.attitude,
                   pointer: c.pointer, buttons: c.buttons, held: c.held,
                   link: LinkStats(packetsPerSecond: c.packetRate, lossPercent: c.lossPercent,
                                   latencyP50Millis: c.latencyP50Ms, latencyP99Millis: c.latencyP99Ms),
-                  mappingMode: mode, gyro: c.gyro)
+                  mappingMode: c.mode.rawValue, gyro: c.gyro)
     }
 }
