@@ -9,7 +9,8 @@
 #   3. nftables drops the controller port   → exit 1, the port, table, chain and a fix; running
 #                                             the fix makes doctor pass again
 #   4. another program on the page's port   → exit 1, names the program
-#   5. avahi-daemon stopped                 → exit 1, says so
+#   5. no flags: the user unit's ExecStart flags are used; its broken --config is a ✗
+#   6. avahi-daemon stopped                 → exit 1, says so
 # Every --json output is checked with python. Prints 'N passed, N failed'. Needs root.
 #   REMOTION_SKIP_BUILD=1 scripts/doctor-test.sh   use the existing build
 set -u
@@ -131,7 +132,18 @@ doctor squatted
 check "page port taken: exit 1, the program named" json squatted "c['ports.web']['status'] == 'fail' and 'python3' in c['ports.web']['message'] and r['ok'] is False"
 kill "$squatter_pid"; wait "$squatter_pid" 2>/dev/null; squatter_pid=""
 
-# 5. avahi-daemon stopped in the desk.
+# 5. No flags: the installed user unit's ExecStart flags are the host's; a broken config file
+#    (passed there) is a problem of its own.
+mkdir -p "$work/home/.config/systemd/user"
+printf '[Service]\nExecStart=/usr/bin/remotion host --port 7600 --no-web --config %s\n' "$work/bad.toml" \
+    >"$work/home/.config/systemd/user/remotion-host.service"
+printf '[mapping]\nno_such_key = 1\n' >"$work/bad.toml"
+"${desk[@]}" "$bin" doctor --json --browse-seconds 1 >"$work/unit.json" 2>"$work/unit.err"
+check "no flags: the unit's flags are checked (port 7600, no page)" json unit "c['flags']['status'] == 'pass' and c['firewall.controller']['details']['port'] == '7600/udp' and 'firewall.web' not in c"
+check "no flags: the unit's broken config is a failure naming the file and line" json unit "c['config']['status'] == 'fail' and '$work/bad.toml:2' in c['config']['message'] and r['ok'] is False"
+rm -r "$work/home/.config/systemd"
+
+# 6. avahi-daemon stopped in the desk.
 kill "$(cat "$lab/a/avahi.pid")"
 for _ in $(seq 1 100); do kill -0 "$(cat "$lab/a/avahi.pid")" 2>/dev/null || break; sleep 0.05; done
 doctor noavahi

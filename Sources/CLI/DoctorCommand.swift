@@ -11,7 +11,8 @@ struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check what stops a phone from connecting: addresses, firewall, avahi, injector, devices, certificate, ports.",
-        discussion: "Takes the same flags as `remotion host` (--json writes one JSON object to stdout). Exit status 0 when nothing blocks a phone, 1 otherwise.")
+        usage: "remotion doctor [<remotion host's flags>] [--json]",
+        discussion: "Takes the same flags as `remotion host`, and checks the host they would start (with none, the flags of the installed user unit's ExecStart). Here --json writes one JSON object to stdout. Exit status 0 when nothing blocks a phone, 1 otherwise.")
 
     @OptionGroup(title: "The host to check (remotion host's flags)")
     var host: HostCommand
