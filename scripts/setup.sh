@@ -10,6 +10,7 @@ packages=(
   xvfb x11-utils xdotool xinput nodejs imagemagick
   avahi-daemon avahi-utils dbus iproute2 nftables
   chromium chromium-driver
+  webkit2gtk-driver   # the page in WebKit (scripts/webkit-test.sh): WebKitWebDriver, MiniBrowser comes with libwebkit2gtk-4.1-0
   # the web controller's data channels: GStreamer's webrtcbin with libnice (ICE), DTLS, SCTP
   libgstreamer-plugins-bad1.0-dev libnice-dev gstreamer1.0-plugins-bad gstreamer1.0-nice gstreamer1.0-tools
   tmux

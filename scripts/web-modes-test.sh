@@ -46,24 +46,10 @@ pids+=($xvfb_pid)
 start_xi2_witness "$work/xi2.log"; xi2=$?
 pids+=($xi2_pid)
 [ $xi2 -eq 0 ] || fail "xinput test-xi2 reported no event within 5 s"
-# The keyboard witness: a small xev window holding the input focus. (Not xev -root: the X
-# server delivers an event on a window as XI2 or as core, not both, and test-xi2 has the root.)
-stdbuf -oL xev -geometry 16x16+1900+1060 -name remotion-keys -event keyboard > "$work/xev.log" 2>&1 &
-pids+=($!)
-keys=""
-for _ in $(seq 100); do
-    keys=$(xdotool search --name '^remotion-keys$' 2>/dev/null | head -1)
-    [ -n "$keys" ] && break
-    sleep 0.05
-done
-[ -n "$keys" ] || fail "the keyboard witness window (xev) did not appear within 5 s"
-for _ in $(seq 100); do
-    xdotool windowfocus "$keys" >/dev/null 2>&1
-    xdotool key Shift_L >/dev/null 2>&1
-    grep -q "KeyPress" "$work/xev.log" 2>/dev/null && break
-    sleep 0.05
-done
-grep -q "KeyPress" "$work/xev.log" || fail "the keyboard witness (xev) saw no key event within 5 s: $(head -3 "$work/xev.log")"
+# The keyboard witness: a small xev window holding the input focus (scripts/lib/xvfb.sh).
+start_key_witness "$work/xev.log"; kw=$?
+pids+=($key_pid)
+[ $kw -eq 0 ] || fail "no keyboard witness"
 
 export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
 "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard \

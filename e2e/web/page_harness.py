@@ -1,7 +1,8 @@
-"""Helpers for e2e/web/test_page_modes.py: results, bounded waits, the X witnesses (xinput
-test-xi2 events, xev key presses and the keysyms they mean), XQueryPointer through xdotool,
-and the browser (headless Chromium with CDP touch emulation and emulated sensors)."""
-import re, subprocess, time
+"""Helpers for e2e/web/test_page_modes.py and e2e/web/test_webkit_page.py: results, bounded waits,
+the X witnesses (xinput test-xi2 events, xev key presses and the keysyms they mean), XQueryPointer
+through xdotool, the layout rule, and the Chromium browser (headless, with CDP touch emulation and
+emulated sensors)."""
+import os, re, subprocess, time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -206,3 +207,55 @@ def near(p, q, tol=3):
     return p is not None and abs(p[0] - q[0]) <= tol and abs(p[1] - q[1]) <= tol
 
 
+LAYOUT_JS = """
+const vw = innerWidth, vh = innerHeight, bad = [];
+let smallest = Infinity;
+const controls = [...document.querySelectorAll('button, input, [data-scroll-strip], #touch-surface')]
+  .filter((e) => e.getClientRects().length && !e.closest('#menu') && !e.closest('#notice'));
+for (const e of controls) {
+  const r = e.getBoundingClientRect();
+  if (Math.min(r.width, r.height) < smallest) { smallest = Math.min(r.width, r.height); window.__smallest = e.id || e.dataset.button || e.dataset.key || e.className; }
+  if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5 || r.width < 1 || r.height < 1)
+    bad.push((e.id || e.dataset.button || e.dataset.key || e.dataset.pageMode || e.className) + ' ' +
+             [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
+}
+const s = document.scrollingElement;
+return {count: controls.length, bad, smallest: Math.round(smallest), which: window.__smallest, vw, vh,
+        scrolls: s.scrollHeight > s.clientHeight + 0.5 || s.scrollWidth > s.clientWidth + 0.5,
+        sh: s.scrollHeight, ch: s.clientHeight};
+"""
+
+
+def layout_checks(d, artifacts, resize=None, shots="mode"):
+    """The layout rule at the six SIZES in the four modes, with and without a notice. `resize(d, w, h)`
+    gives the page a w×h viewport (Chromium: CDP device metrics, the default; WebKit: the window)."""
+    resize = resize or metrics
+    for w, h in SIZES:
+        resize(d, w, h)
+        for notice in (False, True):
+            js(d, "(() => { const n = document.getElementById('notice'); n.hidden = !arguments[0];"
+                  " if (arguments[0]) n.innerHTML = arguments[1]; return true; })()", notice, NODATA)
+            worst, problems, scrolls, smallest = 0, [], [], 10 ** 6
+            for mode in MODES:
+                set_mode(d, mode)
+                r = d.execute_script(LAYOUT_JS)
+                worst = max(worst, len(r["bad"]))
+                problems += ["%s: %s" % (mode, b) for b in r["bad"]]
+                if r["scrolls"]:
+                    scrolls.append("%s %s/%s" % (mode, r["sh"], r["ch"]))
+                if r["count"] < 8:
+                    problems.append("%s: only %d controls visible" % (mode, r["count"]))
+                if r["smallest"] < smallest:
+                    smallest, which = r["smallest"], "%s %s" % (mode, r["which"])
+                if (w, h) in ((320, 568), (568, 320), (390, 844), (844, 390)):
+                    # After a rendering update (WebKitGTK's driver otherwise may shoot the frame before).
+                    d.execute_async_script("requestAnimationFrame(() => requestAnimationFrame(arguments[0]))")
+                    d.save_screenshot(os.path.join(artifacts, "%s-%s-%dx%d%s.png" % (shots, mode, w, h, "-notice" if notice else "")))
+            # Targets: at least 34 px on phones of 390×844 and up without a notice, and never
+            # under 28 px even on a 320×568 phone with a notice and the Start button shown.
+            floor = 28 if notice or min(w, h) < 390 else 34
+            check("%d×%d%s: every control of the four modes inside the viewport, no scrolling (smallest target %d px ≥ %d)"
+                  % (w, h, " with a notice" if notice else "", smallest, floor),
+                  not problems and not scrolls and smallest >= floor, (problems[:4], scrolls, smallest, which))
+    js(d, "(() => { document.getElementById('notice').hidden = true; return true; })()")
+    resize(d, 390, 844)

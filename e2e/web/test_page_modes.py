@@ -18,57 +18,8 @@ import argparse, os, re, subprocess, sys, time
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from page_harness import *   # noqa: E402,F401,F403  (check, wait, XLog, KeyLog, typed, browser, tap, …)
+from page_harness import *   # noqa: E402,F401,F403  (check, wait, XLog, KeyLog, typed, browser, tap, layout_checks, …)
 import page_harness          # noqa: E402
-
-LAYOUT_JS = """
-const vw = innerWidth, vh = innerHeight, bad = [];
-let smallest = Infinity;
-const controls = [...document.querySelectorAll('button, input, [data-scroll-strip], #touch-surface')]
-  .filter((e) => e.getClientRects().length && !e.closest('#menu') && !e.closest('#notice'));
-for (const e of controls) {
-  const r = e.getBoundingClientRect();
-  if (Math.min(r.width, r.height) < smallest) { smallest = Math.min(r.width, r.height); window.__smallest = e.id || e.dataset.button || e.dataset.key || e.className; }
-  if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5 || r.width < 1 || r.height < 1)
-    bad.push((e.id || e.dataset.button || e.dataset.key || e.dataset.pageMode || e.className) + ' ' +
-             [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
-}
-const s = document.scrollingElement;
-return {count: controls.length, bad, smallest: Math.round(smallest), which: window.__smallest, vw, vh,
-        scrolls: s.scrollHeight > s.clientHeight + 0.5 || s.scrollWidth > s.clientWidth + 0.5,
-        sh: s.scrollHeight, ch: s.clientHeight};
-"""
-
-
-def layout_checks(d, artifacts):
-    for w, h in SIZES:
-        metrics(d, w, h)
-        for notice in (False, True):
-            js(d, "(() => { const n = document.getElementById('notice'); n.hidden = !arguments[0];"
-                  " if (arguments[0]) n.innerHTML = arguments[1]; return true; })()", notice, NODATA)
-            worst, problems, scrolls, smallest = 0, [], [], 10 ** 6
-            for mode in MODES:
-                set_mode(d, mode)
-                r = d.execute_script(LAYOUT_JS)
-                worst = max(worst, len(r["bad"]))
-                problems += ["%s: %s" % (mode, b) for b in r["bad"]]
-                if r["scrolls"]:
-                    scrolls.append("%s %s/%s" % (mode, r["sh"], r["ch"]))
-                if r["count"] < 8:
-                    problems.append("%s: only %d controls visible" % (mode, r["count"]))
-                if r["smallest"] < smallest:
-                    smallest, which = r["smallest"], "%s %s" % (mode, r["which"])
-                if (w, h) in ((320, 568), (568, 320), (390, 844), (844, 390)):
-                    d.save_screenshot(os.path.join(artifacts, "mode-%s-%dx%d%s.png" % (mode, w, h, "-notice" if notice else "")))
-            # Targets: at least 34 px on phones of 390×844 and up without a notice, and never
-            # under 28 px even on a 320×568 phone with a notice and the Start button shown.
-            floor = 28 if notice or min(w, h) < 390 else 34
-            check("%d×%d%s: every control of the four modes inside the viewport, no scrolling (smallest target %d px ≥ %d)"
-                  % (w, h, " with a notice" if notice else "", smallest, floor),
-                  not problems and not scrolls and smallest >= floor, (problems[:4], scrolls, smallest, which))
-    js(d, "(() => { document.getElementById('notice').hidden = true; return true; })()")
-    metrics(d, 390, 844)
-
 
 def main():
     ap = argparse.ArgumentParser()

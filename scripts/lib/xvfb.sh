@@ -36,3 +36,29 @@ start_xi2_witness() {
   echo "xinput test-xi2 saw no event in 5 s" >&2
   return 1
 }
+
+# start_key_witness LOG   the keyboard witness: a small xev window (named remotion-keys) holding
+#                         the input focus, its key events into LOG, line-buffered. (Not xev -root:
+#                         the X server delivers an event on a window as XI2 or as core, not both,
+#                         and test-xi2 has the root.) Probes with Shift_L until a KeyPress shows up
+#                         (bounded, 5 s each for the window and the focus). Sets key_pid; fails with
+#                         one line on stderr.
+start_key_witness() {
+  local log=$1 win="" i
+  stdbuf -oL xev -geometry 16x16+1900+1060 -name remotion-keys -event keyboard >"$log" 2>&1 &
+  key_pid=$!
+  for ((i = 0; i < 100; i++)); do
+    win=$(xdotool search --name '^remotion-keys$' 2>/dev/null | head -1)
+    [[ -n $win ]] && break
+    sleep 0.05
+  done
+  [[ -n $win ]] || { echo "the keyboard witness window (xev) did not appear within 5 s" >&2; return 1; }
+  for ((i = 0; i < 100; i++)); do
+    xdotool windowfocus "$win" >/dev/null 2>&1
+    xdotool key Shift_L >/dev/null 2>&1
+    grep -q "KeyPress" "$log" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  echo "the keyboard witness (xev) saw no key event within 5 s: $(head -3 "$log" | tr '\n' ' ')" >&2
+  return 1
+}
