@@ -50,6 +50,8 @@ enum FirewallMatching {
         case .connectionState(let states, let negated):
             // The first packet of a phone's flow is NEW; the doctor asks about that one.
             return .from(states.contains("new"), negated: negated)
+        case .connectionStatus(_, let negated):
+            return .from(false, negated: negated)
         case .packetType(let types, let negated):
             return .from(types.contains(p.multicast ? "multicast" : "host"), negated: negated)
         case .unknown:

@@ -97,6 +97,8 @@ package enum FirewallMatch: Sendable, Hashable {
     case destinationAddress([IPv4Prefix], negated: Bool)
     /// Connection-tracking states; a phone's first packet is `new`.
     case connectionState(Set<String>, negated: Bool)
+    /// Connection-tracking status bits (dnat, snat, …); a phone's packet to the host has none.
+    case connectionStatus(Set<String>, negated: Bool)
     /// host, multicast, broadcast.
     case packetType(Set<String>, negated: Bool)
     /// Anything else: the evaluator cannot tell whether it matches.

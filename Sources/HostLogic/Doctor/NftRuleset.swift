@@ -141,8 +141,9 @@ struct NftExpressionReader {
                 return unknown
             }
         }
-        if let ct = left["ct"] as? [String: Any], ct["key"] as? String == "state", let states = strings(right) {
-            return ([.connectionState(Set(states), negated: negated)], text)
+        if let ct = left["ct"] as? [String: Any], let key = ct["key"] as? String, let values = strings(right) {
+            if key == "state" { return ([.connectionState(Set(values), negated: negated)], text) }
+            if key == "status" { return ([.connectionStatus(Set(values), negated: negated)], text) }
         }
         return unknown
     }

@@ -123,3 +123,29 @@ import Testing
         #expect(rtc.fix?.contains("udp dport 7480-7490 accept") == true)
     }
 }
+
+/// firewalld's chains: zones reached by goto, an allow chain, a final reject.
+@Suite struct FirewalldShapeTests {
+    let ruleset = try! NftRuleset.parse(NftSamples.firewalld)
+
+    func evaluate(_ proto: PortProtocol, _ port: Int, to destination: String = "192.168.1.10", multicast: Bool = false) -> FirewallOutcome {
+        FirewallEvaluator(ruleset).evaluate(FirewallPacket(proto: proto, port: port, interface: "wlan0",
+                                                           source: IPv4Prefix("192.168.1.0/24"),
+                                                           destination: IPv4Prefix(destination), multicast: multicast))
+    }
+
+    @Test func theZoneAllowsSshAndMDNSAndRejectsTheRest() {
+        #expect(evaluate(.tcp, 22) == .accepted)
+        #expect(evaluate(.udp, 5353, to: "224.0.0.251", multicast: true) == .accepted)
+        // `ct status dnat accept` does not match a phone's packet; the final reject does.
+        guard case .dropped(let place, let rejected) = evaluate(.udp, 7474) else { Issue.record("expected rejected"); return }
+        #expect(rejected && place.table == "firewalld" && place.chain == "filter_INPUT" && place.rule?.text == "reject")
+    }
+
+    @Test func theFixIsFirewallCmd() {
+        let line = FirewallCheck(rulesets: [ruleset]).line(id: "f", what: "page port", ports: 7476...7476,
+                                                           packet: FirewallPacket(proto: .tcp, port: 0, interface: "wlan0"))
+        #expect(line.status == .fail && line.message.contains("is rejected by nftables table inet firewalld, chain filter_INPUT"))
+        #expect(line.fix == "sudo firewall-cmd --add-port=7476/tcp && sudo firewall-cmd --runtime-to-permanent")
+    }
+}

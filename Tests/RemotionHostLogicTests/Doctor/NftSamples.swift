@@ -87,4 +87,44 @@ enum NftSamples {
     static let ingress = #"""
         {"nftables": [{"metainfo": {"version": "1.0.6", "release_name": "Lester Gooch #5", "json_schema_version": 1}}, {"table": {"family": "netdev", "name": "edge", "handle": 8}}, {"chain": {"family": "netdev", "table": "edge", "name": "in", "handle": 1, "type": "filter", "hook": "ingress", "prio": 0, "policy": "accept"}}, {"rule": {"family": "netdev", "table": "edge", "chain": "in", "handle": 2, "expr": [{"match": {"op": "==", "left": {"payload": {"protocol": "udp", "field": "dport"}}, "right": 7474}}, {"drop": null}]}}]}
         """#
+    // firewalld 1.x's shape (the chains and rules of its public zone, trimmed to IPv4 and ssh/mDNS):
+    // table inet firewalld {
+    //   chain filter_INPUT {
+    //     type filter hook input priority filter + 10; policy accept;
+    //     ct state { established, related } accept
+    //     ct status dnat accept
+    //     iifname "lo" accept
+    //     ct state invalid drop
+    //     jump filter_INPUT_ZONES
+    //     reject with icmpx admin-prohibited
+    //   }
+    //   chain filter_INPUT_ZONES {
+    //     iifname "wlan0" goto filter_IN_public
+    //     goto filter_IN_public
+    //   }
+    //   chain filter_IN_public {
+    //     jump filter_IN_public_pre
+    //     jump filter_IN_public_log
+    //     jump filter_IN_public_deny
+    //     jump filter_IN_public_allow
+    //     jump filter_IN_public_post
+    //     meta l4proto { icmp, ipv6-icmp } accept
+    //   }
+    //   chain filter_IN_public_pre {
+    //   }
+    //   chain filter_IN_public_log {
+    //   }
+    //   chain filter_IN_public_deny {
+    //   }
+    //   chain filter_IN_public_allow {
+    //     tcp dport 22 accept
+    //     ip6 daddr fe80::/64 udp dport 546 accept
+    //     udp dport 5353 ip daddr 224.0.0.251 accept
+    //   }
+    //   chain filter_IN_public_post {
+    //   }
+    // }
+    static let firewalld = #"""
+        {"nftables": [{"metainfo": {"version": "1.0.6", "release_name": "Lester Gooch #5", "json_schema_version": 1}}, {"table": {"family": "inet", "name": "firewalld", "handle": 1}}, {"chain": {"family": "inet", "table": "firewalld", "name": "filter_INPUT", "handle": 1, "type": "filter", "hook": "input", "prio": 10, "policy": "accept"}}, {"chain": {"family": "inet", "table": "firewalld", "name": "filter_INPUT_ZONES", "handle": 2}}, {"chain": {"family": "inet", "table": "firewalld", "name": "filter_IN_public", "handle": 3}}, {"chain": {"family": "inet", "table": "firewalld", "name": "filter_IN_public_pre", "handle": 4}}, {"chain": {"family": "inet", "table": "firewalld", "name": "filter_IN_public_log", "handle": 5}}, {"chain": {"family": "inet", "table": "firewalld", "name": "filter_IN_public_deny", "handle": 6}}, {"chain": {"family": "inet", "table": "firewalld", "name": "filter_IN_public_allow", "handle": 7}}, {"chain": {"family": "inet", "table": "firewalld", "name": "filter_IN_public_post", "handle": 8}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_INPUT", "handle": 10, "expr": [{"match": {"op": "==", "left": {"ct": {"key": "state"}}, "right": {"set": ["established", "related"]}}}, {"accept": null}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_INPUT", "handle": 11, "expr": [{"match": {"op": "in", "left": {"ct": {"key": "status"}}, "right": "dnat"}}, {"accept": null}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_INPUT", "handle": 12, "expr": [{"match": {"op": "==", "left": {"meta": {"key": "iifname"}}, "right": "lo"}}, {"accept": null}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_INPUT", "handle": 13, "expr": [{"match": {"op": "in", "left": {"ct": {"key": "state"}}, "right": "invalid"}}, {"drop": null}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_INPUT", "handle": 14, "expr": [{"jump": {"target": "filter_INPUT_ZONES"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_INPUT", "handle": 15, "expr": [{"reject": {"type": "icmpx", "expr": "admin-prohibited"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_INPUT_ZONES", "handle": 16, "expr": [{"match": {"op": "==", "left": {"meta": {"key": "iifname"}}, "right": "wlan0"}}, {"goto": {"target": "filter_IN_public"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_INPUT_ZONES", "handle": 17, "expr": [{"goto": {"target": "filter_IN_public"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public", "handle": 18, "expr": [{"jump": {"target": "filter_IN_public_pre"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public", "handle": 19, "expr": [{"jump": {"target": "filter_IN_public_log"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public", "handle": 20, "expr": [{"jump": {"target": "filter_IN_public_deny"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public", "handle": 21, "expr": [{"jump": {"target": "filter_IN_public_allow"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public", "handle": 22, "expr": [{"jump": {"target": "filter_IN_public_post"}}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public", "handle": 24, "expr": [{"match": {"op": "==", "left": {"meta": {"key": "l4proto"}}, "right": {"set": ["icmp", "ipv6-icmp"]}}}, {"accept": null}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public_allow", "handle": 25, "expr": [{"match": {"op": "==", "left": {"payload": {"protocol": "tcp", "field": "dport"}}, "right": 22}}, {"accept": null}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public_allow", "handle": 26, "expr": [{"match": {"op": "==", "left": {"payload": {"protocol": "ip6", "field": "daddr"}}, "right": {"prefix": {"addr": "fe80::", "len": 64}}}}, {"match": {"op": "==", "left": {"payload": {"protocol": "udp", "field": "dport"}}, "right": 546}}, {"accept": null}]}}, {"rule": {"family": "inet", "table": "firewalld", "chain": "filter_IN_public_allow", "handle": 27, "expr": [{"match": {"op": "==", "left": {"payload": {"protocol": "udp", "field": "dport"}}, "right": 5353}}, {"match": {"op": "==", "left": {"payload": {"protocol": "ip", "field": "daddr"}}, "right": "224.0.0.251"}}, {"accept": null}]}}]}
+        """#
 }
