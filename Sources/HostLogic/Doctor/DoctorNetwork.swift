@@ -51,6 +51,9 @@ package enum DoctorNetwork {
             ?? "\(address):\(controllerPort)"
         let holder = interfaces.first { $0.holds(address) }
         var details = ["address": address, "url": url]
+        // Every address the host is reachable at, with its interface: "10.0.0.5 (eth0), 172.17.0.1 (docker0)".
+        details["addresses"] = interfaces.filter { !$0.loopback }.flatMap { i in i.ipv4.map { "\($0.address) (\(i.name))" } }
+            .joined(separator: ", ")
         if let holder { details["interface"] = holder.name; details["kind"] = holder.kind }
         if address == "127.0.0.1" || address == "::1" || holder?.loopback == true {
             return DoctorLine("network.qr", .fail,

@@ -15,6 +15,7 @@ import Testing
         let other = DoctorNetwork.qrLine(address: "192.168.1.10", webPort: 7476, controllerPort: 7474, bind: "::", interfaces: [lo, wired, wifi])
         #expect(other.status == .warn && other.message.contains("wlan0 (192.168.2.7) looks like the Wi-Fi"))
         #expect(other.fix == "if the phone is on that Wi-Fi: `remotion host --bind 192.168.2.7`")
+        #expect(other.details["addresses"] == "192.168.1.10 (eth0), 192.168.2.7 (wlan0)")
         let virtual = DoctorNetwork.qrLine(address: "172.17.0.1", webPort: nil, controllerPort: 7474, bind: "::", interfaces: [lo, docker, wired])
         #expect(virtual.status == .warn && virtual.message.contains("virtual") && virtual.fix?.contains("192.168.1.10") == true)
         let loopback = DoctorNetwork.qrLine(address: "127.0.0.1", webPort: 7476, controllerPort: 7474, bind: "::", interfaces: [lo])
