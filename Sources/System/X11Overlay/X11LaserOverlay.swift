@@ -49,7 +49,10 @@ package final class X11LaserOverlay: LaserOverlay {
     }
 
     /// The display pointer, handed once to the drawing thread that alone uses it from then on.
-    private struct Handle: @unchecked Sendable {   // moved to one thread, never shared
+    /// @unchecked Sendable: `open` makes the connection and passes it to `init`, which gives it
+    /// to the new thread's closure and keeps no copy; from then on only that thread calls Xlib
+    /// with it (the loop talks to the thread through `Shared`), so it is never used by two threads.
+    private struct Handle: @unchecked Sendable {
         let pointer: OpaquePointer
         init(_ p: OpaquePointer) { pointer = p }
     }
