@@ -29,6 +29,7 @@ stage "web page in WebKit (WebKitGTK): pairing, motion, every mode, layouts (→
 stage "web controller: newest wins after a 1 s stall (nftables, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/web-stall-test.sh
 stage "web controller: the HTTPS port under a neighbour's connection flood" env REMOTION_SKIP_BUILD=1 bash scripts/web-flood-test.sh
 stage "web transports: data channels vs UDP under nftables loss, WebSocket fallback" env REMOTION_SKIP_BUILD=1 bash scripts/web-transport-test.sh
+stage "remotion doctor in namespaces: nftables drop, avahi stopped, a taken port (~25 s)" env REMOTION_SKIP_BUILD=1 bash scripts/doctor-test.sh
 stage "uinput on Debian's kernel in QEMU (libinput reads it)" env REMOTION_SKIP_BUILD=1 bash scripts/kernel-guest-test.sh
 stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
   env REMOTION_SKIP_BUILD=1 SMOKE=1 SECONDS_PER_RUN=1 LOADS=2x250 CORE_PACKETS=2000 bash scripts/bench.sh debug
