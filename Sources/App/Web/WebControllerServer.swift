@@ -89,7 +89,8 @@ package final class WebControllerServer: Sendable {
                     let remote = channel.remoteAddress
                     return .upgrade([:]) { inbound, outbound, _ in
                         await socket.run(inbound: inbound, outbound: outbound, remote: remote,
-                                         authenticated: { WebConnectionGuard.authenticated(channel) })
+                                         authenticated: { WebConnectionGuard.authenticated(channel) },
+                                         abort: { channel.close(mode: .all, promise: nil) })
                     }
                 }, tlsConfiguration: tls), owner: connections)
             },

@@ -10,6 +10,13 @@ import Synchronization
 /// pipeline. The session ends when the socket closes, when nothing arrives for
 /// `timeout`, when the device is revoked, or when the host stops; every way releases
 /// what the controller held (the state machine's closeExternal).
+///
+/// A phone that stops reading must not keep a button pressed (docs/SECURITY.md §9): the
+/// watchdog never writes; when it ends the socket the session is closed (released) first,
+/// the goodbye gets `goodbyeDeadline`, and then the connection is closed without waiting
+/// for anything (`abort`), which also fails a reply the read loop is stuck writing. A
+/// read loop stuck in a write reads nothing, so the watchdog's silence limit is every
+/// write's deadline.
 struct WebControllerSocket: Sendable {
     let host: any ExternalControllerHost
     let registry: WebDeviceRegistry
@@ -18,6 +25,8 @@ struct WebControllerSocket: Sendable {
     var helloTimeout: Duration = .seconds(5)
     /// How often the watchdog looks at the clock and the device list.
     static let watchInterval = Duration.milliseconds(100)
+    /// How long the goodbye (why the socket ends) may take before the connection is cut.
+    static let goodbyeDeadline = Duration.milliseconds(250)
     static let maxFrame = 4096
 
     /// Shared by the reader and the watchdog of one socket.
@@ -35,46 +44,71 @@ struct WebControllerSocket: Sendable {
 
     enum Ending: Sendable { case closedByPage, timedOut, revoked, refused, shutdown }
 
+    /// `abort` closes the connection at once, failing any write still pending (the
+    /// server passes its channel's close).
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, remote: SocketAddress?,
-             authenticated: @escaping @Sendable () -> Void = {}) async {
+             authenticated: @escaping @Sendable () -> Void = {}, abort: @escaping @Sendable () -> Void = {}) async {
         let link = Link(authenticated: authenticated)
-        let ending: Ending = await withTaskGroup(of: Ending.self) { group in
+        await withTaskGroup(of: Ending.self) { group in
             group.addTask { await self.read(inbound, outbound, remote: remote, link: link) }
-            group.addTask { await self.watch(outbound, link: link) }
-            let first = await group.next() ?? .shutdown
-            group.cancelAll()
-            return first
-        }
-        if let (id, _) = link.session.withLock({ $0 }) {
-            let reason: SessionCloseReason = switch ending {
-            case .closedByPage, .refused: .clientDisconnected(.user)
-            case .timedOut: .timedOut
-            case .revoked: .revoked
-            case .shutdown: .hostShutdown
+            group.addTask { await self.watch(link: link) }
+            let ending = await group.next() ?? .shutdown
+            let limit = link.session.withLock { $0 } == nil ? helloTimeout : timeout
+            // Release before anything that could wait on the phone.
+            end(link, ending)
+            if let goodbye = Self.goodbye(ending, limit: limit) {
+                await Self.within(Self.goodbyeDeadline) { try? await outbound.write(.text(goodbye.text)) }
             }
-            host.close(id, reason: reason)
-            stats.count(ended: reason.description)
+            // Cut the connection without a close handshake the phone may never read: a
+            // write the read loop is stuck in fails, and the group's tasks end.
+            abort()
+            group.cancelAll()
         }
-        try? await outbound.close(.normalClosure, reason: nil)
+        await Self.within(Self.goodbyeDeadline) { try? await outbound.close(.normalClosure, reason: nil) }
+    }
+
+    /// Closes the host's session (releasing what it held) once, with the ending's reason.
+    private func end(_ link: Link, _ ending: Ending) {
+        guard let (id, _) = link.session.withLock({ s in defer { s = nil }; return s }) else { return }
+        let reason: SessionCloseReason = switch ending {
+        case .closedByPage, .refused: .clientDisconnected(.user)
+        case .timedOut: .timedOut
+        case .revoked: .revoked
+        case .shutdown: .hostShutdown
+        }
+        host.close(id, reason: reason)
+        stats.count(ended: reason.description)
+    }
+
+    /// What the page is told when the host ends its socket (nothing when the page did).
+    private static func goodbye(_ ending: Ending, limit: Duration) -> WebHostMessage? {
+        switch ending {
+        case .timedOut: .closing(reason: "timeout", message: "nothing arrived from this phone for \(limit); reconnecting")
+        case .revoked: .closing(reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again")
+        case .closedByPage, .refused, .shutdown: nil
+        }
+    }
+
+    /// Runs `body` for at most `limit`; returns when it finished or the time is up (a body
+    /// still waiting then is ended by the caller, e.g. by closing the connection).
+    static func within(_ limit: Duration, _ body: @escaping @Sendable () async -> Void) async {
+        let (done, signal) = AsyncStream<Void>.makeStream()
+        let work = Task { await body(); signal.finish() }
+        let timer = Task { try? await Task.sleep(for: limit); signal.finish() }
+        for await _ in done {}
+        timer.cancel()
+        _ = work   // left to finish (or fail) when the connection is cut
     }
 
     /// The watchdog: silence past the timeout, a revoked device, or cancellation (the
-    /// server is stopping) ends the socket.
-    private func watch(_ outbound: WebSocketOutboundWriter, link: Link) async -> Ending {
+    /// server is stopping) ends the socket. It never writes: a phone that does not read
+    /// cannot hold it up.
+    private func watch(link: Link) async -> Ending {
         while true {
             do { try await Task.sleep(for: Self.watchInterval) } catch { return .shutdown }
             let session = link.session.withLock { $0 }
-            let limit = session == nil ? helloTimeout : timeout
-            if link.silence() > limit {
-                try? await outbound.write(.text(WebHostMessage.closing(
-                    reason: "timeout", message: "nothing arrived from this phone for \(limit); reconnecting").text))
-                return .timedOut
-            }
-            if let (_, device) = session, !registry.isTrusted(device) {
-                try? await outbound.write(.text(WebHostMessage.closing(
-                    reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again").text))
-                return .revoked
-            }
+            if link.silence() > (session == nil ? helloTimeout : timeout) { return .timedOut }
+            if let (_, device) = session, !registry.isTrusted(device) { return .revoked }
         }
     }
 
@@ -146,6 +180,7 @@ struct WebControllerSocket: Sendable {
                     case let .button(button, isDown, _):
                         intake?.button(button, isDown: isDown)
                     case let .ping(_, pageTime, rtt):
+                        if let session { host.heard(session) }
                         clock.ping(pageTimeMillis: pageTime, rttMillis: rtt == 0 ? nil : Double(rtt) / 10,
                                    hostNowMillis: Date().timeIntervalSince1970 * 1000)
                         try await outbound.write(.binary(ByteBuffer(bytes: WebFrame.pong(echoing: buffer.readableBytesView))))

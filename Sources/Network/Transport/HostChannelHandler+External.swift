@@ -18,12 +18,20 @@ extension HostChannelHandler {
 
     public func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) {
         let now = loopNow()
-        perform(machine.externalMotion(id, sample, latencyMicros: latencyMicros), now: now)
+        perform(machine.externalMotion(id, sample, latencyMicros: latencyMicros, now: now), now: now)
         afterExternalEvent(now: now)
     }
 
     public func externalButton(_ id: SessionID, _ button: Button, isDown: Bool) {
-        perform(machine.externalButton(id, button, isDown: isDown), now: loopNow())
+        let now = loopNow()
+        perform(machine.externalButton(id, button, isDown: isDown, now: now), now: now)
+        afterExternalEvent(now: now)
+    }
+
+    /// The transport heard from the controller (a keep-alive): the state machine's
+    /// backstop leaves an idle but live session open.
+    public func externalHeard(_ id: SessionID) {
+        machine.externalHeard(id, now: loopNow())
     }
 
     public func closeExternal(_ id: SessionID, reason: SessionCloseReason) {

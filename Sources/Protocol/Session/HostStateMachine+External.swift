@@ -2,11 +2,22 @@
 /// controller page, a DSU source's slot). The transport authenticates it and decides
 /// when it ends; the host's state machine gives it an id, a slot under
 /// `maximumSessions`, and the same guarantees as a datagram session: button edges are
-/// delivered once, and every button it held is released when it ends.
+/// delivered once, and every button it held is released when it ends — also when the
+/// transport fails to end it: a session that hears nothing for
+/// `Configuration.externalTimeout` is closed by `tick` (the backstop behind the
+/// transport's own timeout, e.g. a WebSocket whose watchdog is stuck).
 public struct ExternalSession<Address: Hashable & Sendable>: Sendable, Equatable {
     public var address: Address
     public var buttons: ButtonSet = .none
     public var opened: Instant
+    /// The last motion, edge or keep-alive from the transport.
+    public var lastHeard: Instant
+
+    public init(address: Address, opened: Instant) {
+        self.address = address
+        self.opened = opened
+        lastHeard = opened
+    }
 }
 
 extension HostStateMachine {
@@ -32,7 +43,13 @@ extension HostStateMachine {
 
     /// A button edge from the controller; a repeated press or release of the same
     /// button delivers nothing.
-    public mutating func externalButton(_ id: SessionID, _ button: Button, isDown: Bool) -> [HostAction<Address>] {
+    public mutating func externalButton(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant) -> [HostAction<Address>] {
+        guard externalSessions[id] != nil else { return [] }
+        externalSessions[id]?.lastHeard = now
+        return edge(id, button, isDown: isDown)
+    }
+
+    private mutating func edge(_ id: SessionID, _ button: Button, isDown: Bool) -> [HostAction<Address>] {
         guard var s = externalSessions[id], s.buttons.contains(button) != isDown else { return [] }
         s.buttons.set(button, down: isDown)
         externalSessions[id] = s
@@ -41,14 +58,29 @@ extension HostStateMachine {
 
     /// A motion sample. Its button field is the truth: edges the transport lost or
     /// reordered are delivered first (releases before presses), then the motion.
-    public mutating func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) -> [HostAction<Address>] {
+    public mutating func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?,
+                                        now: Instant) -> [HostAction<Address>] {
         guard let s = externalSessions[id] else { return [] }
+        externalSessions[id]?.lastHeard = now
         var actions: [HostAction<Address>] = []
         let changed = s.buttons.changes(to: sample.buttons)
-        for b in changed where s.buttons.contains(b) { actions += externalButton(id, b, isDown: false) }
-        for b in changed where !s.buttons.contains(b) { actions += externalButton(id, b, isDown: true) }
+        for b in changed where s.buttons.contains(b) { actions += edge(id, b, isDown: false) }
+        for b in changed where !s.buttons.contains(b) { actions += edge(id, b, isDown: true) }
         actions.append(.motion(id, sample, latencyMicros: latencyMicros.flatMap(Self.plausibleLatency)))
         return actions
+    }
+
+    /// The transport heard from the controller without an event for the host (a page's
+    /// ping): the backstop does not close a session that is idle but alive.
+    public mutating func externalHeard(_ id: SessionID, now: Instant) {
+        externalSessions[id]?.lastHeard = now
+    }
+
+    /// The backstop: external sessions silent for `externalTimeout`, oldest first.
+    mutating func expireExternal(now: Instant) -> [HostAction<Address>] {
+        let expired = externalSessions.filter { now - $0.value.lastHeard >= configuration.externalTimeout }
+            .sorted { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) }.map(\.key)
+        return expired.flatMap { closeExternal($0, reason: .timedOut) }
     }
 
     /// The transport ended the session (closed, timed out, revoked, shutdown): every

@@ -8,6 +8,10 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         /// Silence after which a session is closed.
         public var timeout: Duration = .milliseconds(2500)
         public var maximumSessions = 16
+        /// Silence after which an external session (web page, DSU slot) is closed even if
+        /// its transport did not end it: a backstop well behind the transports' own
+        /// timeouts (the page's 2.5 s), so it fires only when a transport is stuck.
+        public var externalTimeout: Duration = .seconds(10)
         public init() {}
     }
 
@@ -29,7 +33,16 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     public var nextDeadline: Instant? {
         var oldest: Instant?
         for session in sessions.values where oldest.map({ session.lastHeard < $0 }) ?? true { oldest = session.lastHeard }
-        return oldest.map { $0 + configuration.timeout }
+        var oldestExternal: Instant?
+        for session in externalSessions.values where oldestExternal.map({ session.lastHeard < $0 }) ?? true {
+            oldestExternal = session.lastHeard
+        }
+        let datagram = oldest.map { $0 + configuration.timeout }
+        let external = oldestExternal.map { $0 + configuration.externalTimeout }
+        switch (datagram, external) {
+        case let (d?, e?): return min(d, e)
+        case let (d, e): return d ?? e
+        }
     }
 
     /// A decoded (and, with the security layer, authenticated) message.
@@ -124,7 +137,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     /// Closes every session that has been silent for the timeout.
     public mutating func tick(now: Instant) -> [HostAction<Address>] {
         let expired = sessions.values.filter { now - $0.lastHeard >= configuration.timeout }.map(\.id).sorted()
-        return expired.flatMap { close($0, reason: .timedOut) }
+        return expired.flatMap { close($0, reason: .timedOut) } + expireExternal(now: now)
     }
 
     /// Host shutdown: says goodbye to every client and releases everything.

@@ -249,8 +249,8 @@ import Testing
         var delivered: [(Button, Bool)] = []
         for out in outputs {
             let actions = switch out {
-            case let .motion(s, latency, _): machine.externalMotion(id, s, latencyMicros: latency)
-            case let .button(b, down): machine.externalButton(id, b, isDown: down)
+            case let .motion(s, latency, _): machine.externalMotion(id, s, latencyMicros: latency, now: .zero)
+            case let .button(b, down): machine.externalButton(id, b, isDown: down, now: .zero)
             }
             for case let .button(_, b, down) in actions { delivered.append((b, down)) }
         }

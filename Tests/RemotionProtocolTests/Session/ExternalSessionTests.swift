@@ -27,23 +27,23 @@ import Testing
     @Test mutating func buttonsAreDeliveredOnceAndReleasedWhenTheSessionEnds() throws {
         var m = Machine()
         let (id, _) = try #require(m.openExternal(from: "web", now: .zero, random: &rng))
-        #expect(m.externalButton(id, .a, isDown: true) == [.button(id, .a, isDown: true)])
-        #expect(m.externalButton(id, .a, isDown: true).isEmpty)
-        #expect(m.externalButton(id, .c, isDown: true) == [.button(id, .c, isDown: true)])
+        #expect(m.externalButton(id, .a, isDown: true, now: .zero) == [.button(id, .a, isDown: true)])
+        #expect(m.externalButton(id, .a, isDown: true, now: .zero).isEmpty)
+        #expect(m.externalButton(id, .c, isDown: true, now: .zero) == [.button(id, .c, isDown: true)])
         #expect(m.closeExternal(id, reason: .timedOut) == [
             .button(id, .a, isDown: false), .button(id, .c, isDown: false), .sessionClosed(id, .timedOut),
         ])
         #expect(m.closeExternal(id, reason: .timedOut).isEmpty)
-        #expect(m.externalButton(id, .b, isDown: true).isEmpty)
+        #expect(m.externalButton(id, .b, isDown: true, now: .zero).isEmpty)
     }
 
     @Test mutating func theMotionSamplesButtonStateIsTheTruth() throws {
         var m = Machine()
         let (id, _) = try #require(m.openExternal(from: "web", now: .zero, random: &rng))
-        _ = m.externalButton(id, .a, isDown: true)
+        _ = m.externalButton(id, .a, isDown: true, now: .zero)
         // The page's edges for "A up, B down" were lost; the sample says B is held.
         let sample = MotionSample(timestampMicros: 10, buttons: ButtonSet([.b]))
-        #expect(m.externalMotion(id, sample, latencyMicros: 3) == [
+        #expect(m.externalMotion(id, sample, latencyMicros: 3, now: .zero) == [
             .button(id, .a, isDown: false), .button(id, .b, isDown: true), .motion(id, sample, latencyMicros: 3),
         ])
     }
@@ -51,8 +51,27 @@ import Testing
     @Test mutating func shutdownReleasesExternalSessionsToo() throws {
         var m = Machine()
         let (id, _) = try #require(m.openExternal(from: "dsu", now: .zero, random: &rng))
-        _ = m.externalButton(id, .e, isDown: true)
+        _ = m.externalButton(id, .e, isDown: true, now: .zero)
         #expect(m.shutdown() == [.button(id, .e, isDown: false), .sessionClosed(id, .hostShutdown)])
         #expect(m.sessionCount == 0)
+    }
+
+    /// Issue 25 item 3: a transport that never ends its session (a WebSocket whose
+    /// watchdog is stuck on a phone that stopped reading) must not keep a button held.
+    @Test mutating func theBackstopClosesASilentExternalSessionAndReleasesItsButtons() throws {
+        var c = Machine.Configuration()
+        c.externalTimeout = .seconds(10)
+        var m = Machine(configuration: c)
+        let (quiet, _) = try #require(m.openExternal(from: "web:quiet", now: .zero, random: &rng))
+        let (alive, _) = try #require(m.openExternal(from: "web:alive", now: .zero, random: &rng))
+        _ = m.externalButton(quiet, .a, isDown: true, now: .seconds(1))
+        #expect(m.nextDeadline == .seconds(10), "the oldest external session's silence limit")
+        // Keep-alives (the page's pings) keep an idle session open; edges and motion too.
+        for t in stride(from: 2.0, through: 11, by: 1) { m.externalHeard(alive, now: .seconds(t)) }
+        #expect(m.tick(now: .seconds(10.5)).isEmpty, "the quiet one was heard at 1 s")
+        #expect(m.tick(now: .seconds(11)) == [.button(quiet, .a, isDown: false), .sessionClosed(quiet, .timedOut)])
+        #expect(m.externalSessions[alive] != nil && m.externalSessions[quiet] == nil)
+        #expect(m.nextDeadline == .seconds(21))
+        #expect(m.externalButton(quiet, .a, isDown: true, now: .seconds(12)).isEmpty, "nothing reaches a closed session")
     }
 }

@@ -22,6 +22,9 @@ package protocol ExternalControllerHost: Sendable {
     func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?)
     func button(_ id: SessionID, _ button: Button, isDown: Bool)
     func close(_ id: SessionID, reason: SessionCloseReason)
+    /// The transport heard from the controller without an event (a ping): the host's
+    /// backstop (`HostStateMachine.Configuration.externalTimeout`) keeps an idle, live session.
+    func heard(_ id: SessionID)
     func recenter(_ id: SessionID)
     /// Sets (or, with nil, reads) the session's mode; returns the mode in effect.
     func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode
@@ -68,6 +71,10 @@ package struct PipelineControllers: ExternalControllerHost {
 
     package func close(_ id: SessionID, reason: SessionCloseReason) {
         loop.execute { $0.closeExternal(id, reason: reason) }
+    }
+
+    package func heard(_ id: SessionID) {
+        loop.execute { $0.externalHeard(id) }
     }
 
     package func recenter(_ id: SessionID) {

@@ -13,6 +13,8 @@ package protocol HostLoopContext: AnyObject {
     func openExternal(from address: SocketAddress) -> SessionID?
     func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?)
     func externalButton(_ id: SessionID, _ button: Button, isDown: Bool)
+    /// A keep-alive from the transport (the state machine's backstop keeps the session).
+    func externalHeard(_ id: SessionID)
     /// Releases every button the session held, then closes it.
     func closeExternal(_ id: SessionID, reason: SessionCloseReason)
 }

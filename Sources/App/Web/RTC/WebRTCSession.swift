@@ -137,6 +137,7 @@ final class WebRTCSession: Sendable {
             state.withLock { $0.buttons.set(button, down: isDown) }
             host.button(session, button, isDown: isDown)
         case let .ping(_, pageTime, rtt):
+            host.heard(session)
             state.withLock { $0.clock.ping(pageTimeMillis: pageTime, rttMillis: rtt == 0 ? nil : Double(rtt) / 10,
                                           hostNowMillis: Date().timeIntervalSince1970 * 1000) }
             send(WebFrame.pong(echoing: bytes))
