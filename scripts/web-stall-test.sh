@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Newest wins after a real stall (e2e/web/stall_test.py): `remotion host --inject log` and
 # a WebSocket client framed like the page, inside a new network namespace that has only lo;
-# nftables drops the WebSocket's port for 1 s while the client keeps sending.
+# nftables drops the WebSocket's port for 1 s while the client keeps sending. Then a phone
+# that stops reading (e2e/web/blocked_reader_test.py): its button is released by the timeout,
+# and by a revocation sooner.
 # Prints 'N passed, N failed'; exits non-zero on any failure. Needs root (unshare -n, nft).
 #   REMOTION_SKIP_BUILD=1 scripts/web-stall-test.sh   use the existing build
 set -u
@@ -25,4 +27,11 @@ timeout 90 python3 e2e/web/stall_test.py --bin "$REMOTION_BIN" --work "$work"
 rc=$?
 [ $rc -eq 124 ] && echo "web-stall-test: timed out" && echo "0 passed, 1 failed"
 [ $rc -ne 0 ] && { echo "--- host stderr"; tail -20 "$work/host.err"; }
-exit $rc
+# A phone that stops reading (a tiny receive buffer, pings flooded, then silence; then
+# the same and a revocation): nothing stays pressed (e2e/web/blocked_reader_test.py).
+mkdir -p "$work/blocked"
+timeout 90 python3 e2e/web/blocked_reader_test.py --bin "$REMOTION_BIN" --work "$work/blocked"
+rc2=$?
+[ $rc2 -eq 124 ] && echo "web-stall-test: the blocked-reader test timed out" && echo "0 passed, 1 failed"
+[ $rc2 -ne 0 ] && { echo "--- host stderr (blocked reader)"; tail -20 "$work/blocked/host.err"; }
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ]

@@ -12,18 +12,15 @@ and released exactly once and in order, a stale frame (an older sequence number)
 counted as `dropped.stale` and moves nothing. Prints 'N passed, N failed'.
 """
 import argparse
-import base64
 import json
 import math
 import os
-import re
 import socket
-import ssl
-import struct
 import subprocess
 import sys
-import threading
 import time
+
+from raw_page_client import LogHost, PageSocket, button, motion, pair, tls_context
 
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
@@ -48,84 +45,23 @@ def finish(code=None):
     sys.exit(code if code is not None else (1 if failed else 0))
 
 
-# ── the host ─────────────────────────────────────────────────────────────────────────
-env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(a.work, "config"))
-host = subprocess.Popen([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "log", "--no-discovery",
-                         "--no-dashboard", "--web-port", "0", "--timeout", "6", "--data-dir", os.path.join(a.work, "data")],
-                        stdout=subprocess.PIPE, stderr=open(os.path.join(a.work, "host.err"), "w"), env=env, text=True)
-lines = []          # (monotonic time, line) as the host writes them
-url_ready = threading.Event()
-url = [None]
-
-
-def pump():
-    for line in host.stdout:
-        lines.append((time.monotonic(), line.strip()))
-        m = re.match(r"pair a phone: (\S+)", line)
-        if m:
-            url[0] = m.group(1)
-            url_ready.set()
-
-
-threading.Thread(target=pump, daemon=True).start()
+# ── the host, pairing, the page's socket (e2e/web/raw_page_client.py) ─────────────────
+host = LogHost(a.bin, a.work, "--timeout", "6")
+lines = host.lines
 try:
-    if not url_ready.wait(60):
+    link = host.url()
+    if link is None:
         check("the host prints its pairing URL", False)
         finish(1)
-    m = re.match(r"https://([^/]+):(\d+)/#pair=([^&]+)&fp=", url[0])
-    addr, port, secret = m.group(1), int(m.group(2)), m.group(3)
-    authority = f"{addr}:{port}"
-    tls = ssl.create_default_context()
-    tls.check_hostname = False
-    tls.verify_mode = ssl.CERT_NONE     # the host's own CA; the test checks the stall, not the chain
-
-    # ── pairing (POST /api/pair) ─────────────────────────────────────────────────────
-    body = json.dumps({"secret": secret, "name": "stall-test"}).encode()
-    s = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
-    s.sendall(f"POST /api/pair HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\n"
-              f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
-    reply = b""
-    while chunk := s.recv(65536):
-        reply += chunk
-    s.close()
-    device = json.loads(reply.split(b"\r\n\r\n", 1)[1])
+    addr, port, device = pair(link, "stall-test")
     check("pairs through the printed URL", "credential" in device)
-
-    # ── the WebSocket, framed like the page's ────────────────────────────────────────
-    ws = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
-    key = base64.b64encode(os.urandom(16)).decode()
-    ws.sendall(f"GET /ws HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\nUpgrade: websocket\r\n"
-               f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += ws.recv(1)
-    check("WebSocket upgrade", b" 101 " in head.split(b"\r\n")[0])
-    send_lock = threading.Lock()
-
-    def send(payload, opcode):
-        mask = os.urandom(4)
-        n = len(payload)
-        header = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n))
-        with send_lock:
-            ws.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
-
-    def motion(seq, yaw, buttons=0):
-        # protocol.js encodeMotion: flags attitude|gyro, u16 buttons, u32 seq, f64 ms, roll pitch yaw, gyro, accel
-        return struct.pack("<BBHId3f3f3f", 0x01, 0x03, buttons, seq & 0xFFFFFFFF, time.time() * 1000,
-                           0.0, 0.0, yaw, 0.0, 0.0, 0.3, 0.0, 0.0, 0.0)
-
-    def button(index, down, state):
-        return struct.pack("<BBBBHH", 0x02, index, 1 if down else 0, 0, state, 0)
-
-    send(json.dumps({"type": "hello", "v": 1, "id": device["id"], "credential": device["credential"]}).encode(), 0x1)
+    tls = tls_context()
+    page = PageSocket(addr, port)
+    check("WebSocket upgrade", page.upgraded)
+    send = page.send
+    ws = page.sock
     ws.settimeout(10)
-    first = b""
-    while b"welcome" not in first and b"refused" not in first:
-        chunk = ws.recv(4096)
-        if not chunk:
-            break
-        first += chunk
-    check("welcome", b"welcome" in first, f"({first[:120]!r})")
+    check("welcome", page.hello(device), f"({page.first[:120]!r})")
     # The host sends nothing more unless asked (no pings from this client): nothing to drain.
     # Once authenticated, this socket holds none of its address's 16 unauthenticated slots
     # (docs/SECURITY.md §9): 16 more TLS connections from 127.0.0.1 all get through.
@@ -140,15 +76,7 @@ try:
     for e in extra:
         e.close()
 
-    def control(command):
-        c = socket.socket(socket.AF_UNIX)
-        c.connect(os.path.join(a.work, "data", "control.sock"))
-        c.sendall((json.dumps({"command": command}) + "\n").encode())
-        data = b""
-        while not data.endswith(b"\n"):
-            data += c.recv(65536)
-        c.close()
-        return json.loads(data)
+    control = host.control
 
     # ── stream at 60 Hz; two 1 s stalls ─────────────────────────────────────────────────
     # Each stall: nftables drops the port for 1 s while the client keeps sending, then the
@@ -218,7 +146,7 @@ try:
     ws.close()
 
     # ── what the host injected ───────────────────────────────────────────────────────
-    events = [(t, json.loads(l)) for t, l in lines if l.startswith('{"session"')]
+    events = host.events()
     for k, st in enumerate(stalls):
         after = [e for t, e in events if st["restored"] <= t < st["resumed"]]
         kinds = ["move" if e["kind"] == "move_to" else f'{e["button"]}-{e["state"]}' for e in after]
@@ -251,9 +179,5 @@ try:
     check("the stale frame moved nothing (its far-off yaw would put the pointer at the screen's edge)",
           len(xs) > 100 and 100 < min(xs) and max(xs) < 1820, f"({len(xs)} moves, x {min(xs)}…{max(xs)}; the stream keeps within 960 ± 690)")
 finally:
-    host.terminate()
-    try:
-        host.wait(10)
-    except subprocess.TimeoutExpired:
-        host.kill()
+    host.stop()
 finish()

@@ -1,0 +1,154 @@
+"""A phone page's wire behaviour without a browser, stdlib only: `remotion host --inject log`
+started and read as it writes, pairing through the link it prints, a WebSocket framed like
+the page's (protocol.js), the host's control socket. Shared by the stall and blocked-reader
+tests (e2e/web/stall_test.py, e2e/web/blocked_reader_test.py)."""
+import base64
+import json
+import os
+import re
+import socket
+import ssl
+import struct
+import subprocess
+import threading
+import time
+
+
+class LogHost:
+    """`remotion host --inject log` on loopback; `lines` are (monotonic time, line) as written."""
+
+    def __init__(self, binary, work, *flags):
+        env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"))
+        self.work = work
+        self.data = os.path.join(work, "data")
+        self.proc = subprocess.Popen([binary, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "log",
+                                      "--no-discovery", "--no-dashboard", "--web-port", "0", "--data-dir", self.data,
+                                      *flags], stdout=subprocess.PIPE,
+                                     stderr=open(os.path.join(work, "host.err"), "w"), env=env, text=True)
+        self.lines = []
+        self._url = None
+        self._ready = threading.Event()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.append((time.monotonic(), line.strip()))
+            m = re.match(r"pair a phone: (\S+)", line)
+            if m and self._url is None:
+                self._url = m.group(1)
+                self._ready.set()
+
+    def url(self, timeout=60):
+        """The pairing link the host printed, or None."""
+        return self._url if self._ready.wait(timeout) else None
+
+    def events(self):
+        """The log injector's JSON events: (time, event)."""
+        return [(t, json.loads(l)) for t, l in list(self.lines) if l.startswith('{"session"')]
+
+    def control(self, command):
+        c = socket.socket(socket.AF_UNIX)
+        c.connect(os.path.join(self.data, "control.sock"))
+        c.sendall((json.dumps({"command": command}) + "\n").encode())
+        data = b""
+        while not data.endswith(b"\n"):
+            data += c.recv(65536)
+        c.close()
+        return json.loads(data)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def tls_context():
+    tls = ssl.create_default_context()
+    tls.check_hostname = False
+    tls.verify_mode = ssl.CERT_NONE     # the host's own CA; these tests check sessions, not the chain
+    return tls
+
+
+def pair(url, name):
+    """Pairs through the link (POST /api/pair): (addr, port, device {id, credential})."""
+    m = re.match(r"https://([^/]+):(\d+)/#pair=([^&]+)&fp=", url)
+    addr, port, secret = m.group(1), int(m.group(2)), m.group(3)
+    authority = f"{addr}:{port}"
+    body = json.dumps({"secret": secret, "name": name}).encode()
+    s = tls_context().wrap_socket(socket.create_connection((addr, port), timeout=10))
+    s.sendall(f"POST /api/pair HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\n"
+              f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+    reply = b""
+    while chunk := s.recv(65536):
+        reply += chunk
+    s.close()
+    return addr, port, json.loads(reply.split(b"\r\n\r\n", 1)[1])
+
+
+class PageSocket:
+    """The page's WebSocket: upgrade, hello with the device credential, frames as protocol.js
+    writes them. `rcvbuf` shrinks the receive buffer before connecting (a phone that reads
+    slowly, or not at all); `sndbuf` the send buffer (its sends block soon after the host
+    stops reading)."""
+
+    def __init__(self, addr, port, rcvbuf=None, sndbuf=None):
+        authority = f"{addr}:{port}"
+        raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if rcvbuf:
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        if sndbuf:
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
+        raw.settimeout(10)
+        raw.connect((addr, port))
+        self.sock = tls_context().wrap_socket(raw)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(f"GET /ws HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\nUpgrade: websocket\r\n"
+                          f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        self.upgraded = b" 101 " in head.split(b"\r\n")[0]
+        self.lock = threading.Lock()
+
+    def send(self, payload, opcode):
+        mask = os.urandom(4)
+        n = len(payload)
+        header = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n))
+        with self.lock:
+            self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def hello(self, device):
+        """Sends the hello and reads until the welcome (or a refusal): True when welcomed."""
+        self.send(json.dumps({"type": "hello", "v": 1, "id": device["id"], "credential": device["credential"]}).encode(), 0x1)
+        first = b""
+        while b"welcome" not in first and b"refused" not in first:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                break
+            first += chunk
+        self.first = first
+        return b"welcome" in first
+
+    def close(self):
+        try:
+            self.send(b"", 0x8)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+def motion(seq, yaw, buttons=0):
+    # protocol.js encodeMotion: flags attitude|gyro, u16 buttons, u32 seq, f64 ms, roll pitch yaw, gyro, accel
+    return struct.pack("<BBHId3f3f3f", 0x01, 0x03, buttons, seq & 0xFFFFFFFF, time.time() * 1000,
+                       0.0, 0.0, yaw, 0.0, 0.0, 0.3, 0.0, 0.0, 0.0)
+
+
+def button(index, down, state):
+    return struct.pack("<BBBBHH", 0x02, index, 1 if down else 0, 0, state, 0)
+
+
+def ping(page_time_ms=0.0):
+    # protocol.js encodePing: type 3, pad, u16 rtt (0.1 ms units; 0 = none), u32 seq, f64 page time
+    return struct.pack("<BBHId", 0x03, 0, 0, 0, page_time_ms)
