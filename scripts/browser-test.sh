@@ -38,6 +38,7 @@ attacker=$!
 cleanup() { kill "$demo" "$attacker" 2>/dev/null; wait "$demo" "$attacker" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
+# The port file (0600, written at once with rename) holds the port, then the tokened address.
 for _ in $(seq 1 300); do [ -s "$work/port" ] && break; kill -0 "$demo" 2>/dev/null || break; sleep 0.1; done
 if [ ! -s "$work/port" ]; then
     echo "browser-test: the demo host did not start:"; cat "$work/demo.log"
@@ -45,7 +46,8 @@ if [ ! -s "$work/port" ]; then
 fi
 
 for _ in $(seq 1 50); do python3 -c 'import socket; socket.create_connection(("127.0.0.2", 8000), 1)' 2>/dev/null && break; sleep 0.1; done
-timeout 180 python3 e2e/browser/test_dashboard.py --port "$(cat "$work/port")" --screenshot artifacts/dashboard.png \
+timeout 180 python3 e2e/browser/test_dashboard.py --port "$(sed -n 1p "$work/port")" --url "$(sed -n 2p "$work/port")" \
+    --screenshot artifacts/dashboard.png \
     --attacker http://127.0.0.2:8000
 rc=$?
 [ $rc -eq 124 ] && echo "browser-test: timed out" && echo "0 passed, 1 failed"

@@ -256,9 +256,30 @@ config="$work/home/.config/remotion/config.toml"
 check "a config file that does not exist yet is announced as created on the first change" \
   grep -q "settings will be saved to $config, created on the first change" "$work/cfg.err"
 cport=$(ready_value "$work/cfg-ready.json" dashboardPort)
-curl -s -o /dev/null -H 'Content-Type: application/json' -d '{"key":"sensitivity","value":"1.5"}' "http://127.0.0.1:$cport/api/settings"
+# 4c. The dashboard's writes need this start's token (docs/SECURITY.md §5.3). Another Unix
+#     user (nobody) can reach 127.0.0.1 but not read the token: every write route and the
+#     WebSocket are refused, and nothing changes. The host's user has it (`remotion dashboard`).
+chmod 755 "$work"      # nobody may walk to the data directory; the directory and the file guard the token
+dash_url=$("$bin" dashboard --print --data-dir "$hostkeys")
+token=${dash_url#*#token=}
+check "remotion dashboard prints the address with its token" test -n "$token" -a "$dash_url" != "$token"
+check "the dashboard's token file is 0600" test "$(stat -c %a "$hostkeys/dashboard-url")" = 600
+check "another user cannot read the token" bash -c "! runuser -u nobody -- cat '$hostkeys/dashboard-url' 2>/dev/null"
+as_nobody() { runuser -u nobody -- curl -s -o /dev/null -w '%{http_code}' "$@"; }
+for route in settings web-pairing calibrate; do
+  code=$(as_nobody -H 'Content-Type: application/json' -H "Origin: http://127.0.0.1:$cport" \
+         -d '{"key":"sensitivity","value":"3"}' "http://127.0.0.1:$cport/api/$route")
+  check "another user's POST /api/$route is refused (403)" test "$code" = 403
+done
+code=$(as_nobody -H 'Connection: Upgrade' -H 'Upgrade: websocket' -H 'Sec-WebSocket-Version: 13' \
+       -H 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==' "http://127.0.0.1:$cport/ws")
+check "another user's dashboard WebSocket is refused (no 101)" test "$code" != 101
+check "... and nothing they sent changed the settings" bash -c "! grep -q 'sensitivity = 3' '$config' 2>/dev/null"
+curl -s -o /dev/null -H 'Content-Type: application/json' -H "X-Remotion-Token: $token" \
+  -d '{"key":"sensitivity","value":"1.5"}' "http://127.0.0.1:$cport/api/settings"
 kill -INT "$cfg_host"; wait "$cfg_host" 2>/dev/null
 check "... and the first change creates it" grep -q "sensitivity = 1.5" "$config"
+check "the token file is gone when the host stops" test ! -e "$hostkeys/dashboard-url"
 
 # 5. Nobody answering: the client says so and fails.
 "$bin" client --host 127.0.0.1:9 --data-dir "$clientkeys" --timeout 1 --duration 1 2>"$work/timeout.err"; rc=$?

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RemotionApp
+import RemotionNetwork
 import RemotionProtocol
 
 struct DemoCommand: AsyncParsableCommand {
@@ -27,7 +28,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Serve the web dashboard on 127.0.0.1 at this port while the demo runs (watch the cube turn); 0 picks a free port.")
     var dashboard: Int?
 
-    @Option(help: ArgumentHelp("With --dashboard: write the dashboard's port to this file once it serves (for scripts).", visibility: .hidden))
+    @Option(help: ArgumentHelp("With --dashboard: write the dashboard's port, then its tokened address, to this file (0600) once it serves (for scripts).", visibility: .hidden))
     var portFile: String?
 
     @Option(help: ArgumentHelp("Seconds to wait after the host starts before the controller streams.", visibility: .hidden))
@@ -70,9 +71,12 @@ struct DemoCommand: AsyncParsableCommand {
             options.onHostReady = { host in
                 let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
                                                    settings: HostLoopSettingsControl(host: HostLoop(host)))
-                printErr("remotion demo: dashboard on http://127.0.0.1:\(bound)/ for the next \(seconds) s")
+                // The demo's own terminal: the tokened address is printed (writes and the live
+                // view need it; docs/SECURITY.md §5.3).
+                printErr("remotion demo: dashboard on \(DashboardToken.url(port: bound, token: server.token)) for the next \(seconds) s")
                 if let portFile {
-                    do { try "\(bound)\n".write(toFile: portFile, atomically: true, encoding: .utf8) }
+                    let url = DashboardToken.url(port: bound, token: server.token)
+                    do { try PrivateFiles.replace(portFile, with: Array("\(bound)\n\(url)\n".utf8)) }
                     catch { throw UserError("cannot write --port-file \(portFile): \(error.localizedDescription)") }
                 }
                 if wait > 0 { try await Task.sleep(for: .seconds(wait)) }

@@ -20,6 +20,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--port", type=int, required=True)
+parser.add_argument("--url", required=True, help="the dashboard's address with this start's token (#token=…)")
 parser.add_argument("--screenshot", default="artifacts/dashboard.png")
 parser.add_argument("--attacker", help="origin serving e2e/browser/attacker/ (e.g. http://127.0.0.2:8000)")
 args = parser.parse_args()
@@ -61,8 +62,17 @@ def api_angles():
 
 
 @check
-def page_loads():
+def without_the_token_the_page_cannot_go_live():
+    # A local program or user without the token (docs/SECURITY.md §5.3): the page loads, its
+    # WebSocket is refused, and it says how to open the dashboard.
     driver.get(BASE + "/")
+    wait_for(lambda: driver.find_element(By.ID, "link").get_attribute("data-state") == "no-token",
+             "the page to say it needs `remotion dashboard`")
+
+
+@check
+def page_loads():
+    driver.get(args.url)
     assert driver.title == "Remotion host", driver.title
     wait_for(lambda: driver.find_element(By.ID, "link").get_attribute("data-state") == "open",
              "the WebSocket to open")

@@ -247,9 +247,12 @@ def main():
 
         # ── the dashboard's "Pair a phone": a fresh link and its QR code ─────────────
         dash = "http://127.0.0.1:%s" % args.dashboard
-        def post(origin):
+        token = open(os.path.join(args.data_dir, "dashboard-url")).read().strip().split("#token=", 1)[1]
+
+        def post(origin, token=token):
             req = urllib.request.Request(dash + "/api/web-pairing", data=b"{}", method="POST",
-                                         headers={"Content-Type": "application/json", "Origin": origin})
+                                         headers={"Content-Type": "application/json", "Origin": origin,
+                                                  "X-Remotion-Token": token})
             try:
                 with urllib.request.urlopen(req, timeout=5) as r:
                     return r.status, json.load(r)
@@ -264,6 +267,8 @@ def main():
               status == 200 and body.get("url", "").startswith(base) and decoded == body.get("url"), (status, body.get("url"), decoded))
         check("another web page cannot open a pairing window through the dashboard",
               post("https://evil.example")[0] == 403)
+        check("a local program without the dashboard's token cannot open one (docs/SECURITY.md §5.3)",
+              post(dash, token="")[0] == 403)
     finally:
         if d:
             d.quit()

@@ -8,8 +8,18 @@ import ServiceLifecycle
 package struct DashboardService: Service {
     let server: DashboardServer
 
-    package static func start(host: HostLoop, publisher: SnapshotPublisher, port: Int,
-                      configPath: String?, phonePairing: (@Sendable () -> String?)? = nil) async throws -> (DashboardService, Int) {
+    /// Where the tokened address is kept (0600, beside the keys): `remotion dashboard` reads it.
+    let urlFile: URL?
+
+    /// The name of the file in the data directory that holds the dashboard's address with
+    /// this start's token.
+    package static let urlFileName = "dashboard-url"
+
+    /// Starts the dashboard and writes its tokened address to `dataDirectory/dashboard-url`
+    /// (0600): the bound port and that address.
+    package static func start(host: HostLoop, publisher: SnapshotPublisher, port: Int, configPath: String?,
+                              dataDirectory: URL?, phonePairing: (@Sendable () -> String?)? = nil)
+        async throws -> (DashboardService, Int, String) {
         let server = DashboardServer()
         let save: @Sendable (String, String) throws -> Void = { key, value in
             guard let configPath else { return }
@@ -17,12 +27,17 @@ package struct DashboardService: Service {
         }
         let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
                                            settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing))
-        return (DashboardService(server: server), bound)
+        let url = DashboardToken.url(port: bound, token: server.token)
+        if let dataDirectory {
+            try PrivateFiles.write(Array((url + "\n").utf8), directory: dataDirectory.path, name: urlFileName)
+        }
+        return (DashboardService(server: server, urlFile: dataDirectory?.appendingPathComponent(urlFileName)), bound, url)
     }
 
     package func run() async throws {
         try? await gracefulShutdown()
         await server.shutdown()
+        if let urlFile { try? FileManager.default.removeItem(at: urlFile) }
     }
 
 }
@@ -39,12 +54,13 @@ package enum ConfigFile {
 }
 
 package enum DashboardNote {
-    /// "dashboard on http://127.0.0.1:7475/ (settings saved to FILE)", saying when FILE
-    /// does not exist yet that the first change creates it.
+    /// "dashboard on http://127.0.0.1:7475/ (open it with `remotion dashboard`; settings saved
+    /// to FILE)", saying when FILE does not exist yet that the first change creates it. The
+    /// token is never printed: the line may end up in a log.
     package static func started(port: Int, configPath: String?) -> String {
-        let url = "dashboard on http://127.0.0.1:\(port)/"
-        guard let configPath else { return url + " (settings changes are not saved: no config path; set HOME or XDG_CONFIG_HOME)" }
-        if FileManager.default.fileExists(atPath: configPath) { return url + " (settings saved to \(configPath))" }
-        return url + " (settings will be saved to \(configPath), created on the first change)"
+        let url = "dashboard on http://127.0.0.1:\(port)/ (open it with `remotion dashboard`; "
+        guard let configPath else { return url + "settings changes are not saved: no config path; set HOME or XDG_CONFIG_HOME)" }
+        if FileManager.default.fileExists(atPath: configPath) { return url + "settings saved to \(configPath))" }
+        return url + "settings will be saved to \(configPath), created on the first change)"
     }
 }

@@ -80,11 +80,12 @@ extension HostDaemon {
             if let dashboardPort = options.dashboardPort {
                 let configPath = options.configPath ?? HostConfig.defaultPath(environment: options.environment)
                 do {
-                    let (dashboard, bound) = try await DashboardService.start(host: loop, publisher: publisher,
-                                                                              port: dashboardPort, configPath: configPath,
-                                                                              phonePairing: phonePairing)
+                    let (dashboard, bound, url) = try await DashboardService.start(
+                        host: loop, publisher: publisher, port: dashboardPort, configPath: configPath,
+                        dataDirectory: options.dataDirectory, phonePairing: phonePairing)
                     services.append(.init(service: dashboard))
                     ready.dashboardPort = bound
+                    ready.dashboardURL = url
                     console.note(.dashboard, DashboardNote.started(port: bound, configPath: configPath))
                 } catch {
                     console.note(.dashboard, "dashboard off: \(error); pick another port with --dashboard-port (0: any free port)")

@@ -1,4 +1,6 @@
+import HTTPTypes
 import Hummingbird
+import RemotionHostLogic
 import Synchronization
 
 /// Who may use the dashboard: pages served by the dashboard itself, and local programs.
@@ -12,8 +14,13 @@ import Synchronization
 /// - a write (POST, …) must say `Content-Type: application/json`: forms and
 ///   `text/plain` fetches, which a browser sends cross-origin without asking first, are refused.
 ///
-/// Refusals are 403 (host, origin) and 415 (content type), counted by reason; a refused
-/// WebSocket upgrade gets Hummingbird's 400 for a declined upgrade (counted the same way).
+/// - a write (POST, …) and the WebSocket (it carries settings changes) must present this
+///   start's token (`X-Remotion-Token`, or `?token=` on the WebSocket's URL): any local
+///   program can reach 127.0.0.1, but only the host's user can read the token
+///   (`dashboard-url`, 0600 in the data directory; `remotion dashboard` opens the page with it).
+///
+/// Refusals are 403 (host, origin, token) and 415 (content type), counted by reason; a
+/// refused WebSocket upgrade gets Hummingbird's 400 for a declined upgrade (counted the same way).
 package struct DashboardRequestGuard: Sendable {
     package enum Verdict: Equatable, Sendable {
         case allow
@@ -24,6 +31,7 @@ package struct DashboardRequestGuard: Sendable {
         case host = "bad-host"
         case origin = "bad-origin"
         case contentType = "not-json"
+        case token = "no-token"
 
         package var status: HTTPResponse.Status { self == .contentType ? .unsupportedMediaType : .forbidden }
 
@@ -32,14 +40,37 @@ package struct DashboardRequestGuard: Sendable {
             case .host: "the dashboard answers only requests for 127.0.0.1, localhost or [::1] at its port"
             case .origin: "the dashboard answers only its own pages (Origin must be http://127.0.0.1:PORT, http://localhost:PORT or http://[::1]:PORT)"
             case .contentType: "send settings as Content-Type: application/json"
+            case .token: "this needs the dashboard's token: open the dashboard with `remotion dashboard`"
             }
         }
     }
 
     /// The port the dashboard listens on (known once it is bound).
     let port: @Sendable () -> Int
+    /// This start's secret for writes and the WebSocket (`DashboardToken`).
+    let token: String
 
-    package init(port: @escaping @Sendable () -> Int) { self.port = port }
+    package init(port: @escaping @Sendable () -> Int, token: String) {
+        self.port = port
+        self.token = token
+    }
+
+    /// Whether a request that writes (or opens the WebSocket) presented this start's token.
+    package func authorize(method: HTTPRequest.Method, path: String, presented: String?) -> Verdict {
+        let writes = ![.get, .head, .options].contains(method) || path == "/ws"
+        guard writes else { return .allow }
+        guard let presented, ConstantTime.equal(Array(presented.utf8), Array(token.utf8)) else { return .refuse(.token) }
+        return .allow
+    }
+
+    /// The token a request presents: the header, or on the WebSocket's URL `?token=`
+    /// (a browser cannot set headers on a WebSocket).
+    package static func presentedToken(header: String?, uri: String) -> String? {
+        if let header { return header }
+        guard let query = uri.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("token=") { return String(pair.dropFirst(6)) }
+        return nil
+    }
 
     package func check(method: HTTPRequest.Method, host: String?, origin: String?, contentType: String?) -> Verdict {
         let allowed = Self.authorities(port: port())
@@ -56,9 +87,15 @@ package struct DashboardRequestGuard: Sendable {
     }
 
     package func check(_ request: Request) -> Verdict {
-        check(method: request.method, host: request.head.authority,
-              origin: request.headers[.origin], contentType: request.headers[.contentType])
+        let verdict = check(method: request.method, host: request.head.authority,
+                            origin: request.headers[.origin], contentType: request.headers[.contentType])
+        guard verdict == .allow else { return verdict }
+        return authorize(method: request.method, path: request.uri.path,
+                         presented: Self.presentedToken(header: request.headers[Self.tokenHeader], uri: request.uri.description))
     }
+
+    /// The header the dashboard's page sends its token in.
+    package static let tokenHeader = HTTPField.Name("X-Remotion-Token")!
 
     /// "127.0.0.1:7475", "localhost:7475", "[::1]:7475" (and without the port for port 80).
     static func authorities(port: Int) -> Set<String> {

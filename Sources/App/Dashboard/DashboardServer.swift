@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import RemotionHostLogic
 import ServiceLifecycle
 import Synchronization
 
@@ -12,8 +13,10 @@ package final class DashboardServer: Sendable {
     private let logger: Logger
     private let running = RunningServer()
     private let boundPort = BoundPort()
-    /// Requests refused by the Host/Origin/Content-Type guard, by reason.
+    /// Requests refused by the Host/Origin/Content-Type/token guard, by reason.
     package let refusals = DashboardRefusals()
+    /// This start's secret for writes and the WebSocket: 256 random bits, base64url.
+    package let token = DashboardToken.random()
 
     package init(logger: Logger? = nil) {
         if let logger {
@@ -32,7 +35,7 @@ package final class DashboardServer: Sendable {
         guard (0...65535).contains(port) else {
             throw DashboardStartError(message: "dashboard port \(port) is not between 0 and 65535")
         }
-        let guardian = DashboardRequestGuard(port: { [boundPort] in boundPort.value })
+        let guardian = DashboardRequestGuard(port: { [boundPort] in boundPort.value }, token: token)
         let (router, routes) = try Self.build(publisher: publisher, settings: settings, guardian: guardian, refusals: refusals)
         let socket = DashboardSocket(publisher: publisher, routes: routes)
         let boundPort = self.boundPort, refusals = self.refusals
@@ -46,6 +49,12 @@ package final class DashboardServer: Sendable {
                 // Hummingbird answers a declined upgrade with 400 (the socket never opens).
                 if case .refuse(let refusal) = guardian.check(method: request.method, host: request.authority,
                                                               origin: request.headerFields[.origin], contentType: nil) {
+                    refusals.count(refusal)
+                    return .dontUpgrade
+                }
+                let presented = DashboardRequestGuard.presentedToken(
+                    header: request.headerFields[DashboardRequestGuard.tokenHeader], uri: request.path ?? "")
+                if case .refuse(let refusal) = guardian.authorize(method: request.method, path: "/ws", presented: presented) {
                     refusals.count(refusal)
                     return .dontUpgrade
                 }
@@ -97,6 +106,17 @@ package final class DashboardServer: Sendable {
     package func shutdown(gracePeriod: Duration = .seconds(2)) async {
         await running.shutdown(gracePeriod: gracePeriod)
     }
+}
+
+/// The dashboard's per-start secret (docs/SECURITY.md §5.3).
+package enum DashboardToken {
+    package static func random() -> String {
+        var rng = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
+    }
+
+    /// The page's address with the token in its fragment (never sent in a request line).
+    package static func url(port: Int, token: String) -> String { "http://127.0.0.1:\(port)/#token=\(token)" }
 }
 
 /// The port the server is bound to, once it is (0 before: every request is refused).

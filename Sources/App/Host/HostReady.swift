@@ -26,6 +26,8 @@ package struct HostReady: Sendable, Equatable {
     /// The phone pairing link the host opened at start (one-time secret: the file is 0600).
     package var pairingURL: String?
     package var dashboardPort: Int?
+    /// The dashboard's address with this start's token (file only, never on stdout).
+    package var dashboardURL: String?
     package var controlSocket: String?
     package var dsuServe: String?
     package init(udp: String, udpPort: Int) {
@@ -33,18 +35,21 @@ package struct HostReady: Sendable, Equatable {
         self.udpPort = udpPort
     }
 
-    /// One JSON object on one line, keys in a fixed order.
-    package var json: String {
+    /// One JSON object on one line, keys in a fixed order (the `--json` event: no token).
+    package var json: String { json(withSecrets: false) }
+
+    private func json(withSecrets: Bool) -> String {
         func number(_ v: Int?) -> String { v.map(String.init) ?? "null" }
         func text(_ v: String?) -> String { v.map(JSONText.quote) ?? "null" }
         return "{\"event\":\"ready\",\"pid\":\(pid),\"udp\":\(JSONText.quote(udp)),\"udpPort\":\(udpPort),"
             + "\"webPort\":\(number(webPort)),\"pairingURL\":\(text(pairingURL)),"
-            + "\"dashboardPort\":\(number(dashboardPort)),\"controlSocket\":\(text(controlSocket)),"
-            + "\"dsuServe\":\(text(dsuServe))}"
+            + "\"dashboardPort\":\(number(dashboardPort)),"
+            + (withSecrets ? "\"dashboardURL\":\(text(dashboardURL))," : "")
+            + "\"controlSocket\":\(text(controlSocket)),\"dsuServe\":\(text(dsuServe))}"
     }
 
-    /// Writes the object to `path` (atomically, 0600).
+    /// Writes the object, with the dashboard's tokened address, to `path` (atomically, 0600).
     package func write(to path: String) throws(PrivateFileError) {
-        try PrivateFiles.replace(path, with: Array((json + "\n").utf8))
+        try PrivateFiles.replace(path, with: Array((json(withSecrets: true) + "\n").utf8))
     }
 }

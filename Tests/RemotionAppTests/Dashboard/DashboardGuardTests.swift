@@ -8,7 +8,7 @@ import Testing
 /// Only the dashboard's own pages and local programs may use it: Host and Origin must
 /// be loopback at the dashboard's port, writes must be JSON (docs/SECURITY.md §5.3).
 @Suite struct DashboardGuardTests {
-    let guardian = DashboardRequestGuard(port: { 7475 })
+    let guardian = DashboardRequestGuard(port: { 7475 }, token: "t0ken")
 
     @Test func loopbackHostsAndOriginsAtThePortPass() {
         for host in ["127.0.0.1:7475", "localhost:7475", "LOCALHOST:7475", "[::1]:7475"] {
@@ -47,6 +47,45 @@ import Testing
     }
 }
 
+/// Issue 25 item 2: any local user could pair a phone or rewrite the settings through the
+/// dashboard (loopback, right Host and Origin, JSON). Writes and the WebSocket now need the
+/// start's token, which only the host's user can read (dashboard-url, 0600).
+@Suite(.timeLimit(.minutes(1))) struct DashboardTokenTests {
+    @Test func writesAndTheSocketNeedTheTokenReadsDoNot() async throws {
+        let f = try await Fixture.start()
+        f.publisher.publish(snapshot(controllers: 1))
+        let change = #"{"key":"sensitivity","value":"4"}"#
+        for token in [nil, "", "wrong", String(f.server.token.dropLast())] as [String?] {
+            for path in ["/api/settings", "/api/web-pairing", "/api/calibrate"] {
+                let r = try await RawClient.request(f.port, "POST", path, token: token, body: change)
+                #expect(r.status == 403 && r.body.contains("remotion dashboard"), "\(path) with \(token ?? "no token")")
+            }
+        }
+        try await RawClient.withWebSocket(f.port, token: "wrong") { received, _ in
+            let messages = try await received.wait(seconds: 0.5) { !$0.isEmpty }
+            #expect(messages.isEmpty, "no snapshot for a socket without the token")
+        }
+        #expect(await f.settings.current() == MappingSettings(), "nothing changed")
+        #expect(try await RawClient.request(f.port, "GET", "/api/snapshot").status == 200, "reads stay open to local programs")
+        #expect(try await RawClient.request(f.port, "GET", "/").status == 200)
+        let own = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: change)
+        #expect(own.status == 200)
+        #expect(await f.settings.current().sensitivity == 4)
+        let refused = f.server.refusals.current
+        #expect(refused["no-token"] == 13, "\(refused)")
+        await f.server.shutdown()
+    }
+
+    @Test func theTokenIsLongRandomAndTravelsInTheFragment() {
+        let a = DashboardToken.random(), b = DashboardToken.random()
+        #expect(a != b && a.count == 43)
+        #expect(DashboardToken.url(port: 7475, token: a) == "http://127.0.0.1:7475/#token=" + a)
+        #expect(DashboardRequestGuard.presentedToken(header: nil, uri: "/ws?token=abc&x=1") == "abc")
+        #expect(DashboardRequestGuard.presentedToken(header: "h", uri: "/ws?token=abc") == "h")
+        #expect(DashboardRequestGuard.presentedToken(header: nil, uri: "/ws") == nil)
+    }
+}
+
 /// The routes behind the guard, through Hummingbird's router test client (which
 /// always sends the authority "localhost", without a port).
 @Suite struct DashboardGuardRouteTests {
@@ -54,7 +93,7 @@ import Testing
 
     func app(port: Int, settings: InMemorySettingsControl, refusals: DashboardRefusals) throws -> some ApplicationProtocol {
         Application(router: try DashboardServer.router(publisher: SnapshotPublisher(), settings: settings,
-                                                       guardian: DashboardRequestGuard(port: { port }), refusals: refusals))
+                                                       guardian: DashboardRequestGuard(port: { port }, token: "t0ken"), refusals: refusals))
     }
 
     @Test func aHostWithoutTheDashboardsPortIsRefusedOnEveryRoute() async throws {
@@ -89,7 +128,8 @@ import Testing
             }
             try await client.execute(uri: "/", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/api/settings", method: .post,
-                                     headers: [.contentType: "application/json", .origin: "http://localhost"], body: body) {
+                                     headers: [.contentType: "application/json", .origin: "http://localhost",
+                                               DashboardRequestGuard.tokenHeader: "t0ken"], body: body) {
                 #expect($0.status == .ok)
             }
         }
@@ -105,11 +145,11 @@ import Testing
         f.publisher.publish(snapshot(controllers: 1))
         let change = #"{"key":"sensitivity","value":"4"}"#
         // fetch(..., {mode: "no-cors", body: text}) from another site: text/plain, with an Origin.
-        let plain = try await RawClient.request(f.port, "POST", "/api/settings", body: change, contentType: "text/plain",
+        let plain = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: change, contentType: "text/plain",
                                                 headers: ["Origin: http://127.0.0.2:8000"])
         #expect(plain.status == 403)
         // The same without an Origin (a local program): still not JSON.
-        let plainLocal = try await RawClient.request(f.port, "POST", "/api/settings", body: change, contentType: "text/plain")
+        let plainLocal = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: change, contentType: "text/plain")
         #expect(plainLocal.status == 415)
         // <form enctype="text/plain" method="post">, its body made to look like JSON.
         let form = try await RawClient.request(f.port, "POST", "/api/settings",
@@ -120,7 +160,7 @@ import Testing
         let rebound = try await RawClient.request(f.port, "GET", "/api/snapshot", host: "rebind.evil.test:\(f.port)")
         #expect(rebound.status == 403 && !rebound.body.contains("test-host"))
         // A WebSocket from another origin is not upgraded and reads nothing.
-        try await RawClient.withWebSocket(f.port, origin: "http://127.0.0.2:8000") { received, _ in
+        try await RawClient.withWebSocket(f.port, token: f.server.token, origin: "http://127.0.0.2:8000") { received, _ in
             let messages = try await received.wait(seconds: 0.5) { !$0.isEmpty }
             #expect(messages.isEmpty)
         }
@@ -129,7 +169,7 @@ import Testing
         let refused = try JSONDecoder().decode(HostSnapshot.self, from: Data(counted.body.utf8)).dashboardRefusals
         #expect(refused == ["bad-origin": 3, "not-json": 1, "bad-host": 1])
         // The page's own origin still works.
-        let own = try await RawClient.request(f.port, "POST", "/api/settings", body: change,
+        let own = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: change,
                                               headers: ["Origin: http://127.0.0.1:\(f.port)"])
         #expect(own.status == 200)
         await f.server.shutdown()

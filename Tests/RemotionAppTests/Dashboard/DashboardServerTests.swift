@@ -87,12 +87,12 @@ struct DashboardHTTPTests {
 
     @Test func validSettingChangesTheSettings() async throws {
         let f = try await Fixture.start()
-        let response = try await RawClient.request(f.port, "POST", "/api/settings", body: #"{"key":"sensitivity","value":"2.5"}"#)
+        let response = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: #"{"key":"sensitivity","value":"2.5"}"#)
         #expect(response.status == 200)
         let view = try JSONDecoder().decode(SettingsView.self, from: Data(response.body.utf8))
         #expect(view.values["sensitivity"] == "2.5")
         #expect(await f.settings.current().sensitivity == 2.5)
-        let mode = try await RawClient.request(f.port, "POST", "/api/settings", body: #"{"key":"mode","value":"fps"}"#)
+        let mode = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: #"{"key":"mode","value":"fps"}"#)
         #expect(mode.status == 200)
         #expect(await f.settings.current().mode == .fps)
         let read = try await RawClient.request(f.port, "GET", "/api/settings")
@@ -111,7 +111,7 @@ struct DashboardHTTPTests {
             ("not json", "expected a JSON object"),
         ]
         for (body, message) in cases {
-            let response = try await RawClient.request(f.port, "POST", "/api/settings", body: body)
+            let response = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: body)
             #expect(response.status == 400, "\(body)")
             let error = try JSONDecoder().decode([String: String].self, from: Data(response.body.utf8))["error"] ?? ""
             #expect(error.contains(message), "\(body) → \(error)")

@@ -8,7 +8,7 @@ import Testing
 struct DashboardSocketTests {
     @Test func sendsTheSnapshotOnConnectAndAfterEachPublish() async throws {
         let f = try await Fixture.start()
-        try await RawClient.withWebSocket(f.port) { received, _ in
+        try await RawClient.withWebSocket(f.port, token: f.server.token) { received, _ in
             let first = try await received.wait { $0.count >= 1 }
             #expect(try decode(#require(first.first)).type == "snapshot")
             f.publisher.publish(snapshot(controllers: 1, roll: 0.42))
@@ -23,7 +23,7 @@ struct DashboardSocketTests {
 
     @Test func sendsOnlyWhenChangedAndAtMost20PerSecond() async throws {
         let f = try await Fixture.start()
-        try await RawClient.withWebSocket(f.port) { received, _ in
+        try await RawClient.withWebSocket(f.port, token: f.server.token) { received, _ in
             _ = try await received.wait { $0.count >= 1 }
             // Nothing published: nothing more arrives.
             try await Task.sleep(for: .milliseconds(300))
@@ -48,7 +48,7 @@ struct DashboardSocketTests {
 
     @Test func acceptsSettingsChangesAsMessages() async throws {
         let f = try await Fixture.start()
-        try await RawClient.withWebSocket(f.port) { received, send in
+        try await RawClient.withWebSocket(f.port, token: f.server.token) { received, send in
             _ = try await received.wait { $0.count >= 1 }
             try await send(#"{"key":"filter","value":"oneeuro"}"#)
             try await send(#"{"key":"sensitivity","value":"999"}"#)
@@ -66,8 +66,8 @@ struct DashboardSocketTests {
         let f = try await Fixture.start()
         // ~1 MB per snapshot fills the stuck socket's buffers within a few messages.
         let big = String(repeating: "x", count: 1_000_000)
-        try await RawClient.withWebSocket(f.port, reading: false) { _, _ in
-            try await RawClient.withWebSocket(f.port) { received, _ in
+        try await RawClient.withWebSocket(f.port, token: f.server.token, reading: false) { _, _ in
+            try await RawClient.withWebSocket(f.port, token: f.server.token) { received, _ in
                 var slowest = Duration.zero
                 for i in 1...60 {
                     let s = snapshot(controllers: 1, roll: Double(i), name: big)

@@ -23,11 +23,13 @@ enum RawClient {
 
     /// Sends one request and reads the response until the server closes. `host` nil:
     /// `127.0.0.1:PORT`; `headers` are extra lines such as `Origin: http://evil.test`.
-    static func request(_ port: Int, _ method: String, _ path: String, body: String? = nil,
+    /// `token`: the dashboard's per-start token, sent as `X-Remotion-Token` (writes need it).
+    static func request(_ port: Int, _ method: String, _ path: String, token: String? = nil, body: String? = nil,
                         host: String? = nil, contentType: String? = "application/json",
                         headers: [String] = []) async throws -> HTTPResponse {
         let channel = try await connect(port)
         var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
+        if let token { text += "X-Remotion-Token: \(token)\r\n" }
         for line in headers { text += line + "\r\n" }
         if let body {
             if let contentType { text += "Content-Type: \(contentType)\r\n" }
@@ -64,14 +66,15 @@ enum RawClient {
 
     /// Opens a WebSocket to /ws, runs `body` with what it receives and a way to send,
     /// then closes it. With `reading: false` it never reads (a stuck browser).
-    static func withWebSocket(_ port: Int, reading: Bool = true, origin: String? = nil,
+    /// `token`: the dashboard's per-start token, on the URL as the page sends it.
+    static func withWebSocket(_ port: Int, token: String? = nil, reading: Bool = true, origin: String? = nil,
                               _ body: (Received, _ send: (String) async throws -> Void) async throws -> Void) async throws {
         let channel = try await connect(port)
         let received = Received()
         try await channel.executeThenClose { inbound, outbound in
             let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
             let originLine = origin.map { "Origin: \($0)\r\n" } ?? ""
-            try await outbound.write(ByteBuffer(string: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
+            try await outbound.write(ByteBuffer(string: "GET /ws\(token.map { "?token=" + $0 } ?? "") HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"
                 + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n" + originLine + "\r\n"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 if reading {

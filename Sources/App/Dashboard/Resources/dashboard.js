@@ -11,6 +11,22 @@ let uptimeAt = 0;              // when that snapshot arrived (performance.now(),
 let lastLocalEdit = 0;         // ms timestamp of the user's last settings edit
 let settingsFilled = false;
 
+// This start's token (docs/SECURITY.md §5.3): `remotion dashboard` opens the page with it in
+// the fragment (never sent in a request line); the page keeps it for the tab and drops it
+// from the address bar. Writes send it as X-Remotion-Token, the WebSocket on its URL.
+const TOKEN = (() => {
+  const m = location.hash.match(/token=([A-Za-z0-9_-]+)/);
+  if (m) {
+    sessionStorage.setItem("remotion-dashboard-token", m[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem("remotion-dashboard-token") || "";
+})();
+const WRITE_HEADERS = { "Content-Type": "application/json", "X-Remotion-Token": TOKEN };
+// The tokened address opened in a tab that already shows the page changes only its fragment:
+// start over with the token.
+window.addEventListener("hashchange", () => { if (/token=/.test(location.hash)) location.reload(); });
+
 function fmt(n, digits) { return Number.isFinite(n) ? n.toFixed(digits) : "-"; }
 
 function duration(seconds) {
@@ -102,7 +118,7 @@ async function pairPhone() {
   const url = $("pair-url");
   try {
     const response = await fetch("/api/web-pairing", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}",
+      method: "POST", headers: WRITE_HEADERS, body: "{}",
     });
     const body = await response.json();
     if (!response.ok) throw new Error(body.error || response.statusText);
@@ -120,7 +136,7 @@ async function calibrate(session) {
   const status = $("settings-status");
   try {
     const response = await fetch("/api/calibrate", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ session }),
+      method: "POST", headers: WRITE_HEADERS, body: JSON.stringify({ session }),
     });
     const body = await response.json();
     if (!response.ok) throw new Error(body.error || response.statusText);
@@ -207,7 +223,7 @@ async function sendSetting(key, value) {
   const status = $("settings-status");
   try {
     const response = await fetch("/api/settings", {
-      method: "POST", headers: { "Content-Type": "application/json" },
+      method: "POST", headers: WRITE_HEADERS,
       body: JSON.stringify({ key, value: String(value) }),
     });
     const body = await response.json();
@@ -224,7 +240,7 @@ async function sendSetting(key, value) {
 
 function connect() {
   const link = $("link");
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?token=${TOKEN}`);
   ws.onopen = () => { link.textContent = "live"; link.className = "link up"; link.dataset.state = "open"; };
   ws.onmessage = (event) => {
     const m = JSON.parse(event.data);
@@ -233,6 +249,10 @@ function connect() {
     else if (m.type === "error") { $("settings-status").textContent = m.error; $("settings-status").className = "hint error"; }
   };
   ws.onclose = () => {
+    if (!TOKEN) {
+      link.textContent = "open with `remotion dashboard`"; link.className = "link down"; link.dataset.state = "no-token";
+      return;
+    }
     link.textContent = "reconnecting…"; link.className = "link down"; link.dataset.state = "closed";
     setTimeout(connect, 1000);
   };

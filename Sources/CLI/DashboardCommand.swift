@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import RemotionApp
+
+/// `remotion dashboard`: opens the running host's dashboard with this start's token
+/// (docs/DASHBOARD.md). The host keeps the tokened address in its data directory, 0600:
+/// only its own user can read it, so only that user's browser can change settings or pair
+/// a phone through the dashboard (docs/SECURITY.md §5.3).
+struct DashboardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dashboard",
+        abstract: "Open the running host's web dashboard (with the token its settings and pairing need).")
+
+    @Flag(help: "Only print the address (with its token); do not start a browser.")
+    var print = false
+
+    @Option(help: "Key directory of the host (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
+    var dataDir: String?
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let file = dataDirectory(dataDir, environment: environment).appendingPathComponent(DashboardService.urlFileName)
+        let url: String
+        do {
+            url = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            throw UserError("no running host serves a dashboard for \(file.deletingLastPathComponent().path) "
+                            + "(start `remotion host`; with --no-dashboard there is none)")
+        }
+        Swift.print(url)
+        guard !print, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
+        let opener = Process()
+        opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        opener.arguments = ["xdg-open", url]
+        opener.standardOutput = FileHandle.nullDevice
+        opener.standardError = FileHandle.nullDevice
+        do { try opener.run() } catch {
+            throw UserError("cannot start a browser (xdg-open: \(error.localizedDescription)); open the address above")
+        }
+    }
+}
