@@ -97,10 +97,10 @@ host = LogHost(a.bin, a.work)
 try:
     link = host.url()
     if link is None:
-        check("the host prints its pairing URL", False)
+        check("the host is ready with a pairing link (its --ready-file)", False)
         finish(1)
-    addr, port, device = pair(link, "blocked-reader")
-    check("pairs through the printed URL", "credential" in device)
+    addr, port, device = pair(link, "blocked-reader", host.data)
+    check("pairs through the link, accepted on the computer", "credential" in device)
 
     # 1. The host's writes are stuck and the phone falls silent: the watchdog ends the
     #    session within the timeout of the host's last read (before the fix: never).
@@ -115,7 +115,7 @@ try:
     # 2. The same, and the phone is revoked: its session ends at once (before the timeout).
     #    A second pairing window: the first link was used up.
     window = host.control("web-pair-window")
-    addr2, port2, device2 = pair(window["url"], "blocked-revoked")
+    addr2, port2, device2 = pair(window["url"], "blocked-revoked", host.data)
     t1 = time.monotonic()
     page2, last2 = press_and_flood(addr2, port2, device2, "revoked phone", 3)
     out = subprocess.run([a.bin, "devices", "--revoke", device2["id"], "--data-dir", host.data],

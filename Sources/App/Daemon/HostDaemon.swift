@@ -33,6 +33,10 @@ package struct HostDaemon: Sendable {
         package var json = false
         package var dashboardPort: Int? = 7475
         package var webPort: Int? = 7476
+        /// Open a phone pairing window at start: nil decides (only when the terminal view is
+        /// open and no phone is paired yet); true also when not interactive (the link then goes
+        /// only to the 0600 ready file, never to stdout); false never.
+        package var pairAtStart: Bool?
         /// The web controller's WebRTC data channels' UDP ports (nil: WebSocket only).
         package var webRTCPorts: ClosedRange<Int>? = 7477...7486
         package var discovery = true

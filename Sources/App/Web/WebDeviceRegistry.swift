@@ -13,13 +13,21 @@ package final class WebDeviceRegistry: Sendable {
         var devices: [WebDevice] = []
         var stamp = ""
         var desk: WebPairingDesk
+        var consent = WebPairingConsent()
         var refusedHellos = 0
         var refusedPairings = 0
     }
     private let state: Mutex<State>
+    /// Told of every phone that asks to pair, and of every phone paired (the host announces both).
+    private let onRequest: @Sendable (WebPairingConsent.Request) -> Void
+    private let onPaired: @Sendable (WebDevice) -> Void
 
-    package init(store: WebCredentialStore, window: TimeInterval = WebPairingDesk.defaultWindow) throws(PrivateFileError) {
+    package init(store: WebCredentialStore, window: TimeInterval = WebPairingDesk.defaultWindow,
+                 onRequest: @escaping @Sendable (WebPairingConsent.Request) -> Void = { _ in },
+                 onPaired: @escaping @Sendable (WebDevice) -> Void = { _ in }) throws(PrivateFileError) {
         self.store = store
+        self.onRequest = onRequest
+        self.onPaired = onPaired
         state = Mutex(State(desk: WebPairingDesk(window: window)))
         try reload(force: true)
     }
@@ -53,18 +61,46 @@ package final class WebDeviceRegistry: Sendable {
     /// Opens a pairing window: a new one-time secret valid for the desk's window.
     package func openPairing(now: Date = Date()) -> String { state.withLock { $0.desk.open(now: now) } }
 
-    /// Trades a one-time secret for a device credential; stores the device's hash.
-    package func redeem(secret: String, name: String, now: Date = Date()) throws -> WebPairing {
-        let result = state.withLock { s -> Result<WebPairing, WebPairingError> in
-            do throws(WebPairingError) { return .success(try s.desk.redeem(secret: secret, name: name, now: now)) } catch {
+    /// Trades a one-time secret for a request the person at the computer answers
+    /// (`WebPairingConsent`): the phone's ticket and what the computer shows. Nothing is stored yet.
+    package func redeem(secret: String, name: String, address: String, now: Date = Date()) throws
+        -> (ticket: String, request: WebPairingConsent.Request) {
+        let result = state.withLock { s -> Result<(String, WebPairingConsent.Request), any Error> in
+            do {
+                let pairing = try s.desk.redeem(secret: secret, name: name, now: now)
+                var rng = SystemRandomNumberGenerator()
+                return .success(try s.consent.ask(pairing, address: address, now: now, using: &rng))
+            } catch {
                 s.refusedPairings += 1
                 return .failure(error)
             }
         }
-        let pairing = try result.get()
-        try store.add(pairing.device)
-        try reload(force: true)
-        return pairing
+        let (ticket, request) = try result.get()
+        onRequest(request)
+        return (ticket, request)
+    }
+
+    /// The person at the computer answers a waiting phone (by the code it shows); nil when
+    /// no phone waits with that code.
+    package func decide(code: String, accept: Bool, now: Date = Date()) -> WebPairingConsent.Decision? {
+        state.withLock { $0.consent.decide(code: code, accept: accept, now: now) }
+    }
+
+    /// The phones waiting for an answer.
+    package func pendingPairings(now: Date = Date()) -> [WebPairingConsent.Request] {
+        state.withLock { $0.consent.pending(now: now) }
+    }
+
+    /// A waiting phone polls with its ticket; an accepted one's device is stored now, and
+    /// its credential handed over this once.
+    package func collect(ticket: String, now: Date = Date()) throws -> WebPairingConsent.Answer {
+        let answer = state.withLock { $0.consent.collect(ticket: ticket, now: now) }
+        if case .accepted(let pairing) = answer {
+            try store.add(pairing.device)
+            try reload(force: true)
+            onPaired(pairing.device)
+        }
+        return answer
     }
 
     package var counters: (refusedHellos: Int, refusedPairings: Int) {

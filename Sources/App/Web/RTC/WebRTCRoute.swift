@@ -17,7 +17,7 @@ struct WebRTCRoute: Sendable {
     let timeout: Duration
     #endif
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<WebRequestContext>) {
         router.post("/api/rtc") { request, _ in
             if let refused = self.guardian.check(request.head, write: true) { return self.refuse(refused) }
             guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
