@@ -126,4 +126,26 @@ import RemotionTestSupport
             #expect(error.description.hasPrefix("\(store.path) is corrupt"))
         }
     }
+
+    /// Issue 25 item 12: add and revoke each read the file, changed their copy and wrote it
+    /// back, so a pairing during a revoke could bring the revoked phone back. 200 rounds of a
+    /// revoke racing an add (each on its own thread, its own lock descriptor, as two processes).
+    @Test func aRevokeRacingAPairingAlwaysHolds() throws {
+        let dir = try TemporaryDirectory(); defer { dir.remove() }
+        let store = WebCredentialStore(directory: dir.url.appendingPathComponent("remotion"))
+        var desk = WebPairingDesk()
+        var resurrected = 0
+        for round in 0..<200 {
+            let victim = try pair(&desk, "victim \(round)", at: t0)
+            let newcomer = try pair(&desk, "new \(round)", at: t0)
+            try store.add(victim.device)
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                if i == 0 { _ = try? store.revoke(victim.device.id) } else { try? store.add(newcomer.device) }
+            }
+            let ids = try store.devices().map(\.id)
+            #expect(ids.contains(newcomer.device.id))
+            if ids.contains(victim.device.id) { resurrected += 1 }
+        }
+        #expect(resurrected == 0, "a revoked phone came back \(resurrected) times in 200")
+    }
 }
