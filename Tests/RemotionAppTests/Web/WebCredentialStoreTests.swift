@@ -98,7 +98,9 @@ import RemotionTestSupport
         #expect(reopened.path == path)
         #expect(PrivateFiles.mode(of: path) == 0o600)
         #expect(PrivateFiles.mode(of: data.path) == 0o700)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path) == ["web-controllers.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path).sorted() == ["web-controllers.json", "web-controllers.lock"],
+                "the list and its lock (empty, 0600), no temporary file left")
+        #expect(PrivateFiles.mode(of: data.appendingPathComponent("web-controllers.lock").path) == 0o600)
 
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for p in pairs {
