@@ -151,6 +151,12 @@ struct DevicesCommand: AsyncParsableCommand {
     @Option(help: "Refuse the phone that waits with this code.")
     var deny: String?
 
+    @Option(help: "Let this web controller (id or name) type again: text, Return, Tab from its page.")
+    var typing: String?
+
+    @Option(help: "Take typing away from this web controller (id or name); its buttons still work. A running host applies it within a second.")
+    var noTyping: String?
+
     @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
     var dataDir: String?
 
@@ -163,6 +169,12 @@ struct DevicesCommand: AsyncParsableCommand {
         }
         do {
             let web = WebCredentialStore(directory: store.directory)
+            if let what = typing ?? noTyping {
+                let changed = try web.setTyping(what, allowed: typing != nil)
+                guard !changed.isEmpty else { throw UserError("no web controller matches '\(what)' (see `remotion devices`)") }
+                for d in changed { print("web controller '\(d.name)' \(d.id) \(d.mayType ? "may type" : "may not type")") }
+                return
+            }
             if let revoke {
                 let removed = try store.revoke(revoke)
                 let removedWeb = try web.revoke(revoke)
@@ -178,7 +190,7 @@ struct DevicesCommand: AsyncParsableCommand {
             for p in paired { print("  \(p.fingerprint)  \(p.name)  paired \(p.pairedAt.formatted(.iso8601))") }
             let phones = try web.devices()
             print("web controllers (\(phones.count)):")
-            for p in phones { print("  \(p.id)  \(p.name)  paired \(p.created.formatted(.iso8601))") }
+            for p in phones { print("  \(p.id)  \(p.name)  paired \(p.created.formatted(.iso8601))\(p.mayType ? "" : "  (may not type)")") }
             for line in await WaitingPhones.list(dataDirectory: store.directory) { print(line) }
             let hosts = try store.knownHosts()
             print("known hosts (\(hosts.count)):")

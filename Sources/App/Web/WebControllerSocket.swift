@@ -32,6 +32,8 @@ struct WebControllerSocket: Sendable {
     /// Shared by the reader and the watchdog of one socket.
     final class Link: Sendable {
         let lastHeard = Atomic<Int64>(0)
+        /// The device's typing permission as last told to the host (the watchdog follows changes).
+        let typing = Atomic<Bool>(true)
         let session = Mutex<(id: SessionID, device: String)?>(nil)
         /// Tells the connection guard that this socket authenticated (no caps, no idle timeout).
         let authenticated: @Sendable () -> Void
@@ -108,7 +110,11 @@ struct WebControllerSocket: Sendable {
             do { try await Task.sleep(for: Self.watchInterval) } catch { return .shutdown }
             let session = link.session.withLock { $0 }
             if link.silence() > (session == nil ? helloTimeout : timeout) { return .timedOut }
-            if let (_, device) = session, !registry.isTrusted(device) { return .revoked }
+            if let (id, device) = session {
+                guard registry.isTrusted(device) else { return .revoked }
+                let may = registry.mayType(device)
+                if link.typing.exchange(may, ordering: .relaxed) != may { host.setTyping(id, allowed: may) }
+            }
         }
     }
 
@@ -147,6 +153,8 @@ struct WebControllerSocket: Sendable {
                             return .refused
                         }
                         session = id
+                        host.setTyping(id, allowed: device.mayType)
+                        link.typing.store(device.mayType, ordering: .relaxed)
                         intake = WebMotionIntake(host: host, session: id, stats: stats)
                         link.session.withLock { $0 = (id, device.id) }
                         link.authenticated()

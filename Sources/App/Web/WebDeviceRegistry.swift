@@ -55,6 +55,9 @@ package final class WebDeviceRegistry: Sendable {
         }
     }
 
+    /// Whether the paired device `id` may type (false when unknown).
+    package func mayType(_ id: String) -> Bool { state.withLock { s in s.devices.first { $0.id == id }?.mayType ?? false } }
+
     /// Whether `id` is still paired (checked by live sockets after every reload).
     package func isTrusted(_ id: String) -> Bool { state.withLock { s in s.devices.contains { $0.id == id } } }
 

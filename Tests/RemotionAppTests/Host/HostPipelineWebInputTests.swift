@@ -113,4 +113,23 @@ import Testing
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == 1 && lines.all[0].contains("move_to"))
     }
+
+    /// Issue 25 item 15: a paired phone is a full keyboard. With typing off (host-wide, or
+    /// for one device), its text and keys inject nothing, are counted, and the page is told.
+    @Test func withTypingOffTextAndKeysInjectNothing() throws {
+        let (p, lines) = try pipeline()
+        p.setTyping(Self.one, allowed: false)
+        let text = p.webInput(Self.one, .text("rm -rf ~\n"))
+        let key = p.webInput(Self.one, .key(Key(keysym: 0xff0d)))
+        #expect(lines.all.isEmpty, "nothing injected: \(lines.all)")
+        #expect(p.typingRefusals == 2)
+        #expect(text == .untyped("rm -rf ~\n", reason: "typing is off for this phone on the host (remotion devices --typing NAME turns it on)"))
+        if case .untyped(_, let reason)? = key { #expect(reason.contains("typing is off")) } else { Issue.record("no reply for the key") }
+        p.webInput(Self.one, .click(.left, down: nil))
+        #expect(lines.all.count == 2, "the page's clicks still work")
+        p.setTyping(Self.one, allowed: true)
+        p.typingAllowed = false                                     // remotion host --no-typing
+        if case .untyped(_, let reason)? = p.webInput(Self.one, .key(Key(keysym: 0xff09))) { #expect(reason.contains("--no-typing")) }
+        #expect(lines.all.count == 2 && p.typingRefusals == 3)
+    }
 }

@@ -29,6 +29,8 @@ package struct PipelineSession: Sendable {
     var attitudeNoted = false
     /// The phone page's touchpad: sub-pixel and sub-step remainders (HostPipeline+WebInput).
     var touchpad = TouchpadMapper()
+    /// May this controller type text and keys from its page (its device's permission)?
+    var typing = true
 
     init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool) {
         self.telemetry = telemetry

@@ -184,6 +184,7 @@ final class WebRTCSession: Sendable {
             return s.ended
         }
         if ended { host.close(id, reason: .clientDisconnected(.user)); return }
+        host.setTyping(id, allowed: registry.mayType(device.id))
         stats.count(opened: 1)
         let mode = await host.mode(id, set: nil)
         send(WebHostMessage.welcome(host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text)
@@ -226,6 +227,7 @@ final class WebRTCSession: Sendable {
     /// Silence past the timeout, a revoked device, or no hello in time ends the session.
     private func watch() async {
         let started = NIODeadline.now()
+        var typing = registry.mayType(device.id)
         while true {
             try? await Task.sleep(for: Self.watchInterval)
             let (ended, session, heard) = state.withLock { ($0.ended, $0.session, $0.lastHeard) }
@@ -242,6 +244,8 @@ final class WebRTCSession: Sendable {
                 send(WebHostMessage.closing(reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again").text)
                 end(.revoked); return
             }
+            let may = registry.mayType(device.id)
+            if let session, may != typing { typing = may; host.setTyping(session, allowed: may) }
         }
     }
 

@@ -70,6 +70,21 @@ package struct WebCredentialStore: Sendable {
         }
     }
 
+    /// Lets the devices whose id or name is `what` type, or not; returns them.
+    package func setTyping(_ what: String, allowed: Bool) throws(PrivateFileError) -> [WebDevice] {
+        try changing { () throws(PrivateFileError) in
+            var list = try devices()
+            let wanted = what.trimmingCharacters(in: .whitespaces)
+            var changed: [WebDevice] = []
+            for i in list.indices where list[i].id == wanted.lowercased() || list[i].name == wanted {
+                list[i].typing = allowed
+                changed.append(list[i])
+            }
+            if !changed.isEmpty { try save(list) }
+            return changed
+        }
+    }
+
     /// Renames the device with id `id` (the new name cleaned as when pairing); nil if unknown.
     package func rename(id: String, to name: String) throws(PrivateFileError) -> WebDevice? {
         try changing { () throws(PrivateFileError) in
