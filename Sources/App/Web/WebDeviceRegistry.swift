@@ -14,6 +14,11 @@ package final class WebDeviceRegistry: Sendable {
         var stamp = ""
         var desk: WebPairingDesk
         var consent = WebPairingConsent()
+        /// `/api/rtc` offers per device: 6 per 30 s (a page makes one per connection).
+        var offers = PerKeyRateLimit(limit: 6, window: 30)
+        /// The one live session of each device, on either transport, and how to end it.
+        var live: [String: (token: UInt64, end: @Sendable () -> Void)] = [:]
+        var nextLive: UInt64 = 1
         var refusedHellos = 0
         var refusedPairings = 0
     }
@@ -53,6 +58,32 @@ package final class WebDeviceRegistry: Sendable {
             if device == nil { s.refusedHellos += 1 }
             return device
         }
+    }
+
+    /// Whether `id` may signal another data channel now (the per-device offer rate).
+    package func allowOffer(from id: String, now: Date = Date()) -> Bool {
+        state.withLock { $0.offers.allow(id, now: now) }
+    }
+
+    /// Makes this the device's one live session (WebSocket or data channel): the one it had
+    /// is told to end (`end`, called outside the lock) — a phone that reconnects replaces its
+    /// old session, and one credential cannot hold more than one slot. Returns the claim's
+    /// token for `release`.
+    package func claimSession(_ id: String, end: @escaping @Sendable () -> Void) -> UInt64 {
+        let (token, previous) = state.withLock { s -> (UInt64, (@Sendable () -> Void)?) in
+            let token = s.nextLive
+            s.nextLive += 1
+            let previous = s.live[id]?.end
+            s.live[id] = (token, end)
+            return (token, previous)
+        }
+        previous?()
+        return token
+    }
+
+    /// The session with this claim ended (a newer one's claim is left alone).
+    package func releaseSession(_ id: String, token: UInt64) {
+        state.withLock { s in if s.live[id]?.token == token { s.live[id] = nil } }
     }
 
     /// Whether the paired device `id` may type (false when unknown).

@@ -1,5 +1,6 @@
 import RemotionNetwork
 import Foundation
+import Synchronization
 import Testing
 import RemotionApp
 import RemotionHostLogic
@@ -149,5 +150,22 @@ import RemotionTestSupport
             if ids.contains(victim.device.id) { resurrected += 1 }
         }
         #expect(resurrected == 0, "a revoked phone came back \(resurrected) times in 200")
+    }
+
+    /// One live session per device across both transports (issue 25 item 8).
+    @Test func aNewerSessionOfADeviceEndsTheOlderOne() throws {
+        let dir = try TemporaryDirectory(); defer { dir.remove() }
+        let registry = try WebDeviceRegistry(store: WebCredentialStore(directory: dir.url.appendingPathComponent("remotion")))
+        let ended = Mutex<[String]>([])
+        let first = registry.claimSession("phone") { ended.withLock { $0.append("first") } }
+        let other = registry.claimSession("tablet") { ended.withLock { $0.append("tablet") } }
+        #expect(ended.withLock { $0 }.isEmpty)
+        let second = registry.claimSession("phone") { ended.withLock { $0.append("second") } }
+        #expect(ended.withLock { $0 } == ["first"], "the older session of the same device is told to end")
+        registry.releaseSession("phone", token: first)          // the old one's release leaves the new claim
+        _ = registry.claimSession("phone") { ended.withLock { $0.append("third") } }
+        #expect(ended.withLock { $0 } == ["first", "second"])
+        registry.releaseSession("tablet", token: other)
+        #expect(second != first)
     }
 }
