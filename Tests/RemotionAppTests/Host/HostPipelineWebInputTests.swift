@@ -132,4 +132,16 @@ import Testing
         if case .untyped(_, let reason)? = p.webInput(Self.one, .key(Key(keysym: 0xff09))) { #expect(reason.contains("--no-typing")) }
         #expect(lines.all.count == 2 && p.typingRefusals == 3)
     }
+
+    /// Issue 25 item 9: text is rate-limited per session (a token bucket: 200 characters a
+    /// second, bursts of 1000), on virtual time.
+    @Test func textHasABudget() {
+        var budget = TextBudget()
+        var got: [Bool] = []
+        for (count, at) in [(1000, 0.0), (1, 0), (201, 1), (200, 1), (1000, 100), (1, 100)] {
+            got.append(budget.take(count, now: .seconds(at)))
+        }
+        // the burst; spent; 200 a second come back (not 201); never more than the burst saved up
+        #expect(got == [true, false, false, true, true, false])
+    }
 }

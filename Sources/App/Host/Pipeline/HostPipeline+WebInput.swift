@@ -31,6 +31,12 @@ extension HostPipeline {
             inject([.key(key, down: true), .key(key, down: false)], session: id, now: now)
         case .text(let text):
             guard typingAllowed, sessions.values[i].typing else { return typingRefused(text) }
+            // At most `TextBudget.rate` characters a second (a burst of `burst`): a page that
+            // floods text cannot keep the X keymap churning.
+            guard sessions.values[i].textBudget.take(text.count, now: now) else {
+                typingRefusals += 1
+                return .untyped(text, reason: "typing too fast: at most \(TextBudget.rate) characters a second")
+            }
             return type(text)
         case .laser(let on):
             // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
