@@ -1,6 +1,9 @@
 // See include/remotion_webrtc.h. Threads: remotion_webrtc_answer and _close run on the
 // caller's thread (blocking, never on a GStreamer thread); the callbacks run on
-// webrtcbin's threads. `lock` guards `closed` and the channel slots.
+// webrtcbin's threads. `lock` guards `closed`, `dtls`, the channel slots and the
+// signal handlers connected to a channel. The peer's memory lives until
+// remotion_webrtc_release (the Swift owner's deinit), so a send racing a close finds
+// `closed` set instead of freed memory.
 #define GST_USE_UNSTABLE_API 1
 #include "remotion_webrtc.h"
 
@@ -21,6 +24,7 @@ struct remotion_webrtc_peer {
     GMutex lock;
     GCond changed;
     gboolean closed;
+    gboolean stopped;    // remotion_webrtc_close ran (it runs once)
     gboolean verified;   // the DTLS certificate matched the signalled fingerprint
     gboolean rejected;   // it did not
     gboolean gathered;
@@ -138,8 +142,11 @@ static gboolean verify_peer(remotion_webrtc_peer *peer) {
     g_mutex_unlock(&peer->lock);
     if (done || bad) return done;
     // Not webrtcbin's own properties here: this runs under its lock (on-data-channel).
+    g_mutex_lock(&peer->lock);
+    GstWebRTCDTLSTransport *dtls = peer->dtls ? g_object_ref(peer->dtls) : NULL;
+    g_mutex_unlock(&peer->lock);
     gchar *pem = NULL;
-    if (peer->dtls) g_object_get(peer->dtls, "remote-certificate", &pem, NULL);
+    if (dtls) { g_object_get(dtls, "remote-certificate", &pem, NULL); g_object_unref(dtls); }
     gboolean ok = pem_matches(pem, peer->fingerprint);
     g_free(pem);
     g_mutex_lock(&peer->lock);
@@ -189,24 +196,66 @@ static void on_data_channel(GstElement *webrtc, GstWebRTCDataChannel *channel, g
     if (label && strcmp(label, "motion") == 0) index = REMOTION_WEBRTC_MOTION;
     g_free(label);
     if (!verify_peer(peer)) { gst_webrtc_data_channel_close(channel); return; }
+    // The slot and the handlers in one critical section with `closed`: a close that comes
+    // first sees no handler to leave behind; one that comes after finds the channel in its
+    // slot and disconnects them (it takes the same lock).
     g_mutex_lock(&peer->lock);
     gboolean taken = index < 0 || peer->channels[index] != NULL || peer->closed;
-    if (!taken) peer->channels[index] = g_object_ref(channel);
+    if (!taken) {
+        peer->channels[index] = g_object_ref(channel);
+        g_signal_connect(channel, "on-message-data", G_CALLBACK(on_data), peer);
+        g_signal_connect(channel, "on-message-string", G_CALLBACK(on_string), peer);
+        g_signal_connect(channel, "on-close", G_CALLBACK(on_channel_close), peer);
+    }
     g_mutex_unlock(&peer->lock);
     if (taken) {
         emit(peer, REMOTION_WEBRTC_EVENT_UNKNOWN_CHANNEL, index);
         gst_webrtc_data_channel_close(channel);
         return;
     }
-    g_signal_connect(channel, "on-message-data", G_CALLBACK(on_data), peer);
-    g_signal_connect(channel, "on-message-string", G_CALLBACK(on_string), peer);
-    g_signal_connect(channel, "on-close", G_CALLBACK(on_channel_close), peer);
     emit(peer, REMOTION_WEBRTC_EVENT_OPEN, index);
 }
 
-/// Waits on a promise; returns its reply's GError message, if any (caller frees).
-static gchar *settle(GstPromise *promise, GstWebRTCSessionDescription **answer) {
-    GstPromiseResult result = gst_promise_wait(promise);
+/// A promise's wait with a deadline: webrtcbin answers on its own thread; a pipeline that
+/// never does would otherwise block the caller for ever (gst_promise_wait has no timeout).
+typedef struct { GMutex lock; GCond cond; gboolean done; } promise_waiter;
+
+static void promise_changed(GstPromise *promise, gpointer data) {
+    (void)promise;
+    promise_waiter *w = data;
+    g_mutex_lock(&w->lock);
+    w->done = TRUE;
+    g_cond_broadcast(&w->cond);
+    g_mutex_unlock(&w->lock);
+}
+
+static void promise_waiter_free(gpointer data) {
+    promise_waiter *w = data;
+    g_cond_clear(&w->cond);
+    g_mutex_clear(&w->lock);
+    g_free(w);
+}
+
+/// A promise whose `settle` gives up after `timeout_ms` (the waiter lives as long as the promise).
+static GstPromise *timed_promise(promise_waiter **out) {
+    promise_waiter *w = g_new0(promise_waiter, 1);
+    g_mutex_init(&w->lock);
+    g_cond_init(&w->cond);
+    *out = w;
+    return gst_promise_new_with_change_func(promise_changed, w, promise_waiter_free);
+}
+
+/// Waits on a promise made by timed_promise for at most timeout_ms (then interrupts it);
+/// returns its reply's GError message, if any (caller frees).
+static gchar *settle(GstPromise *promise, promise_waiter *waiter, unsigned timeout_ms,
+                     GstWebRTCSessionDescription **answer) {
+    gint64 deadline = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+    g_mutex_lock(&waiter->lock);
+    while (!waiter->done) if (!g_cond_wait_until(&waiter->cond, &waiter->lock, deadline)) break;
+    gboolean done = waiter->done;
+    g_mutex_unlock(&waiter->lock);
+    if (!done) gst_promise_interrupt(promise);
+    GstPromiseResult result = gst_promise_wait(promise);   // final now: replied or interrupted
     gchar *why = NULL;
     const GstStructure *reply = result == GST_PROMISE_RESULT_REPLIED ? gst_promise_get_reply(promise) : NULL;
     if (result != GST_PROMISE_RESULT_REPLIED) why = g_strdup("no reply");
@@ -275,27 +324,34 @@ remotion_webrtc_peer *remotion_webrtc_answer(uint64_t token, const char *offer, 
         gst_sdp_message_free(sdp);
     } else {
         GstWebRTCSessionDescription *remote = gst_webrtc_session_description_new(GST_WEBRTC_SDP_TYPE_OFFER, sdp);
-        GstPromise *promise = gst_promise_new();
+        promise_waiter *w;
+        GstPromise *promise = timed_promise(&w);
         g_signal_emit_by_name(peer->webrtc, "set-remote-description", remote, promise);
-        why = settle(promise, NULL);
+        why = settle(promise, w, timeout_ms, NULL);
         gst_webrtc_session_description_free(remote);
     }
     if (!why) {
-        GstPromise *promise = gst_promise_new();
+        promise_waiter *w;
+        GstPromise *promise = timed_promise(&w);
         g_signal_emit_by_name(peer->webrtc, "create-answer", NULL, promise);
-        why = settle(promise, &answer);
+        why = settle(promise, w, timeout_ms, &answer);
     }
     if (!why) {
-        GstPromise *promise = gst_promise_new();
+        promise_waiter *w;
+        GstPromise *promise = timed_promise(&w);
         g_signal_emit_by_name(peer->webrtc, "set-local-description", answer, promise);
-        why = settle(promise, NULL);
+        why = settle(promise, w, timeout_ms, NULL);
     }
     if (!why) {
         GstWebRTCSCTPTransport *sctp = NULL;
+        GstWebRTCDTLSTransport *dtls = NULL;
         g_object_get(peer->webrtc, "sctp-transport", &sctp, NULL);
-        if (sctp) g_object_get(sctp, "transport", &peer->dtls, NULL);
+        if (sctp) g_object_get(sctp, "transport", &dtls, NULL);
         if (sctp) gst_object_unref(sctp);
-        if (!peer->dtls) why = g_strdup("the offer has no data channel section");
+        g_mutex_lock(&peer->lock);      // verify_peer reads it on webrtcbin's thread
+        peer->dtls = dtls;
+        g_mutex_unlock(&peer->lock);
+        if (!dtls) why = g_strdup("the offer has no data channel section");
     }
     if (!why) {
         gint64 deadline = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
@@ -310,6 +366,7 @@ remotion_webrtc_peer *remotion_webrtc_answer(uint64_t token, const char *offer, 
         g_free(why);
         if (answer) gst_webrtc_session_description_free(answer);
         remotion_webrtc_close(peer);
+        remotion_webrtc_release(peer);
         return NULL;
     }
     gchar *text = gst_sdp_message_as_text(answer->sdp);
@@ -361,6 +418,8 @@ void remotion_webrtc_close(remotion_webrtc_peer *peer) {
     if (peer == NULL) return;
     GstWebRTCDataChannel *channels[2];
     g_mutex_lock(&peer->lock);
+    if (peer->stopped) { g_mutex_unlock(&peer->lock); return; }   // once
+    peer->stopped = TRUE;
     peer->closed = TRUE;
     channels[0] = peer->channels[0];
     channels[1] = peer->channels[1];
@@ -374,6 +433,11 @@ void remotion_webrtc_close(remotion_webrtc_peer *peer) {
     GstBus *bus = gst_pipeline_get_bus(GST_PIPELINE(peer->pipeline));
     gst_bus_set_sync_handler(bus, NULL, NULL, NULL);
     gst_object_unref(bus);
+}
+
+void remotion_webrtc_release(remotion_webrtc_peer *peer) {
+    if (peer == NULL) return;
+    remotion_webrtc_close(peer);   // a no-op when it was closed (the usual case)
     if (peer->dtls) gst_object_unref(peer->dtls);
     gst_object_unref(peer->pipeline);
     g_string_free(peer->candidates, TRUE);

@@ -20,12 +20,17 @@ final class WebRTCSession: Sendable {
     enum Channel: Sendable { case control, motion }
     enum Ending: Sendable { case closedByPage, timedOut, revoked, refused, replaced, shutdown, fingerprint }
 
-    /// The C peer; sends hold the lock so `end` cannot free it under them.
+    /// The C peer, alive as long as this object: `deinit` frees it.
     final class Peer: @unchecked Sendable {
-        // Proof: `pointer` is only used inside `WebRTCSession.state`'s lock (sends) or after
-        // it was taken out of the state under that lock exactly once (close).
+        // Proof: the shim's functions take the peer's own lock for everything they share with
+        // GStreamer's threads (closed, the channels, dtls), so calls from any thread are safe
+        // while the memory lives; it lives until this object's deinit (remotion_webrtc_release),
+        // and every caller holds a reference while it calls. So a send never holds a lock of
+        // ours while GStreamer runs (GStreamer's threads take ours in `received`), and a send
+        // racing `close` finds the channels gone instead of freed memory.
         let pointer: OpaquePointer
         init(_ pointer: OpaquePointer) { self.pointer = pointer }
+        deinit { remotion_webrtc_release(pointer) }
     }
 
     struct State {
@@ -89,12 +94,18 @@ final class WebRTCSession: Sendable {
 
     // MARK: from GStreamer's threads
 
-    func event(_ event: Int32, channel: Int32) {
+    /// What the shim reports (remotion_webrtc.h's REMOTION_WEBRTC_EVENT_*), typed.
+    enum Event: Int32, Sendable {
+        case opened = 1, closed = 2, fingerprintMismatch = 3, unknownChannel = 4
+    }
+
+    func event(_ raw: Int32, channel: Int32) {
+        guard let event = Event(rawValue: raw) else { stats.drop("rtc-unknown-event"); return }
         switch event {
-        case 2: end(.closedByPage)                                       // a channel or the connection closed
-        case 3: stats.count(refused: "fingerprint"); end(.fingerprint)   // DTLS peer ≠ signalled fingerprint
-        case 4: stats.drop("rtc-unknown-channel")
-        default: break
+        case .opened: break
+        case .closed: end(.closedByPage)                                                  // a channel or the connection closed
+        case .fingerprintMismatch: stats.count(refused: "fingerprint"); end(.fingerprint)  // DTLS peer ≠ signalled fingerprint
+        case .unknownChannel: stats.drop("rtc-unknown-channel")
         }
     }
 
@@ -211,10 +222,10 @@ final class WebRTCSession: Sendable {
 
     func send(_ text: String) { send(Array(text.utf8), isText: true) }
     func send(_ bytes: [UInt8], isText: Bool = false, channel: Int32 = 0) {
-        state.withLock { s in
-            guard let peer = s.peer, !s.ended else { return }
-            _ = bytes.withUnsafeBufferPointer { remotion_webrtc_send(peer.pointer, channel, isText ? 1 : 0, $0.baseAddress, $0.count) }
-        }
+        // Take the peer under the lock, call GStreamer outside it (its threads take this lock
+        // in `received`); the reference keeps the C peer's memory alive meanwhile.
+        guard let peer = state.withLock({ s in s.ended ? nil : s.peer }) else { return }
+        _ = bytes.withUnsafeBufferPointer { remotion_webrtc_send(peer.pointer, channel, isText ? 1 : 0, $0.baseAddress, $0.count) }
     }
 
     /// MOTION-ACK (0x84, 8 bytes: [4..7] u32 the newest sequence) on "motion", at most every

@@ -58,8 +58,14 @@ int remotion_webrtc_send(remotion_webrtc_peer *peer, int channel, int is_text, c
 /// Bytes queued on a channel and not yet sent (0 when closed).
 uint64_t remotion_webrtc_buffered(remotion_webrtc_peer *peer, int channel);
 
-/// Stops the peer (its UDP port closes) and frees it. No callback for its token runs after.
+/// Stops the peer (its UDP port closes); once, later calls do nothing. No callback for its
+/// token runs after it returns. Blocks (joins webrtcbin's threads): never call it on one.
+/// Sends and buffered-amount queries after it fail harmlessly; the memory stays valid.
 void remotion_webrtc_close(remotion_webrtc_peer *peer);
+
+/// Frees the peer (closing it first if nobody did). Call once, when nothing can use it any
+/// more (the Swift owner's deinit).
+void remotion_webrtc_release(remotion_webrtc_peer *peer);
 
 void remotion_webrtc_free(void *pointer);
 
