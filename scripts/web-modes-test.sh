@@ -39,32 +39,10 @@ trap cleanup EXIT
 fail() { echo "web-modes-test: $*"; echo "0 passed, 1 failed"; exit 1; }
 
 . scripts/lib/xvfb.sh     # Xvfb picks its own free display (-displayfd)
-start_xvfb "$work" || fail "Xvfb did not start"
-pids+=($xvfb_pid)
-
-# X's own event stream is the witness (scripts/lib/xvfb.sh).
-start_xi2_witness "$work/xi2.log"; xi2=$?
-pids+=($xi2_pid)
-[ $xi2 -eq 0 ] || fail "xinput test-xi2 reported no event within 5 s"
-# The keyboard witness: a small xev window holding the input focus (scripts/lib/xvfb.sh).
-start_key_witness "$work/xev.log"; kw=$?
-pids+=($key_pid)
-[ $kw -eq 0 ] || fail "no keyboard witness"
-
-export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard --pair-at-start \
-    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
-hostpid=$!
-pids+=($hostpid)
-# The person at the computer accepts each phone that asks to pair (e2e/web/consent.py; the
-# consent itself is tested in scripts/web-controller-test.sh).
-python3 e2e/web/consent.py "$work/data" 300 &
-pids+=($!)
-# The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
 . scripts/lib/ready.sh
-if ! wait_ready "$work/ready.json" "$hostpid" 30 || ! url=$(ready_require "$work/ready.json" pairingURL); then
-    cat "$work/host.err"; fail "the host did not become ready with a pairing link"
-fi
+# The desk: Xvfb, X's event stream and a keyboard witness, the host, the person accepting phones.
+. scripts/lib/web-desk.sh
+start_web_desk "$work"
 
 SE_AVOID_STATS=true ARTIFACTS="$artifacts" timeout 300 python3 e2e/web/test_page_modes.py \
     --url "$url" --xi2-log "$work/xi2.log" --xev-log "$work/xev.log" --profile "$work/profile" \

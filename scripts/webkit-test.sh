@@ -46,30 +46,10 @@ fail() { echo "webkit-test: $*"; echo "0 passed, 1 failed"; exit 1; }
 start_xvfb "$work/phone" || fail "Xvfb (phone) did not start"
 pids+=($xvfb_pid)
 phone_display=$DISPLAY
-# The desk: the host injects here; the witnesses watch it (scripts/lib/xvfb.sh).
-start_xvfb "$work" || fail "Xvfb (desk) did not start"
-pids+=($xvfb_pid)
-start_xi2_witness "$work/xi2.log"; xi2=$?
-pids+=($xi2_pid)
-[ $xi2 -eq 0 ] || fail "xinput test-xi2 reported no event within 5 s"
-start_key_witness "$work/xev.log"; kw=$?
-pids+=($key_pid)
-[ $kw -eq 0 ] || fail "no keyboard witness"
-
-export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard --pair-at-start \
-    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
-hostpid=$!
-pids+=($hostpid)
-# The person at the computer accepts each phone that asks to pair (e2e/web/consent.py; the
-# consent itself is tested in scripts/web-controller-test.sh).
-python3 e2e/web/consent.py "$work/data" 300 &
-pids+=($!)
-# The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
+# The desk: the host injects here; the witnesses watch it (scripts/lib/web-desk.sh).
 . scripts/lib/ready.sh
-if ! wait_ready "$work/ready.json" "$hostpid" 30 || ! url=$(ready_require "$work/ready.json" pairingURL); then
-    cat "$work/host.err"; fail "the host did not become ready with a pairing link"
-fi
+. scripts/lib/web-desk.sh
+start_web_desk "$work"
 
 SE_AVOID_STATS=true ARTIFACTS="$artifacts" timeout 240 python3 e2e/web/test_webkit_page.py \
     --url "$url" --xi2-log "$work/xi2.log" --xev-log "$work/xev.log" --phone-display "$phone_display" \

@@ -10,10 +10,33 @@ import socket
 import ssl
 import struct
 import subprocess
+import sys
 import threading
 import time
 
 import consent
+
+
+class Checks:
+    """'ok NAME' / 'FAIL NAME' lines and the closing 'N passed, N failed' (CI reads it)."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"ok   {name} {detail}")
+        else:
+            self.failed += 1
+            print(f"FAIL {name} {detail}")
+
+    def finish(self, code=None):
+        print(f"{self.passed} passed, {self.failed} failed")
+        sys.exit(code if code is not None else (1 if self.failed else 0))
+
+
+CHECKS = Checks()
 
 
 class LogHost:

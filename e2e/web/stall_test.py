@@ -17,32 +17,17 @@ import math
 import os
 import socket
 import subprocess
-import sys
 import time
 
-from raw_page_client import LogHost, PageSocket, button, motion, pair, tls_context
+from raw_page_client import CHECKS, LogHost, PageSocket, button, motion, pair, tls_context
 
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
 p.add_argument("--work", required=True)
 a = p.parse_args()
 
-passed = failed = 0
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name} {detail}")
-    else:
-        failed += 1
-        print(f"FAIL {name} {detail}")
-
-
-def finish(code=None):
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(code if code is not None else (1 if failed else 0))
+check, finish = CHECKS.check, CHECKS.finish
 
 
 # ── the host, pairing, the page's socket (e2e/web/raw_page_client.py) ─────────────────

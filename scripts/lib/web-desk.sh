@@ -1,0 +1,31 @@
+# The desk for the phone page's stages (sourced after scripts/lib/xvfb.sh and ready.sh; the
+# caller defines `fail` and the `pids` array, which its cleanup stops):
+#   start_web_desk WORK    a private Xvfb with X's own event stream (WORK/xi2.log) and a
+#                          keyboard witness (WORK/xev.log) as witnesses; `remotion host --inject
+#                          xtest` on loopback with a pairing window in its ready file; and the
+#                          person at the computer, accepting each phone that asks to pair
+#                          (e2e/web/consent.py; consent itself is tested by web-controller-test).
+#                          Sets `url` (the pairing link) and `hostpid`; the host's output is
+#                          WORK/host.out and WORK/host.err.
+start_web_desk() {
+    local work=$1 xi2 kw
+    start_xvfb "$work" || fail "Xvfb (desk) did not start"
+    pids+=($xvfb_pid)
+    start_xi2_witness "$work/xi2.log"; xi2=$?
+    pids+=($xi2_pid)
+    [ $xi2 -eq 0 ] || fail "xinput test-xi2 reported no event within 5 s"
+    start_key_witness "$work/xev.log"; kw=$?
+    pids+=($key_pid)
+    [ $kw -eq 0 ] || fail "no keyboard witness"
+    export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
+    "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard --pair-at-start \
+        --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
+    hostpid=$!
+    pids+=($hostpid)
+    python3 e2e/web/consent.py "$work/data" 300 &
+    pids+=($!)
+    # The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
+    if ! wait_ready "$work/ready.json" "$hostpid" 30 || ! url=$(ready_require "$work/ready.json" pairingURL); then
+        cat "$work/host.err"; fail "the host did not become ready with a pairing link"
+    fi
+}
