@@ -71,14 +71,15 @@ check() { # name, command...
   if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 
-before=$(inroot dpkg-query -W -f '${Package}\n' | wc -l)
+before=$(inroot dpkg-query -W -f '${Package}\n' | wc -l) before_kib=$(du -sk "$root/usr" | cut -f1)
 cp "$deb" "$root/tmp/"
 if ! inroot sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/$(basename "$deb")" >"$work/apt.log" 2>&1; then
   tail -15 "$work/apt.log"
   fail "apt-get install ./$(basename "$deb") failed in a minimal Debian 12: a Depends is missing or wrong (see above)"
 fi
-after=$(inroot dpkg-query -W -f '${Package}\n' | wc -l)
-echo "package-test: apt-get install ./$(basename "$deb") added $((after - before)) packages to minbase ($((after - before - 1)) dependencies)"
+inroot apt-get clean
+after=$(inroot dpkg-query -W -f '${Package}\n' | wc -l) after_kib=$(du -sk "$root/usr" | cut -f1)
+echo "package-test: apt-get install ./$(basename "$deb") added $((after - before)) packages to minbase ($((after - before - 1)) dependencies), /usr grew by $(((after_kib - before_kib) / 1024)) MiB"
 check "remotion --version in the root says the package's version" \
   test "$(inroot remotion --version)" = "$(dpkg-deb -f "$deb" Version)"
 check "the man page and the completions are where man and the shells look" \
