@@ -18,19 +18,15 @@ ip addr add 192.0.2.1/24 dev wb$$a; ip addr add 192.0.2.2/24 dev wb$$b
 ip link set wb$$a up; ip link set wb$$b up; ip route add default via 192.0.2.2 dev wb$$a
 work=$(mktemp -d)
 export XDG_CONFIG_HOME="$work/config"
-"$REMOTION_BIN" host --bind 192.0.2.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 \
-    --web-port 0 --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
+"$REMOTION_BIN" host --bind 192.0.2.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 --pair-at-start \
+    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
 host=$!
-trap 'kill $host 2>/dev/null; wait $host 2>/dev/null; rm -rf "$work"' EXIT
-url=""; udp=""; dash=""
-for _ in $(seq 400); do
-    url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
-    udp=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$work/host.err" | head -1)
-    dash=$(sed -n 's|.*dashboard on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$work/host.err" | head -1)
-    [ -n "$url" ] && [ -n "$udp" ] && [ -n "$dash" ] && break
-    sleep 0.05
-done
-for v in url udp dash; do [ -n "${!v}" ] || { echo "bench-web-transport: the host never printed its $v"; cat "$work/host.err"; exit 1; }; done
+python3 e2e/web/consent.py "$work/data" 600 & accepter=$!    # accepts the bench's phones
+trap 'kill $host $accepter 2>/dev/null; wait $host $accepter 2>/dev/null; rm -rf "$work"' EXIT
+. scripts/lib/ready.sh
+wait_ready "$work/ready.json" "$host" 60 || { cat "$work/host.err"; exit 1; }
+url=$(ready_require "$work/ready.json" pairingURL) && udp=$(ready_require "$work/ready.json" udp) \
+  && dash=$(ready_require "$work/ready.json" dashboardPort) || { cat "$work/host.err"; exit 1; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); build: $config; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 SE_AVOID_STATS=true python3 e2e/bench/web_transport_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
     --dashboard "$dash" --host-pid "$host" --work "$work" --seconds "$seconds"

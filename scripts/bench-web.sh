@@ -13,10 +13,11 @@ fi
 ip link set lo up
 work=$(mktemp -d)
 export XDG_CONFIG_HOME="$work/config"
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 \
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 --pair-at-start \
     --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
 host=$!
-trap 'kill $host 2>/dev/null; wait $host 2>/dev/null; rm -rf "$work"' EXIT
+python3 e2e/web/consent.py "$work/data" 600 & accepter=$!    # accepts the bench's phones
+trap 'kill $host $accepter 2>/dev/null; wait $host $accepter 2>/dev/null; rm -rf "$work"' EXIT
 . scripts/lib/ready.sh
 wait_ready "$work/ready.json" "$host" 60 && ready_require "$work/ready.json" pairingURL dashboardPort >/dev/null \
   || { cat "$work/host.err"; exit 1; }

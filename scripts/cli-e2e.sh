@@ -281,6 +281,19 @@ kill -INT "$cfg_host"; wait "$cfg_host" 2>/dev/null
 check "... and the first change creates it" grep -q "sensitivity = 1.5" "$config"
 check "the token file is gone when the host stops" test ! -e "$hostkeys/dashboard-url"
 
+# 4d. Pairing needs consent, and its secret never reaches a log (docs/SECURITY.md §9): a host
+#     whose output is not a terminal (a user unit's journal) opens no pairing window at start
+#     and prints no link, with or without --json; it says how to get one.
+"$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-dashboard --web-port 0 --json \
+  --data-dir "$work/consent-keys" --ready-file "$work/consent-ready.json" >"$work/consent.out" 2>"$work/consent.err" &
+consent_host=$!; pids+=("$consent_host")
+wait_ready "$work/consent-ready.json" "$consent_host" 30
+kill -INT "$consent_host"; wait "$consent_host" 2>/dev/null
+check "a host not on a terminal prints no pairing link (no #pair= on stdout or stderr, --json included)" \
+  bash -c "! grep -q '#pair=' '$work/consent.out' '$work/consent.err'"
+check "... opens no pairing window at start (none in its ready file)" grep -q '"pairingURL":null' "$work/consent-ready.json"
+check "... and says how to pair a phone" grep -q 'pair a phone: run `remotion pair --web`' "$work/consent.err"
+
 # 5. Nobody answering: the client says so and fails.
 "$bin" client --host 127.0.0.1:9 --data-dir "$clientkeys" --timeout 1 --duration 1 2>"$work/timeout.err"; rc=$?
 check "client with no host times out with a clear message" test "$rc" -ne 0

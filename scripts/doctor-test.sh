@@ -85,7 +85,7 @@ check "clean desk: ok is true and each check has id, status, message, fix" json 
 check "clean desk: one line per check, then the summary" json clean "len(open('$work/clean.txt').read().splitlines()) == len(r['checks']) + 1 and open('$work/clean.txt').read().splitlines()[-1].startswith('nothing stops a phone')"
 
 # 2. The host runs (log injector): its announcement, its ports, its certificate.
-"${desk[@]}" "$bin" host --inject log --name "$name" --data-dir "$work/data" --no-dashboard --ready-file "$work/ready.json" \
+"${desk[@]}" "$bin" host --inject log --name "$name" --data-dir "$work/data" --no-dashboard --pair-at-start --ready-file "$work/ready.json" \
     >"$work/host.out" 2>"$work/host.err" &
 host_pid=$!
 if wait_ready "$work/ready.json" "$host_pid"; then

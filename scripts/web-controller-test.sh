@@ -45,7 +45,7 @@ start_xi2_witness "$work/xi2.log"; xi2=$?
 pids+=($xi2_pid)
 [ $xi2 -eq 0 ] || { echo "0 passed, 1 failed"; exit 1; }
 export XDG_CONFIG_HOME="$work/config"   # no user config: pointer mode, default settings
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --dashboard-port 0 \
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --dashboard-port 0 --pair-at-start \
     --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
 host_pid=$!
 pids+=($host_pid)

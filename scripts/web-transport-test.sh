@@ -56,21 +56,20 @@ xinput test-xi2 --root > "$work/xi2.log" 2>&1 &
 pids+=($!)
 export XDG_CONFIG_HOME="$work/config"   # no user config: default settings
 rtc_ports=40000-40009
-"$REMOTION_BIN" host --bind 192.0.2.1 --port 0 --inject xtest --insecure --no-discovery --no-dashboard \
-    --web-port 0 --web-rtc-ports "$rtc_ports" --data-dir "$work/data" > "$work/host.out" 2> "$work/host.err" &
+"$REMOTION_BIN" host --bind 192.0.2.1 --port 0 --inject xtest --insecure --no-discovery --no-dashboard --pair-at-start \
+    --web-port 0 --web-rtc-ports "$rtc_ports" --data-dir "$work/data" --ready-file "$work/ready.json" \
+    > "$work/host.out" 2> "$work/host.err" &
 host=$!
 pids+=($host)
-# Wait for every value the test needs (bounded, 20 s), naming what never appeared.
-url=""; udp=""
-for _ in $(seq 400); do
-    [ -z "$url" ] && url=$(sed -n 's/^pair a phone: //p' "$work/host.out" | head -1)
-    [ -z "$udp" ] && udp=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' "$work/host.err" | head -1)
-    [ -n "$url" ] && [ -n "$udp" ] && break
-    kill -0 "$host" 2>/dev/null || break
-    sleep 0.05
-done
-[ -n "$url" ] || { cat "$work/host.err"; fail "the host printed no pairing URL"; }
-[ -n "$udp" ] || { cat "$work/host.err"; fail "the host printed no 'listening on' address"; }
+# The host's readiness signal carries the pairing link and the UDP address (scripts/lib/ready.sh).
+. scripts/lib/ready.sh
+if ! wait_ready "$work/ready.json" "$host" 30 || ! url=$(ready_require "$work/ready.json" pairingURL) \
+   || ! udp=$(ready_require "$work/ready.json" udp); then
+    cat "$work/host.err"; fail "the host did not become ready with a pairing link"
+fi
+# The person at the computer accepts each phone that asks to pair (e2e/web/consent.py).
+python3 e2e/web/consent.py "$work/data" 300 &
+pids+=($!)
 
 SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 300 python3 e2e/web/test_web_transport.py \
     --url "$url" --udp "$udp" --rtc-ports "$rtc_ports" --bin "$REMOTION_BIN" --data-dir "$work/data" \

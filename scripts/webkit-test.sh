@@ -57,10 +57,14 @@ pids+=($key_pid)
 [ $kw -eq 0 ] || fail "no keyboard witness"
 
 export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard \
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard --pair-at-start \
     --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
 hostpid=$!
 pids+=($hostpid)
+# The person at the computer accepts each phone that asks to pair (e2e/web/consent.py; the
+# consent itself is tested in scripts/web-controller-test.sh).
+python3 e2e/web/consent.py "$work/data" 300 &
+pids+=($!)
 # The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
 . scripts/lib/ready.sh
 if ! wait_ready "$work/ready.json" "$hostpid" 30 || ! url=$(ready_require "$work/ready.json" pairingURL); then

@@ -56,6 +56,12 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Do not serve the web controller page.")
     var noWeb = false
 
+    @Flag(help: "Phones may not type: their pages' text field and keys (Return, Tab, …) inject nothing (buttons still work).")
+    var noTyping = false
+
+    @Flag(help: ArgumentHelp("Open a phone pairing window at start even when not interactive (its link goes to --ready-file only; for scripts). Each phone is still accepted on the computer.", visibility: .hidden))
+    var pairAtStart = false
+
     @Option(help: "UDP ports the web controller's data channels may use, FIRST-LAST (one per phone; docs/WEB-CONTROLLER.md).")
     var webRtcPorts = "7477-7486"
 
@@ -120,6 +126,8 @@ struct HostCommand: AsyncParsableCommand {
         options.json = json
         options.dashboardPort = noDashboard ? nil : dashboardPort
         options.webPort = noWeb ? nil : webPort
+        if pairAtStart { options.pairAtStart = true }
+        if noTyping { options.typing = false }
         options.webRTCPorts = noWebRtc ? nil : WebControllerService.rtcPorts(webRtcPorts)
         options.discovery = !noDiscovery
         options.insecure = insecure

@@ -68,6 +68,31 @@ struct PairCommand: AsyncParsableCommand {
         if isatty(STDOUT_FILENO) == 1, let qr = try? QRCode(text: url) { say(qr.terminalText()) }
         say("pair a phone: \(url)")
         printErr("remotion pair: scan the code with the phone's camera; the link works once, for 5 minutes")
+        // The link admits no one by itself: the phone waits for this computer's answer.
+        guard isatty(STDIN_FILENO) == 1 || yes else {
+            printErr("remotion pair: then accept the phone with `remotion devices --accept CODE` (the host shows its code)")
+            return
+        }
+        try await answerFirstPhone(store: store)
+    }
+
+    /// Waits (for the window) for the phone that scans the code, shows who asks, and answers.
+    private func answerFirstPhone(store: KeyStore) async throws {
+        printErr("remotion pair: waiting for the phone to open the link …")
+        let deadline = Date().addingTimeInterval(window)
+        while Date() < deadline {
+            if let phone = await WaitingPhones.fetch(dataDirectory: store.directory)?.first {
+                let accept = yes ? true : await Task.detached {
+                    say("phone '\(Sanitized.text(phone.name))' at \(phone.address) asks to pair (code \(phone.code)).")
+                    FileHandle.standardOutput.write(Data("Is this your phone? Accept? [y/N] ".utf8))
+                    return readLine()?.lowercased().hasPrefix("y") ?? false
+                }.value
+                say(try await WaitingPhones.decide(code: phone.code, accept: accept, dataDirectory: store.directory))
+                return
+            }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        throw UserError("no phone asked to pair within \(Int(window)) s")
     }
 
     private func runController(store: KeyStore) async throws {
@@ -120,13 +145,36 @@ struct DevicesCommand: AsyncParsableCommand {
     @Option(help: "Remove the paired controller (fingerprint, prefix or name) or web controller (id or name).")
     var revoke: String?
 
+    @Option(help: "Let in the phone that waits with this code (the running host shows it when a phone asks to pair).")
+    var accept: String?
+
+    @Option(help: "Refuse the phone that waits with this code.")
+    var deny: String?
+
+    @Option(help: "Let this web controller (id or name) type again: text, Return, Tab from its page.")
+    var typing: String?
+
+    @Option(help: "Take typing away from this web controller (id or name); its buttons still work. A running host applies it within a second.")
+    var noTyping: String?
+
     @Option(help: "Key directory (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
     var dataDir: String?
 
     func run() async throws {
         let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
+        if let code = accept ?? deny {
+            let answer = try await WaitingPhones.decide(code: code, accept: accept != nil, dataDirectory: store.directory)
+            print(answer)
+            return
+        }
         do {
             let web = WebCredentialStore(directory: store.directory)
+            if let what = typing ?? noTyping {
+                let changed = try web.setTyping(what, allowed: typing != nil)
+                guard !changed.isEmpty else { throw UserError("no web controller matches '\(what)' (see `remotion devices`)") }
+                for d in changed { print("web controller '\(d.name)' \(d.id) \(d.mayType ? "may type" : "may not type")") }
+                return
+            }
             if let revoke {
                 let removed = try store.revoke(revoke)
                 let removedWeb = try web.revoke(revoke)
@@ -142,7 +190,8 @@ struct DevicesCommand: AsyncParsableCommand {
             for p in paired { print("  \(p.fingerprint)  \(p.name)  paired \(p.pairedAt.formatted(.iso8601))") }
             let phones = try web.devices()
             print("web controllers (\(phones.count)):")
-            for p in phones { print("  \(p.id)  \(p.name)  paired \(p.created.formatted(.iso8601))") }
+            for p in phones { print("  \(p.id)  \(p.name)  paired \(p.created.formatted(.iso8601))\(p.mayType ? "" : "  (may not type)")") }
+            for line in await WaitingPhones.list(dataDirectory: store.directory) { print(line) }
             let hosts = try store.knownHosts()
             print("known hosts (\(hosts.count)):")
             for h in hosts { print("  \(h.fingerprint)  \(h.lastAddress)  paired \(h.pairedAt.formatted(.iso8601))") }

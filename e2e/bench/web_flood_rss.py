@@ -21,11 +21,14 @@ def host(nofile, name):
     err = os.path.join(a.work, name + ".err")
     proc = subprocess.Popen(["prlimit", f"--nofile={nofile}", a.bin, "host", "--insecure", "--bind", "127.0.0.1", "--port", "0",
                              "--inject", "log", "--no-discovery", "--no-dashboard", "--web-port", "0",
-                             "--data-dir", os.path.join(a.work, name)], stdout=subprocess.PIPE, stderr=open(err, "w"), text=True,
+                             "--data-dir", os.path.join(a.work, name), "--ready-file", os.path.join(a.work, name + ".ready")],
+                            stdout=subprocess.DEVNULL, stderr=open(err, "w"), text=True,
                             env=dict(os.environ, XDG_CONFIG_HOME=os.path.join(a.work, "config")))
-    ready = threading.Event()
-    threading.Thread(target=lambda: [ready.set() for l in proc.stdout if l.startswith("pair a phone")], daemon=True).start()
-    if not ready.wait(60):
+    for _ in range(1200):                   # its readiness signal (docs/ARCHITECTURE.md "Readiness")
+        if os.path.exists(os.path.join(a.work, name + ".ready")) or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    if not os.path.exists(os.path.join(a.work, name + ".ready")):
         sys.exit("the host did not start: " + open(err).read())
     m = None
     for _ in range(100):

@@ -97,10 +97,10 @@ host = LogHost(a.bin, a.work)
 try:
     link = host.url()
     if link is None:
-        check("the host prints its pairing URL", False)
+        check("the host is ready with a pairing link (its --ready-file)", False)
         finish(1)
-    addr, port, device = pair(link, "blocked-reader")
-    check("pairs through the printed URL", "credential" in device)
+    addr, port, device = pair(link, "blocked-reader", host.data)
+    check("pairs through the link, accepted on the computer", "credential" in device)
 
     # 1. The host's writes are stuck and the phone falls silent: the watchdog ends the
     #    session within the timeout of the host's last read (before the fix: never).
@@ -112,10 +112,41 @@ try:
           f"({released - last:+.2f} s from the end of the flood)" if released else "(A is still down)")
     page.sock.close()
 
+    # 1b. One credential holds one session (issue 25 item 8: it could take all 16 slots):
+    #     three sockets with the same device, each welcomed; the two older ones are told
+    #     "replaced" and closed, and the host keeps one session.
+    before = host.control("web-stats")
+    socks = []
+    for _ in range(3):
+        s = PageSocket(addr, port)
+        s.hello(device)
+        socks.append(s)
+        time.sleep(0.3)
+    told = []
+    for s in socks[:2]:
+        s.sock.settimeout(3)
+        got = b""
+        try:
+            while b"replaced" not in got:
+                chunk = s.sock.recv(4096)
+                if not chunk:
+                    break
+                got += chunk
+        except (socket.timeout, OSError):
+            pass
+        told.append(b'"replaced"' in got)
+    after = wait_for(lambda: (lambda st: st if st["ended"].get("client-disconnected:user", 0)
+                              - before["ended"].get("client-disconnected:user", 0) >= 2 else None)(host.control("web-stats")), 5)
+    check("one device, three sockets: the two older ones are told they were replaced and the host keeps one session",
+          all(told) and after is not None and after["opened"] - before["opened"] == 3,
+          f"(told {told}; opened +{(after or before)['opened'] - before['opened']}, ended {(after or before)['ended']})")
+    for s in socks:
+        s.close()
+
     # 2. The same, and the phone is revoked: its session ends at once (before the timeout).
     #    A second pairing window: the first link was used up.
     window = host.control("web-pair-window")
-    addr2, port2, device2 = pair(window["url"], "blocked-revoked")
+    addr2, port2, device2 = pair(window["url"], "blocked-revoked", host.data)
     t1 = time.monotonic()
     page2, last2 = press_and_flood(addr2, port2, device2, "revoked phone", 3)
     out = subprocess.run([a.bin, "devices", "--revoke", device2["id"], "--data-dir", host.data],

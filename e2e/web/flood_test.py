@@ -54,28 +54,29 @@ resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))   # the flo
 def start_host(name, nofile):
     data = os.path.join(a.work, name)
     err = open(os.path.join(a.work, name + ".err"), "w+")
+    ready_file = os.path.join(a.work, name + ".ready.json")
     proc = subprocess.Popen(["prlimit", f"--nofile={nofile}", a.bin, "host", "--insecure", "--bind", "127.0.0.1",
                              "--port", "0", "--inject", "log", "--no-discovery", "--no-dashboard", "--web-port", "0",
-                             "--data-dir", data], stdout=subprocess.PIPE, stderr=err, text=True,
+                             "--data-dir", data, "--ready-file", ready_file], stdout=subprocess.PIPE, stderr=err, text=True,
                             env=dict(os.environ, XDG_CONFIG_HOME=os.path.join(a.work, "config")))
     out = []
-    ready = threading.Event()
 
     def pump():
         for line in proc.stdout:
             out.append(line.strip())
-            if line.startswith("pair a phone: "):
-                ready.set()
     threading.Thread(target=pump, daemon=True).start()
-    if not ready.wait(60):
+    # The host's readiness signal: every port, once all listen (docs/ARCHITECTURE.md "Readiness").
+    end = time.monotonic() + 60
+    while not os.path.exists(ready_file) and time.monotonic() < end and proc.poll() is None:
+        time.sleep(0.05)
+    if not os.path.exists(ready_file):
         err.seek(0)
         print(err.read())
-        raise SystemExit("the host printed no pairing URL")
+        raise SystemExit("the host did not become ready")
+    ready = json.load(open(ready_file))
     err.flush()
     text = open(err.name).read()
-    web = int(re.search(r"web controller on https://[^:]+:(\d+)", text).group(1))
-    udp = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", text).group(1))
-    return proc, out, data, web, udp, text
+    return proc, out, data, ready["webPort"], ready["udpPort"], text
 
 
 def rss_mib(pid):

@@ -13,34 +13,37 @@ import subprocess
 import threading
 import time
 
+import consent
+
 
 class LogHost:
-    """`remotion host --inject log` on loopback; `lines` are (monotonic time, line) as written."""
+    """`remotion host --inject log` on loopback; `lines` are (monotonic time, line) as written.
+    It opens a pairing window at start (--pair-at-start: the link goes only to its ready file)."""
 
     def __init__(self, binary, work, *flags):
         env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(work, "config"))
         self.work = work
         self.data = os.path.join(work, "data")
+        self.ready_file = os.path.join(work, "ready.json")
         self.proc = subprocess.Popen([binary, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "log",
                                       "--no-discovery", "--no-dashboard", "--web-port", "0", "--data-dir", self.data,
-                                      *flags], stdout=subprocess.PIPE,
+                                      "--pair-at-start", "--ready-file", self.ready_file, *flags], stdout=subprocess.PIPE,
                                      stderr=open(os.path.join(work, "host.err"), "w"), env=env, text=True)
         self.lines = []
-        self._url = None
-        self._ready = threading.Event()
         threading.Thread(target=self._pump, daemon=True).start()
 
     def _pump(self):
         for line in self.proc.stdout:
             self.lines.append((time.monotonic(), line.strip()))
-            m = re.match(r"pair a phone: (\S+)", line)
-            if m and self._url is None:
-                self._url = m.group(1)
-                self._ready.set()
 
     def url(self, timeout=60):
-        """The pairing link the host printed, or None."""
-        return self._url if self._ready.wait(timeout) else None
+        """The pairing link from the host's ready file (its readiness signal), or None."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and self.proc.poll() is None:
+            if os.path.exists(self.ready_file):
+                return json.load(open(self.ready_file)).get("pairingURL")
+            time.sleep(0.05)
+        return None
 
     def events(self):
         """The log injector's JSON events: (time, event)."""
@@ -71,20 +74,37 @@ def tls_context():
     return tls
 
 
-def pair(url, name):
-    """Pairs through the link (POST /api/pair): (addr, port, device {id, credential})."""
-    m = re.match(r"https://([^/]+):(\d+)/#pair=([^&]+)&fp=", url)
-    addr, port, secret = m.group(1), int(m.group(2)), m.group(3)
+def post_json(addr, port, path, payload):
+    """One POST to the page's origin: (status, JSON body)."""
     authority = f"{addr}:{port}"
-    body = json.dumps({"secret": secret, "name": name}).encode()
+    body = json.dumps(payload).encode()
     s = tls_context().wrap_socket(socket.create_connection((addr, port), timeout=10))
-    s.sendall(f"POST /api/pair HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\n"
+    s.sendall(f"POST {path} HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\n"
               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
     reply = b""
     while chunk := s.recv(65536):
         reply += chunk
     s.close()
-    return addr, port, json.loads(reply.split(b"\r\n\r\n", 1)[1])
+    head, _, text = reply.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), json.loads(text or b"{}")
+
+
+def pair(url, name, data_dir):
+    """Pairs through the link as the page does (POST /api/pair, then /api/pair/wait with the
+    ticket), the host's user accepting it through the control socket (e2e/web/consent.py):
+    (addr, port, device {id, credential})."""
+    m = re.match(r"https://([^/]+):(\d+)/#pair=([^&]+)&fp=", url)
+    addr, port, secret = m.group(1), int(m.group(2)), m.group(3)
+    status, asked = post_json(addr, port, "/api/pair", {"secret": secret, "name": name})
+    if status != 202:
+        return addr, port, asked
+    consent.decide(data_dir, asked["code"], True)
+    for _ in range(100):
+        status, answer = post_json(addr, port, "/api/pair/wait", {"ticket": asked["ticket"]})
+        if status != 202:
+            return addr, port, answer
+        time.sleep(0.05)
+    return addr, port, {}
 
 
 class PageSocket:

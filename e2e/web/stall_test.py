@@ -51,10 +51,10 @@ lines = host.lines
 try:
     link = host.url()
     if link is None:
-        check("the host prints its pairing URL", False)
+        check("the host is ready with a pairing link (its --ready-file)", False)
         finish(1)
-    addr, port, device = pair(link, "stall-test")
-    check("pairs through the printed URL", "credential" in device)
+    addr, port, device = pair(link, "stall-test", host.data)
+    check("pairs through the link, accepted on the computer", "credential" in device)
     tls = tls_context()
     page = PageSocket(addr, port)
     check("WebSocket upgrade", page.upgraded)

@@ -9,6 +9,8 @@ Arguments: --url PAIRING_URL --bin REMOTION --data-dir DIR --xi2-log FILE --prof
 Environment: DISPLAY (the Xvfb the host injects into)."""
 import argparse, base64, json, os, re, subprocess, sys, time, urllib.error, urllib.request
 
+import consent
+
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -148,6 +150,16 @@ def main():
         name.clear()
         name.send_keys("CI phone")
         d.find_element(By.ID, "pair-go").click()
+        # The link alone admits no one (docs/SECURITY.md §9): the phone waits, showing the code
+        # the computer shows, and nothing is stored until the host's user accepts it.
+        code = wait(lambda: d.find_element(By.ID, "pair-code").text.strip() if d.find_element(By.ID, "pair-wait").is_displayed() else None, 8)
+        pending = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir], capture_output=True, text=True).stdout
+        check("the phone waits for the computer: the page and `remotion devices` show the same code, nothing is stored",
+              code and code in pending and "CI phone" in pending and "web controllers (0)" in pending, (code, pending))
+        accepted = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--accept", code or "-"],
+                                  capture_output=True, text=True)
+        check("remotion devices --accept CODE lets it in", accepted.returncode == 0 and "accepted phone 'CI phone'" in accepted.stdout,
+              accepted.stdout + accepted.stderr)
         st = wait(lambda: state(d).get("status") == "connected" and state(d), 8)
         check("paired through the QR URL and connected", st and st.get("screen") == "controller", state(d))
         listed = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir], capture_output=True, text=True).stdout
@@ -236,14 +248,31 @@ def main():
         d.get("about:blank")   # a new document: same-page fragment changes do not reload
         d.get(fresh)
         wait(lambda: state(d).get("screen") == "pair")
+        stored_before = open(os.path.join(args.data_dir, "web-controllers.json")).read().count('"id"')
         d.find_element(By.ID, "pair-go").click()
-        check("a phone pairs through it and connects", wait(lambda: state(d).get("status") == "connected", 8), state(d))
-        d.get("about:blank")   # a new document: same-page fragment changes do not reload
+        # Someone else scanned it: the person at the computer says no, and nothing is stored.
+        code = wait(lambda: d.find_element(By.ID, "pair-code").text.strip() if d.find_element(By.ID, "pair-wait").is_displayed() else None, 8)
+        denied = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--deny", code or "-"], capture_output=True, text=True)
+        err = wait(lambda: d.find_element(By.ID, "pair-error").text, 5)
+        stored_after = open(os.path.join(args.data_dir, "web-controllers.json")).read().count('"id"')
+        check("remotion devices --deny CODE refuses the waiting phone: the page says so, nothing is stored",
+              denied.returncode == 0 and err and "said no" in err and stored_after == stored_before,
+              (denied.stdout, err, stored_before, stored_after))
+        d.get("about:blank")
         d.get(fresh)
         wait(lambda: state(d).get("screen") == "pair")
         d.find_element(By.ID, "pair-go").click()
         err = wait(lambda: d.find_element(By.ID, "pair-error").text, 5)
         check("the same link cannot pair twice", err and "used" in err, err)
+        out = subprocess.run([args.bin, "pair", "--web", "--data-dir", args.data_dir], capture_output=True, text=True)
+        fresh = (re.findall(r"pair a phone: (\S+)", out.stdout) or [""])[0]
+        consent.accept_all(args.data_dir, seconds=60)      # the person at the computer, from here on
+        d.get("about:blank")
+        d.get(fresh)
+        wait(lambda: state(d).get("screen") == "pair")
+        d.find_element(By.ID, "pair-go").click()
+        check("a phone pairs through a link from remotion pair --web, accepted on the computer, and connects",
+              wait(lambda: state(d).get("status") == "connected", 10), state(d))
 
         # ── the dashboard's "Pair a phone": a fresh link and its QR code ─────────────
         dash = "http://127.0.0.1:%s" % args.dashboard

@@ -56,15 +56,20 @@ extension HostDaemon {
             var phonePairing: (@Sendable () -> String?)?
             if let webPort = options.webPort {
                 do {
+                    let console = self.console, json = options.json
                     let started = try await WebControllerService.start(
                         host: loop, hostName: options.instance.value, bind: options.bind, port: webPort,
-                        dataDirectory: options.dataDirectory, timeout: options.timeout, rtcPorts: options.webRTCPorts)
+                        dataDirectory: options.dataDirectory, timeout: options.timeout, rtcPorts: options.webRTCPorts,
+                        pairAtStart: options.pairAtStart, interactive: console.interactive,
+                        onRequest: { Self.announce(request: $0, console: console, json: json) },
+                        onPaired: { Self.announce(paired: $0, console: console, json: json) })
                     services.insert(.init(service: started.service), at: 1)
                     handlers.merge(started.service.controlHandlers) { a, _ in a }
                     phonePairing = started.service.openPairing
                     ready.webPort = started.port
                     ready.pairingURL = started.url
-                    console.say("web controller on \(started.url.prefix { $0 != "#" }) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
+                    let page = "https://\(started.service.reachable.contains(":") ? "[\(started.service.reachable)]" : started.service.reachable):\(started.port)/"
+                    console.say("web controller on \(page) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
                     announceWebPairing(url: started.url, phonePairing: status.phonePairing)
                 } catch {
                     console.say("web controller off (\(error))")
@@ -108,15 +113,33 @@ extension HostDaemon {
             return HostDaemon(loop: loop, ready: ready, console: console, services: services, logger: logger)
         }
 
-        /// Says where a phone pairs: a QR code in the terminal view, one line
-        /// `pair a phone: URL` when piped, a JSON event with --json.
-        func announceWebPairing(url: String, phonePairing: PhonePairingBox) {
-            if options.json {
-                console.event("{\"event\":\"web-pairing\",\"url\":\(JSONText.quote(url))}")
-            } else if !console.interactive {
-                console.event("pair a phone: \(url)")
-            } else if let qr = try? QRCode(text: url) {
+        /// Says where a phone pairs: the QR code in the terminal view when a window was opened
+        /// for it; otherwise where to get one. The link itself (a one-time secret) never goes
+        /// to stdout, stderr or a JSON event: under a user unit those are the journal.
+        func announceWebPairing(url: String?, phonePairing: PhonePairingBox) {
+            if console.interactive, let url, let qr = try? QRCode(text: url) {
                 phonePairing.set(HostStatus.PhonePairing(url: url, qrLines: qr.terminalText().split(separator: "\n").map(String.init)))
+            } else {
+                console.say("pair a phone: run `remotion pair --web` (it shows a QR code; the phone is then accepted on this computer)")
+            }
+        }
+
+        /// A phone asks to pair: who and from where, and how to answer (docs/SECURITY.md §9).
+        static func announce(request r: WebPairingConsent.Request, console: HostConsole, json: Bool) {
+            let name = TextFormat.sanitize(r.name)
+            console.say("phone '\(name)' at \(r.address) asks to pair (code \(r.code)): accept with "
+                        + "`remotion devices --accept \(r.code)`, refuse with `--deny \(r.code)` (within \(Int(WebPairingConsent.wait)) s)")
+            if json {
+                console.event("{\"event\":\"pair-request\",\"code\":\(JSONText.quote(r.code)),\"name\":\(JSONText.quote(r.name)),"
+                              + "\"address\":\(JSONText.quote(r.address))}")
+            }
+        }
+
+        /// Every new pairing is announced.
+        static func announce(paired device: WebDevice, console: HostConsole, json: Bool) {
+            console.say("paired phone '\(TextFormat.sanitize(device.name))' (\(device.id)); `remotion devices --revoke \(device.id)` removes it")
+            if json {
+                console.event("{\"event\":\"paired\",\"id\":\(JSONText.quote(device.id)),\"name\":\(JSONText.quote(device.name))}")
             }
         }
 

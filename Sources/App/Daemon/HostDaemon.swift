@@ -33,6 +33,12 @@ package struct HostDaemon: Sendable {
         package var json = false
         package var dashboardPort: Int? = 7475
         package var webPort: Int? = 7476
+        /// Open a phone pairing window at start: nil decides (only when the terminal view is
+        /// open and no phone is paired yet); true also when not interactive (the link then goes
+        /// only to the 0600 ready file, never to stdout); false never.
+        package var pairAtStart: Bool?
+        /// Whether phones may type (their page's keyboard is a full keyboard): `--no-typing`.
+        package var typing = true
         /// The web controller's WebRTC data channels' UDP ports (nil: WebSocket only).
         package var webRTCPorts: ClosedRange<Int>? = 7477...7486
         package var discovery = true
@@ -77,6 +83,7 @@ package struct HostDaemon: Sendable {
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), profile: profile, logger: logger,
                                         injectorReason: made.reason, publisher: publisher)
             pipeline.identity = (name: instanceName, listen: "")
+            pipeline.typingAllowed = options.typing
             // The presenter's laser: an overlay takes a session's pointer events while its laser is held.
             let injector = pipeline.injector
             let laser = LaserOverlayHook(logger: logger, screen: { injector.screen },

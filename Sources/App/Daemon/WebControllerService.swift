@@ -10,7 +10,8 @@ import ServiceLifecycle
 /// and the device list re-read when `remotion devices --revoke` changes it.
 package struct WebControllerService: Service {
     package let server: WebControllerServer
-    package let url: String
+    /// The pairing link opened at start, if one was.
+    package let url: String?
     /// Where the pairing URL points (the first LAN address) and the certificate's fingerprint.
     package let reachable: String
     package let port: Int
@@ -25,25 +26,49 @@ package struct WebControllerService: Service {
         return { WebControllerService.pairingURL(host: reachable, port: port, secret: registry.openPairing(), fingerprint: fingerprint) }
     }
 
+    /// The phones waiting for the person at the computer, and the answer (docs/SECURITY.md §9):
+    ///     {"command":"web-pair-requests"} → {"ok":true,"requests":[{"code":"4821","name":…,"address":…,"seconds":…}]}
+    ///     {"command":"web-pair-decide","code":"4821","accept":true} → {"ok":true,"name":…}
     package var controlHandlers: [String: ControlHandler] {
-        let open = openPairing, stats = server.stats
+        let open = openPairing, stats = server.stats, registry = server.registry
         return ["web-pair-window": { _, _ in
             guard let url = open() else { return .failure("the web controller cannot open a pairing window") }
             return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow)])
-        }, "web-stats": { _, _ in .success(stats.snapshot.controlFields) }]
+        }, "web-stats": { _, _ in .success(stats.snapshot.controlFields) },
+        "web-pair-requests": { _, _ in
+            let now = Date()
+            return .success(["requests": .array(registry.pendingPairings(now: now).map { r in
+                .object(["code": .string(r.code), "name": .string(r.name), "address": .string(r.address),
+                         "seconds": .number(max(0, r.expires.timeIntervalSince(now)).rounded())])
+            })])
+        }, "web-pair-decide": { request, _ in
+            guard let code = request.string("code"), let accept = request.bool("accept") else {
+                return .failure("give the request's code and accept: true or false")
+            }
+            switch registry.decide(code: code, accept: accept) {
+            case .accepted(let r)?: return .success(["name": .string(r.name), "address": .string(r.address), "accepted": .bool(true)])
+            case .denied(let r)?: return .success(["name": .string(r.name), "address": .string(r.address), "accepted": .bool(false)])
+            case nil: return .failure("no phone waits with code \(code) (see `remotion devices`)")
+            }
+        }]
     }
 
     package struct Started: Sendable {
         package var service: WebControllerService
         package var port: Int
-        package var url: String
+        package var url: String?
         package var fingerprint: String
         package var reissued: Bool
     }
 
+    /// `pairAtStart`: open a pairing window now (nil: only when interactive and no phone is
+    /// paired yet — `interactive` says which). `onRequest`/`onPaired`: the host announces
+    /// every phone that asks to pair and every phone paired.
     package static func start(host: HostLoop, hostName: String, bind: String, port: Int,
                               dataDirectory: URL, timeout: Duration,
-                              rtcPorts: ClosedRange<Int>? = nil) async throws -> Started {
+                              rtcPorts: ClosedRange<Int>? = nil, pairAtStart: Bool? = nil, interactive: Bool = false,
+                              onRequest: @escaping @Sendable (WebPairingConsent.Request) -> Void = { _ in },
+                              onPaired: @escaping @Sendable (WebDevice) -> Void = { _ in }) async throws -> Started {
         let machine = ProcessInfo.processInfo.hostName
         let lan = SocketAddress.reachableAddresses(for: try SocketAddress(ipAddress: bind == "::" ? "::" : bind, port: 0))
         let loopback = ["127.0.0.1", "::1"]
@@ -54,7 +79,10 @@ package struct WebControllerService: Service {
                                                                       addresses: addresses, now: Date())
         } catch { throw HostStartError("\(error)") }
         let registry: WebDeviceRegistry
-        do { registry = try WebDeviceRegistry(store: WebCredentialStore(directory: dataDirectory)) }
+        do {
+            registry = try WebDeviceRegistry(store: WebCredentialStore(directory: dataDirectory),
+                                             onRequest: onRequest, onPaired: onPaired)
+        }
         catch { throw HostStartError("\(error)") }
         let server = WebControllerServer(registry: registry, certificates: certificates)
         let localName = LocalCertificateAuthority.localName(for: machine)
@@ -72,8 +100,11 @@ package struct WebControllerService: Service {
         do { bound = try await server.start(configuration, host: PipelineControllers(loop: host, name: hostName)) }
         catch { throw HostStartError("\(error); use --web-port to pick another port or --no-web") }
         let reachable = lan.first { !$0.contains(":") } ?? lan.first ?? "127.0.0.1"
-        let secret = registry.openPairing()
-        let url = pairingURL(host: reachable, port: bound, secret: secret, fingerprint: certificates.fingerprint)
+        // A window at start only for the person at the terminal who has no phone yet (a
+        // restart under systemd opens none: its output is the journal).
+        let open = pairAtStart ?? (interactive && (try? registry.store.devices().isEmpty) ?? true)
+        let url = open ? pairingURL(host: reachable, port: bound, secret: registry.openPairing(),
+                                    fingerprint: certificates.fingerprint) : nil
         return Started(service: WebControllerService(server: server, url: url, reachable: reachable, port: bound,
                                                      fingerprint: certificates.fingerprint), port: bound, url: url,
                        fingerprint: certificates.fingerprint, reissued: certificates.reissued)

@@ -16,6 +16,10 @@ package final class WebConnectionGuard: Sendable {
     package struct Limits: Sendable {
         package var handshakeTimeout: TimeAmount = .seconds(5)
         package var idleTimeout: TimeAmount = .seconds(10)
+        /// From the handshake, the most an unauthenticated connection may live, however
+        /// often it sends a byte (a page load and a pairing's polls need seconds; a neighbour
+        /// who sends junk every few seconds is cut here, not kept by the idle timer).
+        package var authenticateTimeout: TimeAmount = .seconds(20)
         package var perAddress = 16
         package var total = 512
         package init() {}
@@ -46,6 +50,15 @@ package final class WebConnectionGuard: Sendable {
 
     /// Unauthenticated connections held now (for tests and the stats).
     package var unauthenticated: Int { open.withLock { $0.connections.count } }
+
+    /// Who a peer counts as for the per-address cap: its IPv4 address, or its IPv6 /64 (one
+    /// host hands itself any number of addresses from its /64, so counting each would lift the cap).
+    package static func addressKey(_ text: String) -> String {
+        guard let bytes = IPAddressBytes.parse(text) else { return text }
+        guard bytes.count == 16 else { return IPAddressBytes.format(bytes) }
+        if bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] { return IPAddressBytes.format(bytes.suffix(4)) }
+        return IPAddressBytes.format(Array(bytes.prefix(8)) + Array(repeating: 0, count: 8)) + "/64"
+    }
 
     /// Takes a slot for `channel`: false (counted) when its address holds `perAddress`
     /// already. When all `total` slots are taken the oldest unauthenticated connection is
@@ -93,13 +106,15 @@ package final class WebConnectionGuard: Sendable {
     }
 
     /// Sits right after the TLS handler of each connection; lives on its event loop.
-    final class Handler: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = NIOAny
+    package final class Handler: ChannelInboundHandler, RemovableChannelHandler {
+        package typealias InboundIn = NIOAny
         private let owner: WebConnectionGuard
         /// Holds a slot: admitted and not yet released (authenticated, closed, timed out).
         private var holding: Bool
         private var handshaken = false
-        private var lastRead = NIODeadline.now()
+        private var lastRead = NIODeadline.uptimeNanoseconds(0)
+        /// When an unauthenticated connection must have authenticated by (set at the handshake).
+        private var mustAuthenticateBy: NIODeadline?
         private var timer: Scheduled<Void>?
         private weak var context: ChannelHandlerContext?
 
@@ -107,13 +122,13 @@ package final class WebConnectionGuard: Sendable {
         private let refused: Bool
 
         /// `admitted` false: the connection is over the per-address cap and is closed at once.
-        init(owner: WebConnectionGuard, admitted: Bool) {
+        package init(owner: WebConnectionGuard, admitted: Bool) {
             self.owner = owner
             holding = admitted
             refused = !admitted
         }
 
-        func handlerAdded(context: ChannelHandlerContext) {
+        package func handlerAdded(context: ChannelHandlerContext) {
             self.context = context
             if refused {
                 if context.channel.isActive { context.close(promise: nil) }
@@ -122,27 +137,28 @@ package final class WebConnectionGuard: Sendable {
             arm(context, in: owner.limits.handshakeTimeout)
         }
 
-        func channelActive(context: ChannelHandlerContext) {
+        package func channelActive(context: ChannelHandlerContext) {
             if refused { context.close(promise: nil) } else { context.fireChannelActive() }
         }
 
-        func handlerRemoved(context: ChannelHandlerContext) { settle() }
+        package func handlerRemoved(context: ChannelHandlerContext) { settle() }
 
-        func channelInactive(context: ChannelHandlerContext) {
+        package func channelInactive(context: ChannelHandlerContext) {
             settle()
             context.fireChannelInactive()
         }
 
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            lastRead = .now()
+        package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            lastRead = context.eventLoop.now
             context.fireChannelRead(data)
         }
 
-        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
             if let tls = event as? TLSUserEvent, case .handshakeCompleted = tls, holding {
                 handshaken = true
-                lastRead = .now()
-                arm(context, in: owner.limits.idleTimeout)
+                lastRead = context.eventLoop.now
+                mustAuthenticateBy = context.eventLoop.now + owner.limits.authenticateTimeout
+                arm(context, in: min(owner.limits.idleTimeout, owner.limits.authenticateTimeout))
             }
             context.fireUserInboundEventTriggered(event)
         }
@@ -170,13 +186,22 @@ package final class WebConnectionGuard: Sendable {
                 context.close(promise: nil)
                 return
             }
-            let idle = NIODeadline.now() - lastRead
+            // The loop's clock (virtual on an EmbeddedEventLoop: the tests advance it).
+            let now = context.eventLoop.now
+            if let by = mustAuthenticateBy, now >= by {
+                owner.closed("authenticate-timeout")
+                settle()
+                context.close(promise: nil)
+                return
+            }
+            let idle = now - lastRead
             if idle >= owner.limits.idleTimeout {
                 owner.closed("idle-timeout")
                 settle()
                 context.close(promise: nil)
             } else {
-                arm(context, in: owner.limits.idleTimeout - idle)
+                let untilIdle = owner.limits.idleTimeout - idle
+                arm(context, in: mustAuthenticateBy.map { min(untilIdle, $0 - now) } ?? untilIdle)
             }
         }
     }
@@ -193,7 +218,7 @@ struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     /// closed as soon as it is active (failing the setup instead would reach the server
     /// channel as an error and end Hummingbird's accept loop).
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let admitted = owner.admit(channel, from: channel.remoteAddress?.ipAddress ?? "unknown")
+        let admitted = owner.admit(channel, from: WebConnectionGuard.addressKey(channel.remoteAddress?.ipAddress ?? "unknown"))
         return base.setup(channel: channel, logger: logger).flatMapThrowing { [owner] value in
             let tls = try channel.pipeline.syncOperations.handler(type: NIOSSLServerHandler.self)
             try channel.pipeline.syncOperations.addHandler(WebConnectionGuard.Handler(owner: owner, admitted: admitted),

@@ -15,7 +15,7 @@ struct WebControllerRoutes: Sendable {
     let hostName: String
     static let maxBody = 4096
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<WebRequestContext>) {
         router.get("/") { request, _ in try self.host(request) { self.asset("index.html") } }
         router.get("/app/:name") { request, context in
             try self.host(request) { self.asset("app/" + (context.parameters.get("name") ?? "")) }
@@ -33,7 +33,7 @@ struct WebControllerRoutes: Sendable {
                                      extra: [.contentDisposition: "attachment; filename=\"remotion-ca.mobileconfig\""])
             }
         }
-        router.post("/api/pair") { request, _ in
+        router.post("/api/pair") { request, context in
             if let refused = self.guardian.check(request.head, write: true) { return self.refuse(refused) }
             guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
                 return self.refuse(.notJSON)
@@ -43,17 +43,51 @@ struct WebControllerRoutes: Sendable {
                   let pair = try? JSONDecoder().decode(PairRequest.self, from: Data(body.readableBytesView)) else {
                 return Self.json(.badRequest, ["error": "send {\"secret\": …, \"name\": …} as JSON"])
             }
+            // The link alone admits no one: the phone waits for the person at the computer.
+            let address = context.remoteAddress?.ipAddress ?? "unknown"
             do {
-                let pairing = try self.registry.redeem(secret: pair.secret, name: pair.name ?? "")
-                self.stats.count(paired: 1)
-                return Self.json(.ok, ["id": pairing.device.id, "credential": pairing.credential,
-                                       "host": self.hostName, "name": pairing.device.name])
+                let (ticket, request) = try self.registry.redeem(secret: pair.secret, name: pair.name ?? "", address: address)
+                return Self.json(.accepted, ["ticket": ticket, "code": request.code, "host": self.hostName,
+                                             "wait": String(Int(WebPairingConsent.wait))])
             } catch let error as WebPairingError {
                 return Self.json(.forbidden, ["error": error.description])
+            } catch let error as WebPairingConsent.AskError {
+                return Self.json(.tooManyRequests, ["error": error.description])
+            } catch {
+                return Self.json(.internalServerError, ["error": "the host could not take this request: \(error)"])
+            }
+        }
+        router.post("/api/pair/wait") { request, _ in
+            if let refused = self.guardian.check(request.head, write: true) { return self.refuse(refused) }
+            guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+                return self.refuse(.notJSON)
+            }
+            var request = request
+            guard let body = try? await request.collectBody(upTo: Self.maxBody),
+                  let wait = try? JSONDecoder().decode(WaitRequest.self, from: Data(body.readableBytesView)) else {
+                return Self.json(.badRequest, ["error": "send {\"ticket\": …} as JSON"])
+            }
+            do {
+                switch try self.registry.collect(ticket: wait.ticket) {
+                case .waiting(let code):
+                    return Self.json(.accepted, ["code": code])
+                case .accepted(let pairing):
+                    self.stats.count(paired: 1)
+                    return Self.json(.ok, ["id": pairing.device.id, "credential": pairing.credential,
+                                           "host": self.hostName, "name": pairing.device.name])
+                case .denied:
+                    return Self.json(.forbidden, ["error": "the computer said no to this phone"])
+                case .unknown:
+                    return Self.json(.forbidden, ["error": "this pairing request is unknown or expired; scan a new QR code"])
+                }
             } catch {
                 return Self.json(.internalServerError, ["error": "the host could not store this phone: \(error)"])
             }
         }
+    }
+
+    struct WaitRequest: Decodable {
+        var ticket: String
     }
 
     struct PairRequest: Decodable {

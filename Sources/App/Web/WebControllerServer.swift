@@ -72,7 +72,7 @@ package final class WebControllerServer: Sendable {
         let (bound, boundSink) = AsyncStream<Int>.makeStream()
         let routes = WebControllerRoutes(assets: assets, registry: registry, certificates: certificates,
                                          guardian: guardian, stats: stats, hostName: host.name)
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: WebRequestContext.self)
         routes.add(to: router)
         try addRTC(configuration, host: host, guardian: guardian, routes: routes, router: router)
         let socket = WebControllerSocket(host: host, registry: registry, stats: stats, timeout: configuration.timeout)

@@ -32,6 +32,10 @@ struct WebControllerSocket: Sendable {
     /// Shared by the reader and the watchdog of one socket.
     final class Link: Sendable {
         let lastHeard = Atomic<Int64>(0)
+        /// The device's typing permission as last told to the host (the watchdog follows changes).
+        let typing = Atomic<Bool>(true)
+        /// A newer session of the same device took over (`WebDeviceRegistry.claimSession`).
+        let replaced = Atomic<Bool>(false)
         let session = Mutex<(id: SessionID, device: String)?>(nil)
         /// Tells the connection guard that this socket authenticated (no caps, no idle timeout).
         let authenticated: @Sendable () -> Void
@@ -42,7 +46,7 @@ struct WebControllerSocket: Sendable {
         }
     }
 
-    enum Ending: Sendable { case closedByPage, timedOut, revoked, refused, shutdown }
+    enum Ending: Sendable { case closedByPage, timedOut, revoked, refused, replaced, shutdown }
 
     /// `abort` closes the connection at once, failing any write still pending (the
     /// server passes its channel's close).
@@ -71,7 +75,7 @@ struct WebControllerSocket: Sendable {
     private func end(_ link: Link, _ ending: Ending) {
         guard let (id, _) = link.session.withLock({ s in defer { s = nil }; return s }) else { return }
         let reason: SessionCloseReason = switch ending {
-        case .closedByPage, .refused: .clientDisconnected(.user)
+        case .closedByPage, .refused, .replaced: .clientDisconnected(.user)
         case .timedOut: .timedOut
         case .revoked: .revoked
         case .shutdown: .hostShutdown
@@ -85,6 +89,7 @@ struct WebControllerSocket: Sendable {
         switch ending {
         case .timedOut: .closing(reason: "timeout", message: "nothing arrived from this phone for \(limit); reconnecting")
         case .revoked: .closing(reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again")
+        case .replaced: .closing(reason: "replaced", message: "this phone connected again; this older connection ends")
         case .closedByPage, .refused, .shutdown: nil
         }
     }
@@ -107,8 +112,13 @@ struct WebControllerSocket: Sendable {
         while true {
             do { try await Task.sleep(for: Self.watchInterval) } catch { return .shutdown }
             let session = link.session.withLock { $0 }
+            if link.replaced.load(ordering: .relaxed) { return .replaced }
             if link.silence() > (session == nil ? helloTimeout : timeout) { return .timedOut }
-            if let (_, device) = session, !registry.isTrusted(device) { return .revoked }
+            if let (id, device) = session {
+                guard registry.isTrusted(device) else { return .revoked }
+                let may = registry.mayType(device)
+                if link.typing.exchange(may, ordering: .relaxed) != may { host.setTyping(id, allowed: may) }
+            }
         }
     }
 
@@ -117,7 +127,11 @@ struct WebControllerSocket: Sendable {
         var clock = WebClockOffset()
         var session: SessionID?
         var intake: WebMotionIntake?      // newest wins between this socket and the host
-        defer { intake?.close() }
+        var claim: (device: String, token: UInt64)?   // this device's one live session
+        defer {
+            intake?.close()
+            if let claim { registry.releaseSession(claim.device, token: claim.token) }
+        }
         var clutch = PageClutch()
         do {
             for try await message in inbound.messages(maxSize: Self.maxFrame) {
@@ -139,6 +153,8 @@ struct WebControllerSocket: Sendable {
                                 reason: "unknown", message: "this host does not know this phone (revoked or never paired); scan the host's QR code to pair").text))
                             return .refused
                         }
+                        // One live session per device, on either transport: this one replaces the last.
+                        claim = (device.id, registry.claimSession(device.id) { link.replaced.store(true, ordering: .relaxed) })
                         let address = remote ?? (try! SocketAddress(ipAddress: "0.0.0.0", port: 0))
                         guard let id = await host.open(from: address, name: device.name) else {
                             stats.count(refused: "full")
@@ -147,6 +163,8 @@ struct WebControllerSocket: Sendable {
                             return .refused
                         }
                         session = id
+                        host.setTyping(id, allowed: device.mayType)
+                        link.typing.store(device.mayType, ordering: .relaxed)
                         intake = WebMotionIntake(host: host, session: id, stats: stats)
                         link.session.withLock { $0 = (id, device.id) }
                         link.authenticated()

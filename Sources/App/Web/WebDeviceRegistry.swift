@@ -13,13 +13,26 @@ package final class WebDeviceRegistry: Sendable {
         var devices: [WebDevice] = []
         var stamp = ""
         var desk: WebPairingDesk
+        var consent = WebPairingConsent()
+        /// `/api/rtc` offers per device: 6 per 30 s (a page makes one per connection).
+        var offers = PerKeyRateLimit(limit: 6, window: 30)
+        /// The one live session of each device, on either transport, and how to end it.
+        var live: [String: (token: UInt64, end: @Sendable () -> Void)] = [:]
+        var nextLive: UInt64 = 1
         var refusedHellos = 0
         var refusedPairings = 0
     }
     private let state: Mutex<State>
+    /// Told of every phone that asks to pair, and of every phone paired (the host announces both).
+    private let onRequest: @Sendable (WebPairingConsent.Request) -> Void
+    private let onPaired: @Sendable (WebDevice) -> Void
 
-    package init(store: WebCredentialStore, window: TimeInterval = WebPairingDesk.defaultWindow) throws(PrivateFileError) {
+    package init(store: WebCredentialStore, window: TimeInterval = WebPairingDesk.defaultWindow,
+                 onRequest: @escaping @Sendable (WebPairingConsent.Request) -> Void = { _ in },
+                 onPaired: @escaping @Sendable (WebDevice) -> Void = { _ in }) throws(PrivateFileError) {
         self.store = store
+        self.onRequest = onRequest
+        self.onPaired = onPaired
         state = Mutex(State(desk: WebPairingDesk(window: window)))
         try reload(force: true)
     }
@@ -47,24 +60,81 @@ package final class WebDeviceRegistry: Sendable {
         }
     }
 
+    /// Whether `id` may signal another data channel now (the per-device offer rate).
+    package func allowOffer(from id: String, now: Date = Date()) -> Bool {
+        state.withLock { $0.offers.allow(id, now: now) }
+    }
+
+    /// Makes this the device's one live session (WebSocket or data channel): the one it had
+    /// is told to end (`end`, called outside the lock) — a phone that reconnects replaces its
+    /// old session, and one credential cannot hold more than one slot. Returns the claim's
+    /// token for `release`.
+    package func claimSession(_ id: String, end: @escaping @Sendable () -> Void) -> UInt64 {
+        let (token, previous) = state.withLock { s -> (UInt64, (@Sendable () -> Void)?) in
+            let token = s.nextLive
+            s.nextLive += 1
+            let previous = s.live[id]?.end
+            s.live[id] = (token, end)
+            return (token, previous)
+        }
+        previous?()
+        return token
+    }
+
+    /// The session with this claim ended (a newer one's claim is left alone).
+    package func releaseSession(_ id: String, token: UInt64) {
+        state.withLock { s in if s.live[id]?.token == token { s.live[id] = nil } }
+    }
+
+    /// Whether the paired device `id` may type (false when unknown).
+    package func mayType(_ id: String) -> Bool { state.withLock { s in s.devices.first { $0.id == id }?.mayType ?? false } }
+
     /// Whether `id` is still paired (checked by live sockets after every reload).
     package func isTrusted(_ id: String) -> Bool { state.withLock { s in s.devices.contains { $0.id == id } } }
 
     /// Opens a pairing window: a new one-time secret valid for the desk's window.
     package func openPairing(now: Date = Date()) -> String { state.withLock { $0.desk.open(now: now) } }
 
-    /// Trades a one-time secret for a device credential; stores the device's hash.
-    package func redeem(secret: String, name: String, now: Date = Date()) throws -> WebPairing {
-        let result = state.withLock { s -> Result<WebPairing, WebPairingError> in
-            do throws(WebPairingError) { return .success(try s.desk.redeem(secret: secret, name: name, now: now)) } catch {
+    /// Trades a one-time secret for a request the person at the computer answers
+    /// (`WebPairingConsent`): the phone's ticket and what the computer shows. Nothing is stored yet.
+    package func redeem(secret: String, name: String, address: String, now: Date = Date()) throws
+        -> (ticket: String, request: WebPairingConsent.Request) {
+        let result = state.withLock { s -> Result<(String, WebPairingConsent.Request), any Error> in
+            do {
+                let pairing = try s.desk.redeem(secret: secret, name: name, now: now)
+                var rng = SystemRandomNumberGenerator()
+                return .success(try s.consent.ask(pairing, address: address, now: now, using: &rng))
+            } catch {
                 s.refusedPairings += 1
                 return .failure(error)
             }
         }
-        let pairing = try result.get()
-        try store.add(pairing.device)
-        try reload(force: true)
-        return pairing
+        let (ticket, request) = try result.get()
+        onRequest(request)
+        return (ticket, request)
+    }
+
+    /// The person at the computer answers a waiting phone (by the code it shows); nil when
+    /// no phone waits with that code.
+    package func decide(code: String, accept: Bool, now: Date = Date()) -> WebPairingConsent.Decision? {
+        state.withLock { $0.consent.decide(code: code, accept: accept, now: now) }
+    }
+
+    /// The phones waiting for an answer.
+    package func pendingPairings(now: Date = Date()) -> [WebPairingConsent.Request] {
+        state.withLock { $0.consent.pending(now: now) }
+    }
+
+    /// A waiting phone polls with its ticket; an accepted one's device is stored now, and
+    /// its credential handed over this once.
+    package func collect(ticket: String, now: Date = Date()) throws -> WebPairingConsent.Answer {
+        let answer = state.withLock { $0.consent.collect(ticket: ticket, now: now) }
+        if case .accepted(let pairing) = answer {
+            try store.add(pairing.device)
+            try reload(force: true)
+            onPaired(pairing.device)
+        }
+        return answer
     }
 
     package var counters: (refusedHellos: Int, refusedPairings: Int) {

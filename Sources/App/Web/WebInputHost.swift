@@ -9,12 +9,9 @@ extension PipelineControllers {
     }
 
     package func input(_ id: SessionID, _ message: WebInputMessage) async -> WebInputReply? {
-        // Moves, scrolls, clicks, keys and the laser need no answer: hand them over in
-        // order without waiting (like motion). Text waits for what could not be typed.
-        guard case .text = message else {
-            loop.execute { $0.pipeline.webInput(id, message) }
-            return nil
-        }
-        return (try? await loop.onLoop { $0.pipeline.webInput(id, message) }) ?? nil
+        // Every message waits for the host's loop: one in flight per session, so a page that
+        // floods touchpad or key messages fills its own transport's buffer (TCP's window, the
+        // data channel's bounded queue, counted when full), never the host loop's queue.
+        (try? await loop.onLoop { $0.pipeline.webInput(id, message) }) ?? nil
     }
 }

@@ -49,3 +49,4 @@ struct WebRequestGuard: Sendable {
               : checkHost(request.authority)
     }
 }
+

@@ -10,6 +10,12 @@ package struct WebDevice: Codable, Sendable, Hashable {
     /// SHA-256 of the 32 credential bytes, lowercase hex.
     package var credentialHash: String
     package var created: Date
+    /// May this phone type (text, Return, Tab, …: a full keyboard)? nil (older files) and
+    /// true: yes; `remotion devices --no-typing NAME` sets false (docs/SECURITY.md §9).
+    package var typing: Bool?
+
+    /// Whether the phone may type.
+    package var mayType: Bool { typing ?? true }
 
     package init(id: String, name: String, credentialHash: String, created: Date) {
         self.id = id

@@ -33,7 +33,31 @@ package struct WebRTCOffer: Sendable, Equatable {
         guard (1...64).contains(wire.id.utf8.count), (1...128).contains(wire.credential.utf8.count) else {
             return .failure(.badCredential)
         }
-        return checkSDP(wire.sdp).map { WebRTCOffer(id: wire.id, credential: wire.credential, sdp: wire.sdp, fingerprint: $0) }
+        return checkSDP(wire.sdp).map {
+            WebRTCOffer(id: wire.id, credential: wire.credential, sdp: withoutCandidates(wire.sdp), fingerprint: $0)
+        }
+    }
+
+    /// The offer without its ICE candidates (`a=candidate:`, `a=end-of-candidates`): a page's
+    /// candidates would let a paired phone choose where the host sends STUN (any address and
+    /// port) and which `.local` names libnice resolves. ICE completes without them: the
+    /// browser checks the host's candidates, and libnice answers those checks (STUN message
+    /// integrity with this offer's ufrag/password) and learns the phone's address from them
+    /// as a peer-reflexive candidate — as it always did for Safari's unresolved `.local` names.
+    /// So the host only ever sends STUN back to an address that proved it holds the offer's
+    /// credentials (docs/SECURITY.md §9).
+    package static func withoutCandidates(_ sdp: String) -> String {
+        // By bytes: "\r\n" is one Character in Swift, so splitting the String on "\n" would not split it.
+        var out: [UInt8] = []
+        out.reserveCapacity(sdp.utf8.count)
+        for line in sdp.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let text = String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+            if text.hasPrefix("a=candidate:") || text == "a=end-of-candidates" { continue }
+            out += line
+            out.append(UInt8(ascii: "\n"))
+        }
+        if out.last == UInt8(ascii: "\n") { out.removeLast() }   // the split's last segment had none after it
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The fingerprint of a well-formed data-channel-only offer.

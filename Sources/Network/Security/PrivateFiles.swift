@@ -118,6 +118,23 @@ package enum PrivateFiles {
         }
     }
 
+    /// Runs `body` holding an exclusive lock on `directory/name` (a 0600 lock file, flock):
+    /// a read-modify-write of a file beside it cannot interleave with another one, in this
+    /// process or another (the host pairing a phone while `remotion devices --revoke` runs).
+    /// The lock goes with the descriptor, so a process that dies releases it.
+    package static func withExclusiveLock<T>(directory: String, name: String,
+                                             _ body: () throws(PrivateFileError) -> T) throws(PrivateFileError) -> T {
+        try prepareDirectory(directory)
+        let path = directory + "/" + name
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .errno("lock", path, cErrno()) }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard cErrno() == EINTR else { throw .errno("lock", path, cErrno()) }
+        }
+        return try body()
+    }
+
     /// The permission bits of `path` (for tests and diagnostics), nil if it does not exist.
     package static func mode(of path: String) -> UInt32? {
         var st = stat()

@@ -113,4 +113,35 @@ import Testing
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == 1 && lines.all[0].contains("move_to"))
     }
+
+    /// Issue 25 item 15: a paired phone is a full keyboard. With typing off (host-wide, or
+    /// for one device), its text and keys inject nothing, are counted, and the page is told.
+    @Test func withTypingOffTextAndKeysInjectNothing() throws {
+        let (p, lines) = try pipeline()
+        p.setTyping(Self.one, allowed: false)
+        let text = p.webInput(Self.one, .text("rm -rf ~\n"))
+        let key = p.webInput(Self.one, .key(Key(keysym: 0xff0d)))
+        #expect(lines.all.isEmpty, "nothing injected: \(lines.all)")
+        #expect(p.typingRefusals == 2)
+        #expect(text == .untyped("rm -rf ~\n", reason: "typing is off for this phone on the host (remotion devices --typing NAME turns it on)"))
+        if case .untyped(_, let reason)? = key { #expect(reason.contains("typing is off")) } else { Issue.record("no reply for the key") }
+        p.webInput(Self.one, .click(.left, down: nil))
+        #expect(lines.all.count == 2, "the page's clicks still work")
+        p.setTyping(Self.one, allowed: true)
+        p.typingAllowed = false                                     // remotion host --no-typing
+        if case .untyped(_, let reason)? = p.webInput(Self.one, .key(Key(keysym: 0xff09))) { #expect(reason.contains("--no-typing")) }
+        #expect(lines.all.count == 2 && p.typingRefusals == 3)
+    }
+
+    /// Issue 25 item 9: text is rate-limited per session (a token bucket: 200 characters a
+    /// second, bursts of 1000), on virtual time.
+    @Test func textHasABudget() {
+        var budget = TextBudget()
+        var got: [Bool] = []
+        for (count, at) in [(1000, 0.0), (1, 0), (201, 1), (200, 1), (1000, 100), (1, 100)] {
+            got.append(budget.take(count, now: .seconds(at)))
+        }
+        // the burst; spent; 200 a second come back (not 201); never more than the burst saved up
+        #expect(got == [true, false, false, true, true, false])
+    }
 }

@@ -1,5 +1,6 @@
 import RemotionNetwork
 import Foundation
+import Synchronization
 import Testing
 import RemotionApp
 import RemotionHostLogic
@@ -98,7 +99,9 @@ import RemotionTestSupport
         #expect(reopened.path == path)
         #expect(PrivateFiles.mode(of: path) == 0o600)
         #expect(PrivateFiles.mode(of: data.path) == 0o700)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path) == ["web-controllers.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path).sorted() == ["web-controllers.json", "web-controllers.lock"],
+                "the list and its lock (empty, 0600), no temporary file left")
+        #expect(PrivateFiles.mode(of: data.appendingPathComponent("web-controllers.lock").path) == 0o600)
 
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for p in pairs {
@@ -125,5 +128,44 @@ import RemotionTestSupport
         } catch {
             #expect(error.description.hasPrefix("\(store.path) is corrupt"))
         }
+    }
+
+    /// Issue 25 item 12: add and revoke each read the file, changed their copy and wrote it
+    /// back, so a pairing during a revoke could bring the revoked phone back. 200 rounds of a
+    /// revoke racing an add (each on its own thread, its own lock descriptor, as two processes).
+    @Test func aRevokeRacingAPairingAlwaysHolds() throws {
+        let dir = try TemporaryDirectory(); defer { dir.remove() }
+        let store = WebCredentialStore(directory: dir.url.appendingPathComponent("remotion"))
+        var desk = WebPairingDesk()
+        var resurrected = 0
+        for round in 0..<200 {
+            let victim = try pair(&desk, "victim \(round)", at: t0)
+            let newcomer = try pair(&desk, "new \(round)", at: t0)
+            try store.add(victim.device)
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                if i == 0 { _ = try? store.revoke(victim.device.id) } else { try? store.add(newcomer.device) }
+            }
+            let ids = try store.devices().map(\.id)
+            #expect(ids.contains(newcomer.device.id))
+            if ids.contains(victim.device.id) { resurrected += 1 }
+        }
+        #expect(resurrected == 0, "a revoked phone came back \(resurrected) times in 200")
+    }
+
+    /// One live session per device across both transports (issue 25 item 8).
+    @Test func aNewerSessionOfADeviceEndsTheOlderOne() throws {
+        let dir = try TemporaryDirectory(); defer { dir.remove() }
+        let registry = try WebDeviceRegistry(store: WebCredentialStore(directory: dir.url.appendingPathComponent("remotion")))
+        let ended = Mutex<[String]>([])
+        let first = registry.claimSession("phone") { ended.withLock { $0.append("first") } }
+        let other = registry.claimSession("tablet") { ended.withLock { $0.append("tablet") } }
+        #expect(ended.withLock { $0 }.isEmpty)
+        let second = registry.claimSession("phone") { ended.withLock { $0.append("second") } }
+        #expect(ended.withLock { $0 } == ["first"], "the older session of the same device is told to end")
+        registry.releaseSession("phone", token: first)          // the old one's release leaves the new claim
+        _ = registry.claimSession("phone") { ended.withLock { $0.append("third") } }
+        #expect(ended.withLock { $0 } == ["first", "second"])
+        registry.releaseSession("tablet", token: other)
+        #expect(second != first)
     }
 }

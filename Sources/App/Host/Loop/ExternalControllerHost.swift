@@ -26,6 +26,8 @@ package protocol ExternalControllerHost: Sendable {
     /// backstop (`HostStateMachine.Configuration.externalTimeout`) keeps an idle, live session.
     func heard(_ id: SessionID)
     func recenter(_ id: SessionID)
+    /// The session's device may type, or not (set after `open`, again when the owner changes it).
+    func setTyping(_ id: SessionID, allowed: Bool)
     /// Sets (or, with nil, reads) the session's mode; returns the mode in effect.
     func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode
     /// Gives the session its own profile (mapping settings and button map) at run time;
@@ -71,6 +73,10 @@ package struct PipelineControllers: ExternalControllerHost {
 
     package func close(_ id: SessionID, reason: SessionCloseReason) {
         loop.execute { $0.closeExternal(id, reason: reason) }
+    }
+
+    package func setTyping(_ id: SessionID, allowed: Bool) {
+        loop.execute { $0.pipeline.setTyping(id, allowed: allowed) }
     }
 
     package func heard(_ id: SessionID) {

@@ -27,8 +27,16 @@ extension HostPipeline {
                 inject([.button(button, down: true), .button(button, down: false)], session: id, now: now)
             }
         case .key(let key):
+            guard typingAllowed, sessions.values[i].typing else { return typingRefused(key.name) }
             inject([.key(key, down: true), .key(key, down: false)], session: id, now: now)
         case .text(let text):
+            guard typingAllowed, sessions.values[i].typing else { return typingRefused(text) }
+            // At most `TextBudget.rate` characters a second (a burst of `burst`): a page that
+            // floods text cannot keep the X keymap churning.
+            guard sessions.values[i].textBudget.take(text.count, now: now) else {
+                typingRefusals += 1
+                return .untyped(text, reason: "typing too fast: at most \(TextBudget.rate) characters a second")
+            }
             return type(text)
         case .laser(let on):
             // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
@@ -36,6 +44,18 @@ extension HostPipeline {
         }
         return nil
     }
+
+    /// A page's keyboard is a full keyboard (any text, Return, Tab): the owner can take it
+    /// away from every phone (`--no-typing`) or one (`remotion devices --no-typing NAME`).
+    /// Counted, told to the page, nothing injected.
+    private func typingRefused(_ what: String) -> WebInputReply {
+        typingRefusals += 1
+        return .untyped(what, reason: typingAllowed ? "typing is off for this phone on the host (remotion devices --typing NAME turns it on)"
+                                                    : "typing is off on the host (--no-typing)")
+    }
+
+    /// One session's typing permission (its device's, set by the transport when it opens).
+    package func setTyping(_ id: SessionID, allowed: Bool) { sessions[id]?.typing = allowed }
 
     private func type(_ text: String) -> WebInputReply? {
         guard let typist = injector.backend as? any TextTypingBackend else {

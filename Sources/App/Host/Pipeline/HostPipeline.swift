@@ -33,6 +33,10 @@ package final class HostPipeline: HostEventSink {
     package private(set) var paused = false
     let logger: Logger
     package private(set) var injectionErrors = 0
+    /// Whether phones may type at all (`remotion host --no-typing` sets false).
+    package var typingAllowed = true
+    /// Text and key messages refused because typing is off.
+    package internal(set) var typingRefusals = 0
     /// Input events handed to the injector successfully (motion, buttons, keys).
     package private(set) var injectedEvents = 0
     /// Why this injector was chosen (shown at start-up).

@@ -29,6 +29,10 @@ package struct PipelineSession: Sendable {
     var attitudeNoted = false
     /// The phone page's touchpad: sub-pixel and sub-step remainders (HostPipeline+WebInput).
     var touchpad = TouchpadMapper()
+    /// May this controller type text and keys from its page (its device's permission)?
+    var typing = true
+    /// How much text it may still type now.
+    var textBudget = TextBudget()
 
     init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool) {
         self.telemetry = telemetry
@@ -71,5 +75,23 @@ package struct ClosedSessionTotals: Sendable, Equatable {
         motionPackets += t.motionPackets
         buttonEdges += t.buttonEdges
         latency.add(t.latency)
+    }
+}
+
+/// A token bucket for typed characters: `rate` a second, at most `burst` at once; the time
+/// is a parameter.
+struct TextBudget: Sendable {
+    static let rate = 200
+    static let burst = 1000
+    private var tokens = Double(TextBudget.burst)
+    private var last: Instant?
+
+    /// Takes `count` characters' worth if there is enough; false (nothing taken) otherwise.
+    mutating func take(_ count: Int, now: Instant) -> Bool {
+        if let last { tokens = min(Double(Self.burst), tokens + (now - last).secondsDouble * Double(Self.rate)) }
+        last = now
+        guard Double(count) <= tokens else { return false }
+        tokens -= Double(count)
+        return true
     }
 }

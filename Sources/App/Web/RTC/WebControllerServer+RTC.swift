@@ -6,7 +6,7 @@ extension WebControllerServer {
     /// GStreamer's webrtcbin cannot start (a warning says why), the route answers 503 and
     /// pages use the WebSocket.
     func addRTC(_ configuration: Configuration, host: any ExternalControllerHost, guardian: WebRequestGuard,
-                routes: WebControllerRoutes, router: Router<BasicRequestContext>) throws {
+                routes: WebControllerRoutes, router: Router<WebRequestContext>) throws {
         #if canImport(CWebRTCPeer)
         var peers: WebRTCPeers?
         if let rtc = configuration.rtc {

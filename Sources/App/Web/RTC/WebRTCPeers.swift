@@ -37,17 +37,17 @@ package final class WebRTCPeers: Sendable {
     /// Answers an offer for `session` off the caller's thread (webrtcbin blocks while it
     /// gathers); on success the session is registered and owns the peer.
     func answer(_ offer: String, fingerprint: [UInt8], for session: WebRTCSession) async -> Result<String, AnswerFailure> {
-        let replaced: [WebRTCSession] = sessions.withLock { s in
-            let same = s.values.filter { $0.device.id == session.device.id }
-            return same
+        // Replace the device's older peers and take a slot in one critical section: two
+        // offers at once cannot both see room, nor both keep their device's old peers.
+        let token = Self.nextToken.add(1, ordering: .relaxed).oldValue
+        let (replaced, admitted): ([WebRTCSession], Bool) = sessions.withLock { s in
+            let same = s.filter { $0.value.device.id == session.device.id }
+            for key in same.keys { s.removeValue(forKey: key) }
+            guard s.count < configuration.limit else { return (Array(same.values), false) }
+            s[token] = session
+            return (Array(same.values), true)
         }
         for old in replaced { old.end(.replaced) }
-        let token = Self.nextToken.add(1, ordering: .relaxed).oldValue
-        let admitted: Bool = sessions.withLock { s in
-            guard s.count < configuration.limit else { return false }
-            s[token] = session
-            return true
-        }
         if admitted { Self.all.withLock { $0[token] = session } }
         guard admitted else { return .failure(.full) }
         let c = configuration

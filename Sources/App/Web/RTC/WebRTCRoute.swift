@@ -17,7 +17,7 @@ struct WebRTCRoute: Sendable {
     let timeout: Duration
     #endif
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<WebRequestContext>) {
         router.post("/api/rtc") { request, _ in
             if let refused = self.guardian.check(request.head, write: true) { return self.refuse(refused) }
             guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
@@ -39,6 +39,11 @@ struct WebRTCRoute: Sendable {
                 self.stats.count(refused: "unknown")
                 return WebControllerRoutes.json(.forbidden, ["error": "this host does not know this phone (revoked or never paired); scan the host's QR code to pair"])
             }
+            // Each offer costs a GStreamer pipeline and a UDP port: a paired phone gets a few.
+            guard self.registry.allowOffer(from: device.id) else {
+                self.stats.count(refused: "rtc-rate")
+                return WebControllerRoutes.json(.tooManyRequests, ["error": "too many data-channel offers from this phone; using the WebSocket"])
+            }
             return await self.answer(offer, device: device)
         }
     }
@@ -51,9 +56,11 @@ struct WebRTCRoute: Sendable {
         case .success(let sdp):
             return WebControllerRoutes.json(.ok, ["type": "answer", "sdp": sdp])
         case .failure(.full):
+            session.end(.refused)          // its input task ends with it: nothing left behind
             stats.count(refused: "rtc-full")
             return Self.unavailable("every data-channel slot is taken")
         case .failure(.failed(let why)):
+            session.end(.refused)
             stats.drop("rtc-answer")
             return Self.unavailable(why)
         }

@@ -35,6 +35,8 @@ final class WebRTCSession: Sendable {
         var session: SessionID?
         var opening = false
         var ended = false
+        /// This device's one live session (`WebDeviceRegistry.claimSession`), while it is.
+        var claim: UInt64?
         var lastHeard = NIODeadline.now()
         var clock = WebClockOffset()
         var clutch = PageClutch()
@@ -172,6 +174,14 @@ final class WebRTCSession: Sendable {
     }
 
     private func open() async {
+        // One live session per device, on either transport: this one replaces the last.
+        let claim = registry.claimSession(device.id) { [weak self] in self?.end(.replaced) }
+        let unclaimed = state.withLock { s -> Bool in
+            if s.ended { return true }
+            s.claim = claim
+            return false
+        }
+        if unclaimed { registry.releaseSession(device.id, token: claim); return }
         let address = (try? SocketAddress(ipAddress: "0.0.0.0", port: 0))!
         guard let id = await host.open(from: address, name: device.name) else {
             stats.count(refused: "full")
@@ -184,6 +194,7 @@ final class WebRTCSession: Sendable {
             return s.ended
         }
         if ended { host.close(id, reason: .clientDisconnected(.user)); return }
+        host.setTyping(id, allowed: registry.mayType(device.id))
         stats.count(opened: 1)
         let mode = await host.mode(id, set: nil)
         send(WebHostMessage.welcome(host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text)
@@ -226,6 +237,7 @@ final class WebRTCSession: Sendable {
     /// Silence past the timeout, a revoked device, or no hello in time ends the session.
     private func watch() async {
         let started = NIODeadline.now()
+        var typing = registry.mayType(device.id)
         while true {
             try? await Task.sleep(for: Self.watchInterval)
             let (ended, session, heard) = state.withLock { ($0.ended, $0.session, $0.lastHeard) }
@@ -242,6 +254,8 @@ final class WebRTCSession: Sendable {
                 send(WebHostMessage.closing(reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again").text)
                 end(.revoked); return
             }
+            let may = registry.mayType(device.id)
+            if let session, may != typing { typing = may; host.setTyping(session, allowed: may) }
         }
     }
 
@@ -252,14 +266,15 @@ final class WebRTCSession: Sendable {
     /// Ends once: releases what the session held, then stops the peer off this thread
     /// (closing joins GStreamer's threads, which may be the caller).
     func end(_ ending: Ending) {
-        let taken = state.withLock { s -> (Peer?, SessionID?, (@Sendable () -> Void)?)? in
+        let taken = state.withLock { s -> (Peer?, SessionID?, (@Sendable () -> Void)?, UInt64?)? in
             guard !s.ended else { return nil }
             s.ended = true
-            defer { s.peer = nil; s.session = nil; s.forget = nil }
-            return (s.peer, s.session, s.forget)
+            defer { s.peer = nil; s.session = nil; s.forget = nil; s.claim = nil }
+            return (s.peer, s.session, s.forget, s.claim)
         }
-        guard let (peer, session, forget) = taken else { return }
+        guard let (peer, session, forget, claim) = taken else { return }
         inputs.finish()
+        if let claim { registry.releaseSession(device.id, token: claim) }
         if let session {
             let reason: SessionCloseReason = switch ending {
             case .closedByPage, .refused, .replaced, .fingerprint: .clientDisconnected(.user)

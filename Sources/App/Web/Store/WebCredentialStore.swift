@@ -32,11 +32,19 @@ package struct WebCredentialStore: Sendable {
         try PrivateFiles.write(Array(data) + [0x0A], directory: directory.path, name: Self.fileName)
     }
 
+    /// Every change is a read-modify-write under one lock (`web-controllers.lock`): a phone
+    /// paired while `remotion devices --revoke` runs cannot bring the revoked one back.
+    private func changing<T>(_ body: () throws(PrivateFileError) -> T) throws(PrivateFileError) -> T {
+        try PrivateFiles.withExclusiveLock(directory: directory.path, name: "web-controllers.lock", body)
+    }
+
     /// Stores a newly paired device (replacing one with the same id).
     package func add(_ device: WebDevice) throws(PrivateFileError) {
-        var list = try devices().filter { $0.id != device.id }
-        list.append(device)
-        try save(list)
+        try changing { () throws(PrivateFileError) in
+            var list = try devices().filter { $0.id != device.id }
+            list.append(device)
+            try save(list)
+        }
     }
 
     /// The device whose id is `id` and whose credential hash matches, else nil.
@@ -52,20 +60,39 @@ package struct WebCredentialStore: Sendable {
 
     /// Removes the devices whose id (any case) or name is exactly `what`; returns them.
     package func revoke(_ what: String) throws(PrivateFileError) -> [WebDevice] {
-        let list = try devices()
-        let wanted = what.trimmingCharacters(in: .whitespaces)
-        let matches = list.filter { $0.id == wanted.lowercased() || $0.name == wanted }
-        guard !matches.isEmpty else { return [] }
-        try save(list.filter { !matches.contains($0) })
-        return matches
+        try changing { () throws(PrivateFileError) in
+            let list = try devices()
+            let wanted = what.trimmingCharacters(in: .whitespaces)
+            let matches = list.filter { $0.id == wanted.lowercased() || $0.name == wanted }
+            guard !matches.isEmpty else { return [] }
+            try save(list.filter { !matches.contains($0) })
+            return matches
+        }
+    }
+
+    /// Lets the devices whose id or name is `what` type, or not; returns them.
+    package func setTyping(_ what: String, allowed: Bool) throws(PrivateFileError) -> [WebDevice] {
+        try changing { () throws(PrivateFileError) in
+            var list = try devices()
+            let wanted = what.trimmingCharacters(in: .whitespaces)
+            var changed: [WebDevice] = []
+            for i in list.indices where list[i].id == wanted.lowercased() || list[i].name == wanted {
+                list[i].typing = allowed
+                changed.append(list[i])
+            }
+            if !changed.isEmpty { try save(list) }
+            return changed
+        }
     }
 
     /// Renames the device with id `id` (the new name cleaned as when pairing); nil if unknown.
     package func rename(id: String, to name: String) throws(PrivateFileError) -> WebDevice? {
-        var list = try devices()
-        guard let i = list.firstIndex(where: { $0.id == id.lowercased() }) else { return nil }
-        list[i].name = WebDevice.cleanName(name)
-        try save(list)
-        return list[i]
+        try changing { () throws(PrivateFileError) in
+            var list = try devices()
+            guard let i = list.firstIndex(where: { $0.id == id.lowercased() }) else { return nil }
+            list[i].name = WebDevice.cleanName(name)
+            try save(list)
+            return list[i]
+        }
     }
 }

@@ -195,7 +195,14 @@ function showPairing(frag) {
     $("pair-error").textContent = "";
     go.textContent = "Pairing…";
     const r = await pair({ secret: frag.secret, name: sanitizeName(name.value, proposeDeviceName(navigator.userAgent)) },
-                         (u, o) => fetch(u, o));
+                         (u, o) => fetch(u, o), "/api/pair", {
+                           onWaiting: (code) => {
+                             go.textContent = "Waiting for the computer…";
+                             $("pair-wait").hidden = false;
+                             $("pair-code").textContent = code;
+                           },
+                         });
+    $("pair-wait").hidden = true;
     go.textContent = "Pair";
     if (!r.ok) { go.disabled = false; $("pair-error").textContent = r.error; return; }
     device = r.device;

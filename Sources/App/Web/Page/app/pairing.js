@@ -73,27 +73,48 @@ export function forgetDevice(storage) {
   try { storage.removeItem(STORAGE_KEY); } catch { /* nothing stored */ }
 }
 
+function post(fetchFn, url, payload) {
+  return fetchFn(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(payload),
+    cache: "no-store",
+    credentials: "same-origin",
+    referrerPolicy: "no-referrer",
+  });
+}
+
 /**
- * POST /api/pair. Resolves to {ok: true, device} or {ok: false, error} (a sentence for the user).
+ * POST /api/pair, then wait for the person at the computer: the host answers 202 with a
+ * ticket and a 4-digit code (the computer shows the same code); the page polls
+ * /api/pair/wait with the ticket every `pollMs` until the computer accepts (200: the
+ * device) or refuses or the request expires (403). `onWaiting(code)` is called once the
+ * request is made. Resolves to {ok: true, device} or {ok: false, error} (a sentence).
  * @param {{secret:string, name:string}} req
  * @param {typeof fetch} fetchFn
  */
-export async function pair(req, fetchFn, url = "/api/pair") {
+export async function pair(req, fetchFn, url = "/api/pair",
+                           { onWaiting = () => {}, pollMs = 1000, sleep = (ms) => new Promise((r) => setTimeout(r, ms)) } = {}) {
   let res;
   try {
-    res = await fetchFn(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ secret: req.secret, name: sanitizeName(req.name) }),
-      cache: "no-store",
-      credentials: "same-origin",
-      referrerPolicy: "no-referrer",
-    });
+    res = await post(fetchFn, url, { secret: req.secret, name: sanitizeName(req.name) });
   } catch (e) {
     return { ok: false, error: "Cannot reach the host (" + ((e && e.message) || e) + "). Is it still running?" };
   }
   let body = null;
   try { body = await res.json(); } catch { /* not JSON */ }
+  if (res.status === 202 && body && typeof body.ticket === "string") {
+    const ticket = body.ticket;
+    onWaiting(String(body.code || ""));
+    const waitURL = url + "/wait";
+    for (let i = 0; i < 600; i++) {          // the host forgets a request after 120 s
+      await sleep(pollMs);
+      try { res = await post(fetchFn, waitURL, { ticket }); } catch { continue; }   // a blip: poll again
+      body = null;
+      try { body = await res.json(); } catch { /* not JSON */ }
+      if (res.status !== 202) break;
+    }
+  }
   if (res.status === 200 && body && validDevice(body)) {
     return { ok: true, device: { id: body.id, credential: body.credential, host: String(body.host || "") } };
   }

@@ -204,6 +204,24 @@ async function pairingChecks(t) {
   t("403 → the host's one-line error", !no.ok && no.error.startsWith("expired pairing code"));
   const down = await pair({ secret, name: "x" }, async () => { throw new TypeError("Failed to fetch"); });
   t("network failure → a sentence", !down.ok && /Cannot reach the host/.test(down.error));
+  // The computer must accept the phone: 202 + ticket, polls until 200 (or 403 refused).
+  const calls = [];
+  let waitingCode = null;
+  const answers = [
+    { status: 202, json: async () => ({ ticket: "T1", code: "4821" }) },
+    { status: 202, json: async () => ({ code: "4821" }) },
+    { status: 200, json: async () => ({ id: dev.id, credential: dev.credential, host: "studio" }) },
+  ];
+  const waited = await pair({ secret, name: "Phone" }, async (url, o) => { calls.push([url, JSON.parse(o.body)]); return answers.shift(); },
+                             "/api/pair", { onWaiting: (c) => { waitingCode = c; }, sleep: async () => {} });
+  t("202 → waits for the computer (code shown), polls /api/pair/wait with the ticket, 200 → device",
+    waited.ok && waitingCode === "4821" && calls.length === 3 && calls[1][0] === "/api/pair/wait" && calls[2][1].ticket === "T1");
+  const refusedAnswers = [
+    { status: 202, json: async () => ({ ticket: "T2", code: "0007" }) },
+    { status: 403, json: async () => ({ error: "the computer said no to this phone" }) },
+  ];
+  const refused = await pair({ secret, name: "Phone" }, async () => refusedAnswers.shift(), "/api/pair", { sleep: async () => {} });
+  t("the computer refuses → its sentence", !refused.ok && refused.error.startsWith("the computer said no"));
 }
 
 export async function run() {
