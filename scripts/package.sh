@@ -40,7 +40,7 @@ fi
 [[ -x $bin ]] || fail "no executable at $bin: run without REMOTION_SKIP_BUILD or pass --bin"
 bundle="$(dirname "$bin")/Remotion_RemotionApp.resources"
 [[ -d $bundle ]] || fail "the dashboard's resources ($bundle) are missing next to $bin"
-if ldd "$bin" | grep -q 'libswift\|libFoundation'; then
+if ldd "$bin" | grep 'libswift\|libFoundation' >/dev/null; then
   fail "$bin links the Swift runtime dynamically: build it with --static-swift-stdlib"
 fi
 
