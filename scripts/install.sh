@@ -73,27 +73,12 @@ put 0644 "$completions/remotion" "$prefix/share/bash-completion/completions/remo
 put 0644 "$completions/_remotion" "$prefix/share/zsh/site-functions/_remotion"
 put 0644 "$completions/remotion.fish" "$prefix/share/fish/vendor_completions.d/remotion.fish"
 
-# A systemd user unit for `remotion host` (not enabled).
-cat >"$completions/remotion-host.service" <<UNIT
-[Unit]
-Description=Remotion host: phones and gyro devices as motion controllers
-After=graphical-session.target
-
-[Service]
-ExecStart=$prefix/bin/remotion host
-Restart=on-failure
-RestartSec=2
-
-[Install]
-WantedBy=default.target
-UNIT
+# The systemd user unit for `remotion host` (not enabled) and the udev rule that gives the
+# active local session (logind's uaccess) write access to /dev/uinput: packaging/ holds the
+# one copy of each, which scripts/package.sh puts in the .deb too.
+sed "s|@BINDIR@|$prefix/bin|" packaging/remotion-host.service >"$completions/remotion-host.service"
 put 0644 "$completions/remotion-host.service" "$unit_dir/remotion-host.service"
-
-# The udev rule that gives the active local session (logind's uaccess) write access to
-# /dev/uinput, also before the module is loaded (static_node); no group, so no user gains
-# read access to the keyboards (docs/INJECTION.md, docs/SECURITY.md).
-echo 'KERNEL=="uinput", SUBSYSTEM=="misc", TAG+="uaccess", OPTIONS+="static_node=uinput"' \
-  >"$completions/60-remotion-uinput.rules"
+cp packaging/60-remotion-uinput.rules "$completions/60-remotion-uinput.rules"
 put 0644 "$completions/60-remotion-uinput.rules" "$udev_dir/60-remotion-uinput.rules"
 
 echo "installed remotion $version in $prefix (files listed in $manifest)"

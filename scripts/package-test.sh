@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# CI stage (docs/PACKAGING.md): builds the .deb from the checkout (scripts/package.sh,
+# release build, lintian) and installs it into a minimal Debian 12 root (mmdebstrap
+# minbase) with `apt-get install ./remotion_….deb` and nothing else, then, inside the root:
+#   remotion --version
+#   remotion demo --duration 1                     as a non-root user
+#   remotion host --inject log                     as that user, fed from outside the root by
+#                                                  the checkout's binary over loopback
+# The root shares this machine's network namespace (chroot): every socket is on 127.0.0.1.
+# The mirror comes from this machine's apt sources at run time; the root is cached in
+# $REMOTION_CI_CACHE (default /var/cache/remotion-ci) as bookworm-minbase-<date>-<mirror
+# hash>.tar, made again each day. Needs root, mmdebstrap, unshare.
+# Env: REMOTION_SKIP_BUILD=1 packages the release binary already built.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+fail() { echo "package-test: $*" >&2; exit 1; }
+[[ $(id -u) -eq 0 ]] || fail "needs root (it makes a chroot): run as root"
+command -v mmdebstrap >/dev/null || fail "mmdebstrap is missing: apt-get install mmdebstrap (bash scripts/setup.sh --test)"
+
+bash scripts/package.sh || fail "scripts/package.sh failed: fix what it says above"
+deb=$(ls -t dist/remotion_*.deb | head -1)
+outside=.build/release/remotion
+
+# The mirror: the first non-security URI of this machine's apt sources (deb822 or one-line).
+uris=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n'
+       grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | sed 's/\[[^]]*\]//' | awk '{print $2}')
+mirror=$(grep -v -- -security <<<"$uris" | grep -m1 .)
+security=$(grep -m1 -- -security <<<"$uris")
+[[ -n $mirror ]] || fail "no Debian mirror in /etc/apt/sources.list{,.d}: add one (deb http://MIRROR/debian bookworm main)"
+sources=("deb $mirror bookworm main" "deb $mirror bookworm-updates main")
+[[ -n $security ]] && sources+=("deb $security bookworm-security main")
+
+cache=${REMOTION_CI_CACHE:-/var/cache/remotion-ci}
+key="$(date -u +%Y%m%d)-$(printf '%s\n' "${sources[@]}" | md5sum | cut -c1-8)"
+tar=$cache/bookworm-minbase-$key.tar
+mkdir -p "$cache"
+if [[ ! -s $tar ]]; then
+  echo "package-test: making the minimal Debian 12 root ($tar)"
+  find "$cache" -maxdepth 1 -name 'bookworm-minbase-*.tar' -delete
+  mmdebstrap --variant=minbase --format=tar --quiet --skip=cleanup/apt/lists bookworm "$tar.part" "${sources[@]}" >"$cache/mmdebstrap.log" 2>&1 ||
+    { tail -5 "$cache/mmdebstrap.log" >&2; fail "mmdebstrap could not make the root from $mirror: check the mirror and the network"; }
+  mv "$tar.part" "$tar"
+fi
+
+work=$(mktemp -d /tmp/remotion-package-test.XXXXXX)
+root=$work/root
+pids=()
+cleanup() {
+  [[ -s $work/host.pid ]] && kill "$(cat "$work/host.pid")" 2>/dev/null
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir "$root" && tar -C "$root" -xf "$tar" || fail "could not unpack $tar: remove it and run again"
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+chmod 1777 "$root/tmp"
+# inroot [--user] COMMAND...: runs in the root with /proc and /dev mounted in a private
+# mount namespace (gone when the command ends); the network namespace is this machine's.
+# With PIDFILE set, the command's own pid (not unshare's) is written there, for signals.
+inroot() {
+  local spec=()
+  if [[ $1 == --user ]]; then spec=(--userspec=tester:tester); shift; fi
+  unshare --mount --fork -- sh -c 'mount -t proc proc "$0/proc" && mount --rbind /dev "$0/dev" &&
+    { [ -z "${PIDFILE:-}" ] || echo $$ >"$PIDFILE"; } && exec "$@"' \
+    "$root" chroot "${spec[@]}" "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/home/tester LANG=C.UTF-8 "$@"
+}
+
+passed=0; failed=0
+check() { # name, command...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+
+before=$(inroot dpkg-query -W -f '${Package}\n' | wc -l) before_kib=$(du -sk "$root/usr" | cut -f1)
+cp "$deb" "$root/tmp/"
+if ! inroot sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q /tmp/$(basename "$deb")" >"$work/apt.log" 2>&1; then
+  tail -15 "$work/apt.log"
+  fail "apt-get install ./$(basename "$deb") failed in a minimal Debian 12: a Depends is missing or wrong (see above)"
+fi
+inroot apt-get clean
+after=$(inroot dpkg-query -W -f '${Package}\n' | wc -l) after_kib=$(du -sk "$root/usr" | cut -f1)
+echo "package-test: apt-get install ./$(basename "$deb") added $((after - before)) packages to minbase ($((after - before - 1)) dependencies), /usr grew by $(((after_kib - before_kib) / 1024)) MiB"
+check "remotion --version in the root says the package's version" \
+  test "$(inroot remotion --version)" = "$(dpkg-deb -f "$deb" Version)"
+check "the man page and the completions are where man and the shells look" \
+  test -s "$root/usr/share/man/man1/remotion.1.gz" -a -s "$root/usr/share/bash-completion/completions/remotion"
+
+inroot useradd --create-home --shell /bin/sh tester || fail "useradd failed in the root"
+inroot --user remotion demo --duration 1 >"$work/demo.out" 2>"$work/demo.err"; rc=$?
+check "remotion demo --duration 1 as a non-root user exits 0" test "$rc" -eq 0
+check "... and prints its summary (host received what the client sent)" grep -q 'client sent [0-9]*, host received' "$work/demo.out"
+((rc == 0)) || { tail -5 "$work/demo.err"; }
+
+# The host in the root, as the user; the checkout's binary pairs and streams from outside.
+. scripts/lib/ready.sh
+inroot --user remotion pair --listen --yes --bind 127.0.0.1 --port 0 --window 20 >"$work/pair.out" 2>"$work/pair.err" &
+listener=$!; pids+=("$listener")
+code=""
+for _ in $(seq 200); do code=$(grep -m1 '^remotion-pair:' "$work/pair.out"); [[ -n $code ]] && break; sleep 0.05; done
+"$outside" pair "$code" --name package-test --data-dir "$work/client-keys" >/dev/null 2>"$work/pair-client.err"; rc=$?
+wait "$listener" 2>/dev/null
+check "pairing the host in the root from outside (remotion pair --listen / pair CODE)" test "$rc" -eq 0
+PIDFILE=$work/host.pid inroot --user remotion host --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-dashboard \
+  --ready-file /tmp/ready.json >"$work/host.out" 2>"$work/host.err" &
+host=$!; pids+=("$host")
+if wait_ready "$root/tmp/ready.json" "$host" 30; then
+  port=$(ready_value "$root/tmp/ready.json" udpPort)
+  "$outside" client --host "127.0.0.1:$port" --data-dir "$work/client-keys" --source synthetic:circle \
+    --duration 2 --press A@0.5+0.5 2>"$work/client.err"; rc=$?
+  check "a client outside the root streams to the host inside (exit 0)" test "$rc" -eq 0
+  for _ in $(seq 100); do grep -q '"button":"left","state":"up"' "$work/host.out" && break; sleep 0.05; done
+  kill -INT "$(cat "$work/host.pid")" 2>/dev/null; wait "$host" 2>/dev/null
+  check "... which stops on SIGINT, every held input released" grep -q "every held input released" "$work/host.err"
+  check "... the host logged pointer motion" test "$(grep -c '"kind":"move' "$work/host.out")" -gt 20
+  check "... and the press and its release" grep -q '"button":"left","state":"up"' "$work/host.out"
+else
+  check "remotion host starts in the root (ready file)" false
+  tail -3 "$work/host.err"
+fi
+
+echo "package-test: $passed passed, $failed failed"
+((failed == 0)) || fail "$failed check(s) failed above: the package as installed does not work"
