@@ -12,6 +12,10 @@ import RemotionProtocol
 /// straight ramp). Fractions of a pixel are kept and added to the next move, so many
 /// small moves add up exactly. Scrolling keeps fractions of a wheel step the same way:
 /// `scrollPixels` CSS pixels of two-finger movement make one wheel step.
+///
+/// One message gives at most `maxWheelSteps` wheel steps and `maxPixels` pixels per
+/// axis (injectors post one click per wheel step); what is beyond that is dropped,
+/// not kept for later, and every conversion to Int saturates instead of trapping.
 package struct TouchpadMapper: Sendable, Equatable {
     package struct Settings: Sendable, Equatable, Hashable, Codable {
         /// Screen pixels per CSS pixel for slow moves.
@@ -25,6 +29,11 @@ package struct TouchpadMapper: Sendable, Equatable {
         package var scrollPixels = 24.0
         package init() {}
     }
+
+    /// Wheel steps per axis one scroll message may give.
+    package static let maxWheelSteps = 20
+    /// Screen pixels per axis one pad message may give.
+    package static let maxPixels = 10_000
 
     package var settings: Settings
     private var remainder = (x: 0.0, y: 0.0)
@@ -46,21 +55,28 @@ package struct TouchpadMapper: Sendable, Equatable {
         let distance = (dx * dx + dy * dy).squareRoot()
         let g = gain(speed: distance / max(millis, 1))
         let x = remainder.x + dx * g, y = remainder.y + dy * g
+        guard x.isFinite, y.isFinite else { remainder = (0, 0); return (0, 0) }
         let ix = x.rounded(.towardZero), iy = y.rounded(.towardZero)
         remainder = (x - ix, y - iy)
-        return (Int(ix), Int(iy))
+        return (MotionMath.saturated(ix, limit: Self.maxPixels), MotionMath.saturated(iy, limit: Self.maxPixels))
     }
 
     /// A scroll of (dx, dy) CSS pixels (positive dy: up, positive dx: right) → whole
     /// wheel steps, fractions kept for the next scroll.
     package mutating func scroll(dx: Double, dy: Double) -> (dx: Int, dy: Int) {
-        guard dx.isFinite, dy.isFinite, settings.scrollPixels > 0 else { return (0, 0) }
-        let x = scrollRemainder.x + dx / settings.scrollPixels
-        let y = scrollRemainder.y + dy / settings.scrollPixels
+        // The setting is ≥ 1 (MappingSettings+Keys); a smaller value set in code is
+        // treated as 1 so a tiny step cannot turn one message into billions of clicks.
+        guard dx.isFinite, dy.isFinite, settings.scrollPixels.isFinite else { return (0, 0) }
+        let step = Swift.max(settings.scrollPixels, 1)
+        let x = scrollRemainder.x + dx / step
+        let y = scrollRemainder.y + dy / step
+        guard x.isFinite, y.isFinite else { scrollRemainder = (0, 0); return (0, 0) }
         // A whole step within rounding error counts (ten moves of 2.4 px are one step).
         let ix = (x + (x < 0 ? -1e-9 : 1e-9)).rounded(.towardZero), iy = (y + (y < 0 ? -1e-9 : 1e-9)).rounded(.towardZero)
-        scrollRemainder = (x - ix, y - iy)
-        return (Int(ix), Int(iy))
+        let cap = Double(Self.maxWheelSteps)
+        // Steps beyond the cap are dropped with their remainder, not saved for later.
+        scrollRemainder = (abs(ix) > cap ? 0 : x - ix, abs(iy) > cap ? 0 : y - iy)
+        return (MotionMath.saturated(ix, limit: Self.maxWheelSteps), MotionMath.saturated(iy, limit: Self.maxWheelSteps))
     }
 
     package static func == (a: TouchpadMapper, b: TouchpadMapper) -> Bool {

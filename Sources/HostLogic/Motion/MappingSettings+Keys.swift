@@ -16,13 +16,15 @@ extension MappingSettings {
         let key: String
         let parse: @Sendable (inout MappingSettings, String) throws(MappingSettingError) -> Void
         let text: @Sendable (MappingSettings) -> String
+        /// The allowed range of a number (nil for words), for tests that walk every range.
+        var rule: NumberRule? = nil
 
         /// A number within `rule`.
         static func number(_ key: String, _ path: WritableKeyPath<MappingSettings, Double> & Sendable,
                            _ rule: NumberRule) -> Field {
             Field(key: key, parse: { (s: inout MappingSettings, v: String) throws(MappingSettingError) in
                 s[keyPath: path] = try rule.parse(key, v)
-            }, text: { "\($0[keyPath: path])" })
+            }, text: { "\($0[keyPath: path])" }, rule: rule)
         }
 
         /// One of a few words; `aliases` accepts other spellings (lower case).
@@ -80,7 +82,7 @@ extension MappingSettings {
         .number("filter.d_cutoff", \.filterSettings.dCutoff, NumberRule(above: 0, atMost: 1000, unit: "Hz")),
         .number("touchpad.speed", \.touchpad.speed, NumberRule(above: 0, atMost: 20, unit: "screen pixels per CSS pixel")),
         .number("touchpad.acceleration", \.touchpad.acceleration, NumberRule(atLeast: 0, atMost: 10)),
-        .number("touchpad.scroll_step", \.touchpad.scrollPixels, NumberRule(above: 0, atMost: 500, unit: "CSS pixels per wheel step")),
+        .number("touchpad.scroll_step", \.touchpad.scrollPixels, NumberRule(atLeast: 1, atMost: 500, unit: "CSS pixels per wheel step")),
     ]
 
     private static let fieldsByKey = Dictionary(uniqueKeysWithValues: fields.map { ($0.key, $0) })

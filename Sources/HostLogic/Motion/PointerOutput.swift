@@ -84,9 +84,13 @@ package enum MotionMath {
     }
 
     /// A whole pixel count: rounded, saturating instead of trapping on absurd values.
-    package static func pixels(_ v: Double) -> Int {
-        guard v.isFinite else { return 0 }
-        return Int(Swift.min(Swift.max(v.rounded(), -1e9), 1e9))
+    package static func pixels(_ v: Double) -> Int { saturated(v.rounded(), limit: 1_000_000_000) }
+
+    /// `v` truncated to an Int within ±`limit` (NaN: 0). The one way a Double from input
+    /// or settings becomes an Int on the input paths: `Int(Double)` traps out of range.
+    package static func saturated(_ v: Double, limit: Int) -> Int {
+        guard !v.isNaN else { return 0 }
+        return Int(Swift.min(Swift.max(v, -Double(limit)), Double(limit)))
     }
 
     /// Linear interpolation factor of `x` between `lo` and `hi`, clamped to [0, 1].
