@@ -67,6 +67,9 @@ struct PairCommand: AsyncParsableCommand {
         }
         if isatty(STDOUT_FILENO) == 1, let qr = try? QRCode(text: url) { say(qr.terminalText()) }
         say("pair a phone: \(url)")
+        if let ca = response.string("caSHA256") {
+            say("the page's CA, SHA-256 (compare with the phone's certificate details before trusting it): \(ca)")
+        }
         printErr("remotion pair: scan the code with the phone's camera; the link works once, for 5 minutes")
         // The link admits no one by itself: the phone waits for this computer's answer.
         guard isatty(STDIN_FILENO) == 1 || yes else {

@@ -16,6 +16,8 @@ package struct WebControllerService: Service {
     package let reachable: String
     package let port: Int
     package let fingerprint: String
+    /// The local CA's SHA-256, colon-separated hex, as the phone's certificate screens show it.
+    package let caFingerprint: String
 
     /// The control socket's `web-pair-window`: a new one-time pairing URL (5 minutes, one
     /// phone) for `remotion pair --web`, which shows it as a QR code.
@@ -30,10 +32,10 @@ package struct WebControllerService: Service {
     ///     {"command":"web-pair-requests"} → {"ok":true,"requests":[{"code":"4821","name":…,"address":…,"seconds":…}]}
     ///     {"command":"web-pair-decide","code":"4821","accept":true} → {"ok":true,"name":…}
     package var controlHandlers: [String: ControlHandler] {
-        let open = openPairing, stats = server.stats, registry = server.registry
+        let open = openPairing, stats = server.stats, registry = server.registry, ca = caFingerprint
         return ["web-pair-window": { _, _ in
             guard let url = open() else { return .failure("the web controller cannot open a pairing window") }
-            return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow)])
+            return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow), "caSHA256": .string(ca)])
         }, "web-stats": { _, _ in .success(stats.snapshot.controlFields) },
         "web-pair-requests": { _, _ in
             let now = Date()
@@ -59,6 +61,8 @@ package struct WebControllerService: Service {
         package var url: String?
         package var fingerprint: String
         package var reissued: Bool
+        package var caFingerprint: String
+        package var replacedCA: WebCertificates.Replacement?
     }
 
     /// `pairAtStart`: open a pairing window now (nil: only when interactive and no phone is
@@ -106,8 +110,10 @@ package struct WebControllerService: Service {
         let url = open ? pairingURL(host: reachable, port: bound, secret: registry.openPairing(),
                                     fingerprint: certificates.fingerprint) : nil
         return Started(service: WebControllerService(server: server, url: url, reachable: reachable, port: bound,
-                                                     fingerprint: certificates.fingerprint), port: bound, url: url,
-                       fingerprint: certificates.fingerprint, reissued: certificates.reissued)
+                                                     fingerprint: certificates.fingerprint,
+                                                     caFingerprint: certificates.caFingerprint), port: bound, url: url,
+                       fingerprint: certificates.fingerprint, reissued: certificates.reissued,
+                       caFingerprint: certificates.caFingerprint, replacedCA: certificates.replacedCA)
     }
 
     /// "FIRST-LAST" → the data channels' UDP port range.

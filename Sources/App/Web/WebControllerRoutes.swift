@@ -26,6 +26,14 @@ struct WebControllerRoutes: Sendable {
                               extra: [.contentDisposition: "attachment; filename=\"remotion-ca.crt\""])
             }
         }
+        // The CA's SHA-256 for the pairing screen. Not a proof (whoever serves the page serves
+        // this too): it tells the person what to compare, in the phone's own certificate
+        // screen, with what the host prints in the terminal (docs/SECURITY.md §9).
+        router.get("/ca.sha256") { request, _ in
+            try self.host(request) {
+                Self.response(.ok, type: "text/plain; charset=utf-8", Data((self.certificates.caFingerprint + "\n").utf8))
+            }
+        }
         router.get("/ca.mobileconfig") { request, _ in
             try self.host(request) {
                 let profile = LocalCertificateAuthority.mobileconfig(caDER: self.certificates.caDER, hostname: self.hostName)

@@ -63,8 +63,11 @@ import RemotionTestSupport
         #expect(try ca.extensions.keyUsage == KeyUsage(keyCertSign: true, cRLSign: true))
         let leafDays = leaf.notValidAfter.timeIntervalSince(leaf.notValidBefore) / 86_400
         #expect(leafDays <= 397 && leafDays > 390)
-        let caYears = ca.notValidAfter.timeIntervalSince(ca.notValidBefore) / (365.25 * 86_400)
-        #expect(caYears > 9.9 && caYears < 10.1)
+        let caDays = ca.notValidAfter.timeIntervalSince(ca.notValidBefore) / 86_400
+        #expect(caDays > 729.9 && caDays < 730.1)   // two years, renewed at start near the end
+        let constraints = try #require(ca.extensions[oid: .X509ExtensionID.nameConstraints])
+        #expect(constraints.critical)
+        #expect(try NameConstraints(constraints).permittedDNSDomains.sorted() == ["local", "localhost"])
         #expect(leaf.serialNumber != ca.serialNumber)
         for serial in [leaf.serialNumber, ca.serialNumber] {
             #expect(serial.bytes.count == 20 && serial.bytes.first! & 0xC0 == 0x40)   // positive, 20 DER octets

@@ -6,8 +6,9 @@ import X509
 
 /// Makes the local CA and its server certificates (P-256, ECDSA with SHA-256).
 enum CertificateIssuer {
-    /// Ten years (3650 days).
-    static let caLifetime: TimeInterval = 3650 * 86_400
+    /// Two years (730 days): renewed at start within `LocalCertificateAuthority.renewalMargin`
+    /// of its end (phones then install and trust the new one).
+    static let caLifetime: TimeInterval = 730 * 86_400
     /// Apple platforms refuse TLS server certificates valid for more than 398 days
     /// (support.apple.com/102028); 396 days plus the 1-hour backdating stays under 397.
     static let leafLifetime: TimeInterval = 396 * 86_400
@@ -42,6 +43,7 @@ enum CertificateIssuer {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                Critical(LANNameConstraints.extensionValue)
                 SubjectKeyIdentifier(hash: publicKey)
             },
             issuerPrivateKey: Certificate.PrivateKey(key)

@@ -14,7 +14,8 @@ import X509
 ///     web-key.pem      its P-256 private key (PKCS#8)
 ///
 /// The CA is made once and kept (a new CA means every phone has to trust it again); it is
-/// only replaced when its files are missing or it expires within `renewalMargin`. The
+/// only replaced when its files are missing, it expires within `renewalMargin`, or it lacks
+/// the critical LAN-only NameConstraints (`LANNameConstraints`; CAs made before them). The
 /// server certificate is re-issued when the wanted names differ from its SANs, it expires
 /// within `renewalMargin`, it is not yet valid, or it (or its key) does not fit the CA.
 package enum LocalCertificateAuthority {
@@ -36,11 +37,17 @@ package enum LocalCertificateAuthority {
         try PrivateFiles.prepareDirectory(dir)
 
         var issuedCA = false
+        var replaced: WebCertificates.Replacement?
         var ca: (certificate: Certificate, key: P256.Signing.PrivateKey)
-        if let existing = try loadCA(directory: dir),
-           existing.certificate.notValidAfter.timeIntervalSince(now) > renewalMargin {
+        let existingCA = try loadCA(directory: dir)
+        if let existing = existingCA,
+           existing.certificate.notValidAfter.timeIntervalSince(now) > renewalMargin,
+           LANNameConstraints.isConstrained(existing.certificate) {
             ca = existing
         } else {
+            if let old = existingCA?.certificate {
+                replaced = LANNameConstraints.isConstrained(old) ? .expiring : .unconstrained
+            }
             ca = try attempt("make the local CA") { try CertificateIssuer.makeCA(hostname: hostname, now: now) }
             try writePEM(ca.key.pemRepresentation, dir, caKeyFile)
             try writePEM(try attempt("encode the CA") { try ca.certificate.serializeAsPEM().pemString }, dir, caFile)
@@ -63,7 +70,7 @@ package enum LocalCertificateAuthority {
         }
         return try attempt("encode the certificates") {
             try WebCertificates(ca: ca.certificate, leaf: leaf.certificate, leafKey: leaf.key,
-                                issuedCA: issuedCA, issuedLeaf: issuedLeaf)
+                                issuedCA: issuedCA, issuedLeaf: issuedLeaf, replacedCA: replaced)
         }
     }
 
@@ -76,14 +83,16 @@ package enum LocalCertificateAuthority {
         return (trimmed.isEmpty ? "remotion" : trimmed) + ".local"
     }
 
-    /// `<host>.local`, `localhost` and every address; an address that does not parse is an error.
+    /// `<host>.local`, `localhost` and every address the CA may vouch for (private, loopback,
+    /// link-local: a public address in the leaf would make phones refuse the whole
+    /// certificate); an address that does not parse is an error.
     package static func wantedNames(hostname: String, addresses: [String]) throws(PrivateFileError) -> CertificateNames {
         var ips = Set<[UInt8]>()
         for address in addresses {
             guard let bytes = IPAddressBytes.parse(address) else {
                 throw PrivateFileError("cannot issue the server certificate: \"\(address)\" is not an IP address")
             }
-            ips.insert(bytes)
+            if LANNameConstraints.permits(address: bytes) { ips.insert(bytes) }
         }
         return CertificateNames(dnsNames: [localName(for: hostname), "localhost"], ipAddresses: ips)
     }

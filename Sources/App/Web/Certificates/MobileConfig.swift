@@ -44,7 +44,7 @@ package enum MobileConfig {
         \(base64)
         \t\t\t</data>
         \t\t\t<key>PayloadDescription</key>
-        \t\t\t<string>Lets this device trust the Remotion controller page served by \(escape(hostname)).</string>
+        \t\t\t<string>Lets this device trust the Remotion controller page served by \(escape(hostname)). Name constraints limit it to .local names, localhost and private, loopback and link-local addresses.</string>
         \t\t\t<key>PayloadDisplayName</key>
         \t\t\t<string>\(name)</string>
         \t\t\t<key>PayloadIdentifier</key>
@@ -58,7 +58,7 @@ package enum MobileConfig {
         \t\t</dict>
         \t</array>
         \t<key>PayloadDescription</key>
-        \t<string>Installs the certificate authority of the Remotion host \(escape(hostname)). It is only used for that host's controller page.</string>
+        \t<string>Installs the certificate authority of the Remotion host \(escape(hostname)). Its name constraints let it vouch only for .local names, localhost and private, loopback and link-local addresses, never for a public site; anyone holding its key (the host's user) can still vouch for other devices on a local network. Before trusting it, check that its SHA-256 under More Details matches the one the host prints.</string>
         \t<key>PayloadDisplayName</key>
         \t<string>\(name)</string>
         \t<key>PayloadIdentifier</key>

@@ -20,6 +20,14 @@ package struct WebCertificates: Sendable, Equatable {
     /// `leafSHA256` as shown to people and put in the pairing URL's `fp=`.
     package var fingerprint: String { Self.displayFingerprint(leafSHA256) }
     package var leafNotAfter: Date
+    /// SHA-256 of the CA's DER, as the phone's own certificate screens show it.
+    package var caSHA256: [UInt8]
+    /// `caSHA256` as colon-separated uppercase hex ("AB:CD:…", 32 bytes): what Android's
+    /// and Firefox's certificate details show (iOS shows the same bytes with spaces).
+    package var caFingerprint: String { Self.colonHex(caSHA256) }
+    /// Why an existing CA was replaced (nil: kept, or made for the first time).
+    package enum Replacement: Sendable, Equatable { case unconstrained, expiring }
+    package var replacedCA: Replacement?
     /// Whether this load made a new CA (phones must trust it again) or a new leaf.
     package var issuedCA: Bool
     package var issuedLeaf: Bool
@@ -37,9 +45,19 @@ package struct WebCertificates: Sendable, Equatable {
             .joined(separator: "-")
     }
 
-    init(ca: Certificate, leaf: Certificate, leafKey: P256.Signing.PrivateKey, issuedCA: Bool, issuedLeaf: Bool) throws {
+    package static func colonHex(_ digest: some Collection<UInt8>) -> String {
+        digest.map { byte in
+            let s = String(byte, radix: 16, uppercase: true)
+            return byte < 16 ? "0" + s : s
+        }.joined(separator: ":")
+    }
+
+    init(ca: Certificate, leaf: Certificate, leafKey: P256.Signing.PrivateKey, issuedCA: Bool, issuedLeaf: Bool,
+         replacedCA: Replacement? = nil) throws {
         caPEM = try ca.serializeAsPEM().pemString + "\n"
         caDER = try ca.derBytes()
+        caSHA256 = Array(SHA256.hash(data: caDER))
+        self.replacedCA = replacedCA
         leafPEM = try leaf.serializeAsPEM().pemString + "\n"
         leafDER = try leaf.derBytes()
         leafKeyPEM = leafKey.pemRepresentation + "\n"

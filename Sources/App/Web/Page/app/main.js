@@ -185,8 +185,13 @@ function showPairing(frag) {
   showScreen("pair");
   $("host-name").textContent = location.hostname;
   setStatus("Pair this phone with the computer that showed the QR code.");
-  const groups = frag.fingerprint ? frag.fingerprint.toUpperCase().split("-") : null;
-  $("pair-fp").textContent = groups ? groups.slice(0, 4).join(" ") + "\n" + groups.slice(4).join(" ") : "(no fingerprint in the link)";
+  // The CA's SHA-256 from the server, not the link's fp= (that is what the host printed, so
+  // comparing it with the host's terminal always agrees). What the person can really check
+  // is this value against the phone's own certificate details screen (docs/SECURITY.md §9).
+  $("pair-fp").textContent = "…";
+  fetch("/ca.sha256", { cache: "no-store" }).then(r => r.ok ? r.text() : Promise.reject(r.status))
+    .then(t => { $("pair-fp").textContent = formatCAFingerprint(t); })
+    .catch(() => { $("pair-fp").textContent = "(could not read the CA fingerprint)"; });
   const name = $("pair-name");
   name.value = proposeDeviceName(navigator.userAgent);
   const go = $("pair-go");
@@ -335,3 +340,12 @@ function init() {
 }
 
 init();
+
+/** "AB:CD:…" (32 bytes) → four lines of eight bytes, as easy to compare as the phone's screen. */
+function formatCAFingerprint(text) {
+  const bytes = text.trim().toUpperCase().split(":").filter(b => /^[0-9A-F]{2}$/.test(b));
+  if (bytes.length !== 32) return "(could not read the CA fingerprint)";
+  const lines = [];
+  for (let i = 0; i < 32; i += 8) lines.push(bytes.slice(i, i + 8).join(":"));
+  return lines.join("\n");
+}
