@@ -310,6 +310,14 @@ check "... the installed binary finds the dashboard's files" \
   bash -c "'$inst/.local/bin/remotion' demo --dashboard 0 --duration 0.5 2>&1 | grep -q 'dashboard on http://127.0.0.1:'"
 check "... a systemd user unit for remotion host (not enabled)" \
   grep -qx "ExecStart=$inst/.local/bin/remotion host" "$inst/.config/systemd/user/remotion-host.service"
+# The unit's hardening, scored offline (no running systemd here): 9.8 UNSAFE without it,
+# 6.4 with it (docs/SECURITY.md §11.5); the threshold catches a directive lost.
+mkdir -p "$work/unit-runtime" && chmod 700 "$work/unit-runtime"
+check "... hardened: systemd-analyze security --offline scores it at most 6.5" \
+  env XDG_RUNTIME_DIR="$work/unit-runtime" systemd-analyze security --offline=yes --user --threshold=65 \
+  "$inst/.config/systemd/user/remotion-host.service"
+check "... and systemd-analyze verify says nothing about it (an unknown key would be a warning)" \
+  bash -c "XDG_RUNTIME_DIR='$work/unit-runtime' systemd-analyze verify --user '$inst/.config/systemd/user/remotion-host.service' 2>&1 | { ! grep .; }"
 check "... the udev rule of docs/INJECTION.md" \
   grep -qxF "$(grep -m1 '^KERNEL=="uinput"' docs/INJECTION.md)" "$inst/.local/share/remotion/60-remotion-uinput.rules"
 check "... which gives the desktop session access (uaccess), no group" \

@@ -75,8 +75,9 @@ put 0644 "$completions/remotion.fish" "$prefix/share/fish/vendor_completions.d/r
 
 # The systemd user unit for `remotion host` (not enabled) and the udev rule that gives the
 # active local session (logind's uaccess) write access to /dev/uinput: packaging/ holds the
-# one copy of each, which scripts/package.sh puts in the .deb too.
-sed "s|@BINDIR@|$prefix/bin|" packaging/remotion-host.service >"$completions/remotion-host.service"
+# one copy of each, which scripts/package.sh puts in the .deb too (the unit's hardening:
+# docs/SECURITY.md §11.5).
+sed "s|@BINDIR@|$prefix/bin|g" packaging/remotion-host.service >"$completions/remotion-host.service"
 put 0644 "$completions/remotion-host.service" "$unit_dir/remotion-host.service"
 cp packaging/60-remotion-uinput.rules "$completions/60-remotion-uinput.rules"
 put 0644 "$completions/60-remotion-uinput.rules" "$udev_dir/60-remotion-uinput.rules"
