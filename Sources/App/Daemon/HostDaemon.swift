@@ -60,10 +60,11 @@ package struct HostDaemon: Sendable {
     let services: [ServiceGroupConfiguration.ServiceConfiguration]
     let logger: Logger
 
-    /// Serves until SIGINT/SIGTERM, then stops every service gracefully: controllers are
-    /// told, held input is released, the stop line is said.
+    /// Serves until SIGINT/SIGTERM/SIGHUP, then stops every service gracefully: controllers
+    /// are told, held input is released, keycodes borrowed for typing are given back, the
+    /// stop line is said. (SIGHUP: the terminal closed; it used to kill the host outright.)
     package func run() async throws {
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigint, .sigterm],
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigint, .sigterm, .sighup],
                                                       logger: logger))
         try await group.run()
     }

@@ -49,7 +49,9 @@ package enum InjectorFactory {
             return VirtualScreenBackend(geometry: screen)
         case .xtest:
             #if os(Linux)
-            return try XTestBackend(displayName: environment["DISPLAY"])
+            return try XTestBackend(displayName: environment["DISPLAY"],
+                                    keymapRecord: XTestBackend.keymapRecordPath(environment: environment,
+                                                                                displayName: environment["DISPLAY"]))
             #else
             throw InjectionError(.unavailable, backend: "xtest", "XTest injection is built on Linux only")
             #endif

@@ -6,6 +6,10 @@ import RemotionProtocol
 package protocol TextTypingBackend: InjectorBackend {
     /// Types `text`; returns the characters it could not type (empty: all typed).
     func type(_ text: String) throws(InjectionError) -> String
+    /// Gives back every keycode typing borrowed (the keyboard map as before the text).
+    /// Called a moment after the last text (not at once: an application reads the map
+    /// when it handles the key, maybe later) and on close.
+    func restoreBorrowedKeycodes()
 }
 
 /// Unicode characters as X11 keysyms (X11/keysymdef.h: "Unicode characters"):
@@ -63,6 +67,12 @@ package struct SpareKeycodes: Sendable, Equatable {
 
     /// Keycodes currently remapped (to restore when the backend closes).
     package var remapped: [UInt8] { codes.filter { carrying[$0] != nil } }
+
+    /// Records that `code` (one of `codes`) already carries `keysym` (after a map change).
+    package mutating func adopt(_ code: UInt8, carrying keysym: UInt32) {
+        guard codes.contains(code) else { return }
+        carrying[code] = keysym
+    }
 
     private mutating func touch(_ code: UInt8) {
         order.removeAll { $0 == code }

@@ -19,6 +19,10 @@ package final class XTestBackend: InjectorBackend {
     private(set) var display: OpaquePointer?
     /// Spare keycodes remapped for typing text (XTestBackend+Text); restored on close.
     var typing: SpareKeycodes?
+    /// Where borrowed keycodes are recorded while borrowed (nil: not recorded).
+    let keymapRecord: String?
+    /// Keycodes a previous host left borrowed, given back when this backend opened.
+    package private(set) var recoveredKeycodes: [UInt8] = []
     private let root: Window
     private var geometry: ScreenGeometry
     private var errorsSeen: Int
@@ -28,8 +32,11 @@ package final class XTestBackend: InjectorBackend {
     /// calls; a resize shows within this instead.
     static let geometryRefreshNanos: Int64 = 100_000_000
 
-    /// Opens `displayName` (e.g. ":1"), or `$DISPLAY` when nil.
-    package init(displayName: String? = nil) throws(InjectionError) {
+    /// Opens `displayName` (e.g. ":1"), or `$DISPLAY` when nil. `keymapRecord` is the
+    /// file that records keycodes borrowed for typing (`keymapRecordPath`); what a host
+    /// that died left in it is given back now.
+    package init(displayName: String? = nil, keymapRecord: String? = nil) throws(InjectionError) {
+        self.keymapRecord = keymapRecord
         let dpy: OpaquePointer? = if let displayName { XOpenDisplay(displayName) } else { XOpenDisplay(nil) }
         guard let dpy else {
             let which = displayName.map { "display \"\($0)\"" } ?? "the display named by $DISPLAY"
@@ -50,6 +57,19 @@ package final class XTestBackend: InjectorBackend {
         // Root window size changes (RandR) arrive as ConfigureNotify on the root.
         XSelectInput(dpy, root, StructureNotifyMask)
         XFlush(dpy)
+        recoveredKeycodes = restoreRecordedKeycodes(dpy)
+    }
+
+    /// `$XDG_STATE_HOME/remotion/xtest-keymap-<display>` (default ~/.local/state/remotion/…):
+    /// one record per X display, so hosts on different displays do not share one.
+    package static func keymapRecordPath(environment: [String: String], displayName: String?) -> String? {
+        let state: String
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { state = xdg }
+        else if let home = environment["HOME"], home.hasPrefix("/") { state = home + "/.local/state" }
+        else { return nil }
+        let display = displayName ?? environment["DISPLAY"] ?? ""
+        let safe = String(display.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "_" })
+        return state + "/remotion/xtest-keymap-" + (safe.isEmpty ? "default" : safe)
     }
 
     deinit { close() }
@@ -63,14 +83,23 @@ package final class XTestBackend: InjectorBackend {
         let now = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
         guard now - geometryCheckedAt >= Self.geometryRefreshNanos else { return geometry }
         geometryCheckedAt = now
+        drainEvents(dpy)
+        return geometry
+    }
+
+    /// Reads pending X events without blocking: root resizes (ConfigureNotify) and keyboard
+    /// map changes (MappingNotify, sent to every client: Xlib's keysym cache is refreshed
+    /// and typing's spare keycodes re-read).
+    func drainEvents(_ dpy: OpaquePointer) {
         while XPending(dpy) > 0 {
             var event = XEvent()
             XNextEvent(dpy, &event)
             if event.type == ConfigureNotify, event.xconfigure.window == root {
                 geometry = ScreenGeometry(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height))
+            } else if event.type == MappingNotify {
+                keyboardMappingChanged(&event)
             }
         }
-        return geometry
     }
 
     package func post(_ event: InputEvent, session: SessionID) throws(InjectionError) {
@@ -126,7 +155,7 @@ package final class XTestBackend: InjectorBackend {
 
     package func close() {
         guard let dpy = display else { return }
-        restoreSpareKeycodes()
+        restoreBorrowedKeycodes()
         XSync(dpy, 0)
         XCloseDisplay(dpy)
         display = nil

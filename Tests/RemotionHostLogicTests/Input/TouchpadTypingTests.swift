@@ -86,3 +86,31 @@ import Testing
         #expect(!dot.visible(at: 10.1))
     }
 }
+
+/// The record of borrowed keycodes (issue 25 item 7): text round trip, junk skipped, only
+/// codes that still carry the recorded keysym are restored, map changes rebase the spares.
+@Suite struct BorrowedKeycodesTests {
+    @Test func roundTripsAndSkipsJunk() {
+        let r = BorrowedKeycodes([255: 0x100_014B, 254: 0xe9])
+        #expect(r.text == "254 e9\n255 100014b\n")
+        #expect(BorrowedKeycodes(text: r.text) == r)
+        let junk = BorrowedKeycodes(text: "x y\n7 41\n300 41\n12 0\n12\n20 zz\n200 41 9\n30 41\n")
+        #expect(junk.carrying == [30: 0x41])
+        #expect(BorrowedKeycodes(text: String(repeating: "9 41\n", count: 100_000)).carrying.count == 1)
+    }
+
+    @Test func restoresOnlyWhatStillCarriesTheRecordedKeysym() {
+        let r = BorrowedKeycodes([250: 0x41, 251: 0x42, 252: 0x43])
+        let now: [UInt8: UInt32] = [250: 0x41, 251: 0xffca, 252: 0]
+        #expect(r.toRestore { now[$0] } == [250])
+    }
+
+    @Test func aMapChangeForgetsCodesThatAreNoLongerSpare() {
+        var spares = SpareKeycodes(codes: [255, 254, 253])
+        _ = spares.assign(0x41)
+        _ = spares.assign(0x42)
+        let rebased = spares.rebased(on: [255, 253, 252])
+        #expect(rebased.carrying == [255: 0x41])
+        #expect(rebased.remapped == [255])
+    }
+}

@@ -37,6 +37,7 @@ extension HostPipeline {
                 typingRefusals += 1
                 return .untyped(text, reason: "typing too fast: at most \(TextBudget.rate) characters a second")
             }
+            lastTextAt = now
             return type(text)
         case .laser(let on):
             // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
@@ -68,6 +69,19 @@ extension HostPipeline {
             logger.error("typing failed", metadata: ["error": "\(error)"])
             return .untyped(text, reason: error.message)
         }
+    }
+
+    /// How long after the last text the borrowed keycodes are given back: long enough for
+    /// an application to handle the keys with the map they were typed with.
+    package static let typingRestoreDelay = Duration.seconds(1)
+
+    /// Gives back the keycodes typing borrowed when no text came for `typingRestoreDelay`
+    /// (scheduled after each text by the web input adapter; a newer text postpones it).
+    package func restoreTypingIfIdle() {
+        guard let last = lastTextAt, let typist = injector.backend as? any TextTypingBackend else { return }
+        guard !(MonotonicClock.now() < last + Self.typingRestoreDelay) else { return }
+        typist.restoreBorrowedKeycodes()
+        lastTextAt = nil
     }
 
     /// The presenter's laser among the output hooks (wired by the daemon).

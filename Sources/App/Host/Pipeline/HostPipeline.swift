@@ -50,6 +50,8 @@ package final class HostPipeline: HostEventSink {
     /// Pointer positions kept per controller for the dashboard's trail (about 2 s at 120 Hz).
     package static let trailLength = 256
     private var started: Instant?
+    /// When text was last typed (XTest borrows keycodes for it; given back a moment later).
+    var lastTextAt: Instant?
     /// Told about every controller's session, motion and buttons (the DSU server).
     package var observers: [any HostPipelineObserver] = []
     /// Told about every event the mapping produced, before the injector (an overlay, a recorder).

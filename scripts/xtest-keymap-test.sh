@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The XTest keymap borrowed for typing is given back (e2e/web/keymap_recovery_test.py, issue 25
+# item 7): `remotion host --inject xtest` on a private Xvfb, a WebSocket client that types,
+# SIGKILL and SIGHUP, the X server's keymap (XGetKeyboardMapping) as the witness. Inside a new
+# network namespace that has only lo. Prints 'N passed, N failed'; exits non-zero on any
+# failure. Needs root (unshare -n). About 15 s.
+#   REMOTION_SKIP_BUILD=1 scripts/xtest-keymap-test.sh   use the existing build
+set -u
+cd "$(dirname "$0")/.."
+
+if [ -z "${REMOTION_IN_NETNS:-}" ]; then
+    for tool in unshare Xvfb python3; do
+        command -v "$tool" >/dev/null || { echo "xtest-keymap-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
+    done
+    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
+        swift build --product remotion >/dev/null || { echo "xtest-keymap-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
+    fi
+    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
+    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
+fi
+
+ip link set lo up
+work=$(mktemp -d)
+source scripts/lib/xvfb.sh
+cleanup() { [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+start_xvfb "$work" || { echo "0 passed, 1 failed"; exit 1; }
+timeout 120 python3 e2e/web/keymap_recovery_test.py --bin "$REMOTION_BIN" --work "$work"
+rc=$?
+[ $rc -eq 124 ] && echo "xtest-keymap-test: timed out" && echo "0 passed, 1 failed"
+[ $rc -ne 0 ] && for f in "$work"/host*.err; do echo "--- $f"; tail -10 "$f"; done
+exit $rc
