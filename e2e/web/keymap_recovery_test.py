@@ -15,6 +15,8 @@ Prints 'N passed, N failed'.
 """
 import argparse, base64, ctypes, glob, json, os, re, signal, socket, ssl, struct, subprocess, sys, time
 
+import raw_page_client
+
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
 p.add_argument("--work", required=True)
@@ -79,7 +81,7 @@ def start_host(n):
     ready = os.path.join(a.work, f"ready{n}.json")
     h = subprocess.Popen([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "xtest", "--no-discovery",
                           "--no-dashboard", "--web-port", "0", "--data-dir", os.path.join(a.work, "data"),
-                          "--ready-file", ready], stdout=subprocess.DEVNULL,
+                          "--pair-at-start", "--ready-file", ready], stdout=subprocess.DEVNULL,
                          stderr=open(os.path.join(a.work, f"host{n}.err"), "w"), env=env)
     hosts.append(h)
     # The ready file is the host's readiness signal (written once every listener is up).
@@ -111,14 +113,8 @@ def connect(ready):
     addr, port, secret = m.group(1), int(m.group(2)), m.group(3)
     authority = f"{addr}:{port}"
     if device is None:
-        body = json.dumps({"secret": secret, "name": "keymap-test"}).encode()
-        s = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
-        s.sendall(f"POST /api/pair HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\n"
-                  f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
-        reply = b""
-        while chunk := s.recv(65536):
-            reply += chunk
-        device = json.loads(reply.split(b"\r\n\r\n", 1)[1])
+        # The page's pairing, the host's user accepting it (e2e/web/raw_page_client.py).
+        _, _, device = raw_page_client.pair(ready["pairingURL"], "keymap-test", os.path.join(a.work, "data"))
     ws = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
     key = base64.b64encode(os.urandom(16)).decode()
     ws.sendall(f"GET /ws HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\nUpgrade: websocket\r\n"
