@@ -27,6 +27,7 @@ stage "web controller: phone page in headless chromium → XTest" env REMOTION_S
 stage "web page modes: layouts, touchpad, typing, laser overlay (chromium → XTest)" env REMOTION_SKIP_BUILD=1 bash scripts/web-modes-test.sh
 stage "web page in WebKit (WebKitGTK): pairing, motion, every mode, layouts (→ XTest)" env REMOTION_SKIP_BUILD=1 bash scripts/webkit-test.sh
 stage "XTest keymap borrowed for typing is given back: after 1 s, SIGHUP, SIGKILL + restart (Xvfb, ~10 s)" env REMOTION_SKIP_BUILD=1 bash scripts/xtest-keymap-test.sh
+stage "fast user switch: logind (python-dbusmock, a fake) Active=false releases and drops input (Xvfb, ~10 s)" env REMOTION_SKIP_BUILD=1 bash scripts/logind-session-test.sh
 stage "web controller: newest wins after a 1 s stall (nftables, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/web-stall-test.sh
 stage "web controller: the HTTPS port under a neighbour's connection flood" env REMOTION_SKIP_BUILD=1 bash scripts/web-flood-test.sh
 stage "web transports: data channels vs UDP under nftables loss, WebSocket fallback" env REMOTION_SKIP_BUILD=1 bash scripts/web-transport-test.sh

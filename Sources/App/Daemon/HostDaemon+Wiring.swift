@@ -80,6 +80,17 @@ extension HostDaemon {
                     console.say("web controller off (\(error))")
                 }
             }
+            #if os(Linux)
+            // Only an injector into the real desktop (XTest, uinput) follows the session:
+            // --inject log or virtual reach nobody's screen.
+            let backend = try await loop.onLoop { $0.pipeline.injector.backend.name }
+            if backend == "xtest" || backend == "uinput" {
+                services.append(.init(service: LogindSessionWatch(
+                    environment: options.environment,
+                    onChange: { active in loop.execute { $0.pipeline.setDesktopSessionActive(active) } },
+                    say: { console.say($0) })))
+            }
+            #endif
             if let control = await ControlService.start(dataDirectory: options.dataDirectory, handlers: handlers,
                                                         status: ControlService.status(name: options.instance.value, port: boundPort,
                                                                                       secure: !options.insecure),

@@ -9,6 +9,10 @@ package final class Injector {
     package let backend: any InjectorBackend
     private var tracker = HeldInputTracker()
     private var isClosed = false
+    /// While the desktop session is not the active one (logind, a fast user switch): events
+    /// are dropped (counted in `droppedWhileSuspended`), nothing is held.
+    package private(set) var isSuspended = false
+    package private(set) var droppedWhileSuspended = 0
 
     package init(backend: any InjectorBackend) {
         self.backend = backend
@@ -20,6 +24,7 @@ package final class Injector {
     /// error is rethrown.
     package func apply(_ events: [InputEvent], session: SessionID) throws(InjectionError) {
         guard !isClosed else { throw InjectionError(.closed, backend: backend.name, "the injector is closed") }
+        guard !isSuspended else { droppedWhileSuspended += events.count; return }
         do {
             for event in events {
                 if let forwarded = tracker.filter(event, session: session) {
@@ -36,6 +41,7 @@ package final class Injector {
     /// One event and one flush (a motion frame), without an array per packet.
     package func apply(_ event: InputEvent, session: SessionID) throws(InjectionError) {
         guard !isClosed else { throw InjectionError(.closed, backend: backend.name, "the injector is closed") }
+        guard !isSuspended else { droppedWhileSuspended += 1; return }
         do {
             if let forwarded = tracker.filter(event, session: session) {
                 try backend.post(forwarded, session: session)
@@ -76,6 +82,20 @@ package final class Injector {
         do { try backend.flush() } catch { firstError = firstError ?? error }
         return firstError
     }
+
+    /// Stops injecting (another user's session became active): releases every held input
+    /// first, then drops what comes until `resume()`. A press dropped now is not tracked,
+    /// so its release later is dropped as a duplicate: nothing is left down either way.
+    @discardableResult
+    package func suspend() -> InjectionError? {
+        guard !isSuspended else { return nil }
+        let error = releaseEverything()
+        isSuspended = true
+        return error
+    }
+
+    /// Injects again (the host's session is active again).
+    package func resume() { isSuspended = false }
 
     /// Releases everything and closes the backend. Idempotent.
     package func close() {

@@ -71,3 +71,44 @@ final class FailingBackend: InjectorBackend {
         #expect(backend.posts.suffix(2) == [.button(.left, down: false), .key(.shift, down: false)])
     }
 }
+
+/// While the desktop session is inactive (issue 25 item 10): suspend releases everything
+/// held, then drops input (counted); resume injects again; nothing stays down either way.
+@Suite struct InjectorSuspendTests {
+    @Test func suspendReleasesThenDropsAndResumeInjects() throws {
+        let backend = VirtualScreenBackend(geometry: ScreenGeometry(width: 100, height: 100))
+        let injector = Injector(backend: backend)
+        let s = SessionID(7)
+        try injector.apply([.button(.left, down: true), .key(.letter("a"), down: true)], session: s)
+        #expect(injector.held[s]?.count == 2)
+        #expect(injector.suspend() == nil)
+        #expect(injector.held.isEmpty && injector.isSuspended)
+        try injector.apply([.button(.left, down: true)], session: s)
+        try injector.apply(.moveBy(dx: 5, dy: 5), session: s)
+        #expect(injector.held.isEmpty && injector.droppedWhileSuspended == 2)
+        injector.resume()
+        try injector.apply([.button(.left, down: false)], session: s)   // the dropped press's release: a no-op
+        #expect(injector.held.isEmpty)
+        try injector.apply([.button(.left, down: true)], session: s)
+        #expect(injector.held[s]?.count == 1)
+    }
+}
+
+@Suite struct LogindRepliesTests {
+    @Test func parsesWhatGdbusPrints() {
+        #expect(LogindReplies.objectPath("(objectpath '/org/freedesktop/login1/session/_32',)\n") == "/org/freedesktop/login1/session/_32")
+        #expect(LogindReplies.objectPath("(objectpath '/etc/passwd',)") == nil)
+        #expect(LogindReplies.objectPath("(objectpath '/org/freedesktop/login1/session/a b',)") == nil)
+        #expect(LogindReplies.objectPath("Error: GDBus.Error:org.freedesktop.login1.NoSessionForPID") == nil)
+        #expect(LogindReplies.boolean("(<true>,)\n") == true)
+        #expect(LogindReplies.boolean("(<false>,)") == false)
+        #expect(LogindReplies.boolean("(<'yes'>,)") == nil)
+        let path = "/org/freedesktop/login1/session/c1"
+        #expect(LogindReplies.isPropertiesChanged(
+            "\(path): org.freedesktop.DBus.Properties.PropertiesChanged ('org.freedesktop.login1.Session', {'Active': <false>}, @as [])", path: path))
+        #expect(!LogindReplies.isPropertiesChanged("\(path)2: org.freedesktop.DBus.Properties.PropertiesChanged (…)", path: path))
+        #expect(LogindReplies.isOwned("The name org.freedesktop.login1 is owned by :1.3"))
+        #expect(LogindReplies.sessionID("c1") == "c1" && LogindReplies.sessionID("2") == "2")
+        #expect(LogindReplies.sessionID("1; rm") == nil && LogindReplies.sessionID("") == nil && LogindReplies.sessionID(nil) == nil)
+    }
+}

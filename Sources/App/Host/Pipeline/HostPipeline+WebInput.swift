@@ -59,6 +59,9 @@ extension HostPipeline {
     package func setTyping(_ id: SessionID, allowed: Bool) { sessions[id]?.typing = allowed }
 
     private func type(_ text: String) -> WebInputReply? {
+        guard !injector.isSuspended else {
+            return .untyped(text, reason: "this computer's desktop session is not the active one (another user is at the screen)")
+        }
         guard let typist = injector.backend as? any TextTypingBackend else {
             return .untyped(text, reason: "the \(injector.backend.name) injector cannot type text; run the host with --inject xtest on an X11 session")
         }
@@ -68,6 +71,20 @@ extension HostPipeline {
         } catch {
             logger.error("typing failed", metadata: ["error": "\(error)"])
             return .untyped(text, reason: error.message)
+        }
+    }
+
+    /// The host's desktop session became active or inactive (logind's `Active`, a fast user
+    /// switch): inactive releases every held input and drops input until active again.
+    package func setDesktopSessionActive(_ active: Bool) {
+        guard active == injector.isSuspended else { return }
+        if active {
+            injector.resume()
+            logger.info("desktop session active again: injecting", metadata: ["dropped": "\(injector.droppedWhileSuspended)"])
+        } else {
+            if let error = injector.suspend() { fail(error) }
+            if let typist = injector.backend as? any TextTypingBackend { typist.restoreBorrowedKeycodes() }
+            logger.info("desktop session inactive (another user's session is active): every held input released, input dropped until it is active again")
         }
     }
 

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A fast user switch stops injection (e2e/web/logind_session_test.py, issue 25 item 10):
+# `remotion host --inject xtest` on a private Xvfb follows its session's Active property on a
+# private system bus where python-dbusmock fakes logind (systemd-logind cannot run here: no
+# systemd as PID 1); a WebSocket client holds a button while the test flips Active. Inside a
+# new network namespace that has only lo. Prints 'N passed, N failed'; exits non-zero on any
+# failure. Needs root (unshare -n), dbus-daemon, gdbus, python3-dbusmock. About 15 s.
+#   REMOTION_SKIP_BUILD=1 scripts/logind-session-test.sh   use the existing build
+set -u
+cd "$(dirname "$0")/.."
+
+if [ -z "${REMOTION_IN_NETNS:-}" ]; then
+    for tool in unshare Xvfb dbus-daemon gdbus python3; do
+        command -v "$tool" >/dev/null || { echo "logind-session-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
+    done
+    /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || { echo "logind-session-test: python3-dbusmock is missing"; echo "0 passed, 1 failed"; exit 1; }
+    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
+        swift build --product remotion >/dev/null || { echo "logind-session-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
+    fi
+    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
+    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
+fi
+
+ip link set lo up
+work=$(mktemp -d)
+source scripts/lib/xvfb.sh
+cleanup() { [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+start_xvfb "$work" || { echo "0 passed, 1 failed"; exit 1; }
+timeout 120 /usr/bin/python3 e2e/web/logind_session_test.py --bin "$REMOTION_BIN" --work "$work"
+rc=$?
+[ $rc -eq 124 ] && echo "logind-session-test: timed out" && echo "0 passed, 1 failed"
+[ $rc -ne 0 ] && { echo "--- host stderr"; tail -15 "$work/host.err"; echo "--- dbusmock"; tail -5 "$work/dbusmock.err"; }
+exit $rc
