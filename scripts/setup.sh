@@ -27,6 +27,7 @@ test=(
   tmux
   qemu-system-x86 busybox-static libinput-tools udev
   dpkg-dev lintian mmdebstrap   # the package stage (scripts/package-test.sh)
+  python3-dbusmock              # logind faked on a private bus (scripts/logind-session-test.sh)
 )
 
 mode=demo

@@ -16,6 +16,8 @@ Prints 'N passed, N failed'.
 """
 import argparse, base64, ctypes, json, os, re, socket, ssl, struct, subprocess, sys, time
 
+import raw_page_client
+
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
 p.add_argument("--work", required=True)
@@ -111,27 +113,19 @@ def set_active(active):
 ready = os.path.join(a.work, "ready.json")
 host = subprocess.Popen([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "xtest", "--no-discovery",
                          "--no-dashboard", "--web-port", "0", "--timeout", "30", "--data-dir", os.path.join(a.work, "data"),
-                         "--ready-file", ready], stdout=subprocess.DEVNULL,
+                         "--pair-at-start", "--ready-file", ready], stdout=subprocess.DEVNULL,
                         stderr=open(os.path.join(a.work, "host.err"), "w"), env=env)
 children.append(host)
 if not wait_for(lambda: (os.path.exists(ready) and os.path.getsize(ready) > 0) or host.poll() is not None, 30) \
         or host.poll() is not None:
     check("the host becomes ready", False)
     finish()
-m = re.match(r"https://([^/]+):(\d+)/#pair=([^&]+)", json.load(open(ready))["pairingURL"])
-addr, port, secret = m.group(1), int(m.group(2)), m.group(3)
+# The page's pairing, the host's user accepting it (e2e/web/raw_page_client.py).
+addr, port, device = raw_page_client.pair(json.load(open(ready))["pairingURL"], "logind-test", os.path.join(a.work, "data"))
 authority = f"{addr}:{port}"
 tls = ssl.create_default_context()
 tls.check_hostname = False
 tls.verify_mode = ssl.CERT_NONE     # the host's own CA; this test checks injection, not the chain
-body = json.dumps({"secret": secret, "name": "logind-test"}).encode()
-s = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
-s.sendall(f"POST /api/pair HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\n"
-          f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
-reply = b""
-while chunk := s.recv(65536):
-    reply += chunk
-device = json.loads(reply.split(b"\r\n\r\n", 1)[1])
 ws = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
 key = base64.b64encode(os.urandom(16)).decode()
 ws.sendall(f"GET /ws HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\nUpgrade: websocket\r\n"
