@@ -11,6 +11,7 @@ mkdir -p .build
 swift build --build-tests 2>&1 | tee .build/test-build.log; (( PIPESTATUS[0] == 0 )) || exit 1
 bash scripts/check-layers.sh || exit 1
 bash scripts/check-warnings.sh .build/test-build.log || exit 1
+bash scripts/check-gst-abi.sh || exit 1
 passed=0; failed=0; failures=()
 stage() { # name, command...
   local name=$1; shift

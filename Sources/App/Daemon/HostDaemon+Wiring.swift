@@ -71,6 +71,9 @@ extension HostDaemon {
                     let page = "https://\(started.service.reachable.contains(":") ? "[\(started.service.reachable)]" : started.service.reachable):\(started.port)/"
                     console.say("web controller on \(page) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
                     console.say("web controller CA SHA-256 \(started.caFingerprint) (check it in the phone's certificate details before trusting it)")
+                    if let why = started.dataChannelsUnavailable {
+                        console.say("web controller: WebSocket only, no data channels for phones (\(why))")
+                    }
                     if let why = started.replacedCA {
                         let reason = why == .unconstrained ? "the old one could vouch for any site (no name constraints)" : "the old one was about to expire"
                         console.say("web controller made a new local CA: \(reason). On each phone: remove the old \"Remotion local CA\" profile or certificate, open the page, install the new one from /ca.mobileconfig (iPhone) or /ca.crt, and trust it (iPhone: Settings → General → About → Certificate Trust Settings)")

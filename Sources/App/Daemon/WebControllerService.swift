@@ -63,6 +63,9 @@ package struct WebControllerService: Service {
         package var reissued: Bool
         package var caFingerprint: String
         package var replacedCA: WebCertificates.Replacement?
+        /// Why phones get no data channels though they were asked for (GStreamer missing):
+        /// said once at start; nil when they are on or were turned off.
+        package var dataChannelsUnavailable: String?
     }
 
     /// `pairAtStart`: open a pairing window now (nil: only when interactive and no phone is
@@ -113,7 +116,8 @@ package struct WebControllerService: Service {
                                                      fingerprint: certificates.fingerprint,
                                                      caFingerprint: certificates.caFingerprint), port: bound, url: url,
                        fingerprint: certificates.fingerprint, reissued: certificates.reissued,
-                       caFingerprint: certificates.caFingerprint, replacedCA: certificates.replacedCA)
+                       caFingerprint: certificates.caFingerprint, replacedCA: certificates.replacedCA,
+                       dataChannelsUnavailable: server.rtcUnavailable.withLock { $0 })
     }
 
     /// "FIRST-LAST" → the data channels' UDP port range.
