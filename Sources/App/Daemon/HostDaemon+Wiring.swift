@@ -35,7 +35,7 @@ extension HostDaemon {
             guard let loop else { throw HostStartError("the host's socket is not bound") }
             let reason = try await loop.onLoop { $0.pipeline.injectorReason }
             try await loop.announceStart()
-            let boundPort = loop.localAddress.port ?? options.port
+            let boundPort = loop.localAddress.port ?? options.controllers.port
             console.note(.listening, "listening on \(loop.localAddress.displayText) (UDP, \(securityNote))")
             // Before the web server: a neighbour's idle connections must not take every
             // descriptor (docs/SECURITY.md §9). One stderr line once listening (an error before
@@ -43,7 +43,7 @@ extension HostDaemon {
             let openFiles = FileDescriptorLimit.raiseToHard()
             if !console.interactive { console.say(openFiles.description) }
             console.note(.injector, "injecting with \(reason)")
-            if let path = options.configPath { console.note(.config, "config \(path)") }
+            if let path = options.injection.configPath { console.note(.config, "config \(path)") }
             var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)
             let dsu = try await startDSU(loop)
             ready.dsuServe = dsu?.serverAddress?.displayText
@@ -54,13 +54,13 @@ extension HostDaemon {
                 .init(service: HostRunner(loop: loop, dsu: dsu, console: console)), .init(service: status)]
             var handlers = controlHandlers
             var phonePairing: (@Sendable () -> String?)?
-            if let webPort = options.webPort {
+            if let webPort = options.web.port {
                 do {
                     let console = self.console, json = options.json
                     let started = try await WebControllerService.start(
-                        host: loop, hostName: options.instance.value, bind: options.bind, port: webPort,
-                        dataDirectory: options.dataDirectory, timeout: options.timeout, rtcPorts: options.webRTCPorts,
-                        pairAtStart: options.pairAtStart, interactive: console.interactive,
+                        host: loop, hostName: options.instance.value, bind: options.controllers.bind, port: webPort,
+                        dataDirectory: options.dataDirectory, timeout: options.controllers.timeout, rtcPorts: options.web.rtcPorts,
+                        pairAtStart: options.web.pairAtStart, interactive: console.interactive,
                         onRequest: { Self.announce(request: $0, console: console, json: json) },
                         onPaired: { Self.announce(paired: $0, console: console, json: json) })
                     services.insert(.init(service: started.service), at: 1)
@@ -89,20 +89,20 @@ extension HostDaemon {
             let backend = try await loop.onLoop { $0.pipeline.injector.backend.name }
             if backend == "xtest" || backend == "uinput" {
                 services.append(.init(service: LogindSessionWatch(
-                    environment: options.environment,
+                    environment: options.injection.environment,
                     onChange: { active in loop.execute { $0.pipeline.setDesktopSessionActive(active) } },
                     say: { console.say($0) })))
             }
             #endif
             if let control = await ControlService.start(dataDirectory: options.dataDirectory, handlers: handlers,
                                                         status: ControlService.status(name: options.instance.value, port: boundPort,
-                                                                                      secure: !options.insecure),
+                                                                                      secure: !options.controllers.insecure),
                                                         note: { console.note(.control, $0) }) {
                 services.append(.init(service: control))
                 ready.controlSocket = control.server.path
             }
             if let dashboardPort = options.dashboardPort {
-                let configPath = options.configPath ?? HostConfig.defaultPath(environment: options.environment)
+                let configPath = options.injection.configPath ?? HostConfig.defaultPath(environment: options.injection.environment)
                 do {
                     let (dashboard, bound, url) = try await DashboardService.start(
                         host: loop, publisher: publisher, port: dashboardPort, configPath: configPath,
@@ -119,7 +119,7 @@ extension HostDaemon {
             }
             if options.discovery {
                 let txt = HostTXT(protocolVersion: 1, hostID: hostID,
-                                  capabilities: ["attitude", "gyro", "buttons16", "reliable", options.insecure ? "plain" : "noise-ik"])
+                                  capabilities: ["attitude", "gyro", "buttons16", "reliable", options.controllers.insecure ? "plain" : "noise-ik"])
                 services.append(.init(service: HostAnnouncer(name: options.instance, port: UInt16(boundPort), txt: txt,
                                                              console: console)))
             } else {
@@ -164,19 +164,19 @@ extension HostDaemon {
 
         /// The DSU sources and server (docs/DSU.md), on the host's loop; nil when none is asked for.
         func startDSU(_ loop: HostLoop) async throws -> DSUBridge? {
-            guard !options.dsuSources.isEmpty || options.dsuServe != nil else { return nil }
-            if let serve = options.dsuServe, !serve.isLoopback {
+            guard !options.dsu.sources.isEmpty || options.dsu.serve != nil else { return nil }
+            if let serve = options.dsu.serve, !serve.isLoopback {
                 console.say("WARNING: DSU has no authentication: anyone who can reach \(serve) can read every controller's motion and buttons (serve 127.0.0.1 unless you need the network)")
             }
             let bridge: DSUBridge
             do {
-                bridge = try await DSUBridge.start(host: loop, sources: options.dsuSources, serve: options.dsuServe,
-                                                   logger: logger, silenceTimeout: options.timeout)
+                bridge = try await DSUBridge.start(host: loop, sources: options.dsu.sources, serve: options.dsu.serve,
+                                                   logger: logger, silenceTimeout: options.controllers.timeout)
             } catch {
                 await loop.shutdown()
                 throw HostStartError("\(error)")
             }
-            for s in options.dsuSources { console.say("reading DSU controllers from \(s.endpoint) (\(s.origin))") }
+            for s in options.dsu.sources { console.say("reading DSU controllers from \(s.endpoint) (\(s.origin))") }
             if let a = bridge.serverAddress { console.say("serving DSU on \(a.displayText) (UDP, up to 4 controllers)") }
             return bridge
         }
