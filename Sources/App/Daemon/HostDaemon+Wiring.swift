@@ -19,7 +19,7 @@ extension HostDaemon {
         let logger: Logger
         let publisher: SnapshotPublisher
         var loop: HostLoop?
-        var controlHandlers: [String: ControlHandler] = [:]
+        var pairingCommands = ControlCommands.Pairing.off
         var securityNote = ""
         var hint = ""
         var hostID: String?
@@ -52,7 +52,7 @@ extension HostDaemon {
                                        port: boundPort, console: console, pairingHint: hint)
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
                 .init(service: HostRunner(loop: loop, dsu: dsu, console: console)), .init(service: status)]
-            var handlers = controlHandlers
+            var webCommands: ControlCommands.Web?
             var phonePairing: (@Sendable () -> String?)?
             if let webPort = options.web.port {
                 do {
@@ -64,7 +64,7 @@ extension HostDaemon {
                         onRequest: { Self.announce(request: $0, console: console, json: json) },
                         onPaired: { Self.announce(paired: $0, console: console, json: json) })
                     services.insert(.init(service: started.service), at: 1)
-                    handlers.merge(started.service.controlHandlers) { a, _ in a }
+                    webCommands = started.service.controlHandlers
                     phonePairing = started.service.openPairing
                     ready.webPort = started.port
                     ready.pairingURL = started.url
@@ -94,9 +94,9 @@ extension HostDaemon {
                     say: { console.say($0) })))
             }
             #endif
-            if let control = await ControlService.start(dataDirectory: options.dataDirectory, handlers: handlers,
-                                                        status: ControlService.status(name: options.instance.value, port: boundPort,
-                                                                                      secure: !options.controllers.insecure),
+            let whoAmI = ControlService.status(name: options.instance.value, port: boundPort, secure: !options.controllers.insecure)
+            let commands = ControlCommands(status: { _, _ in .success(whoAmI) }, pairing: pairingCommands, web: webCommands)
+            if let control = await ControlService.start(dataDirectory: options.dataDirectory, commands: commands,
                                                         note: { console.note(.control, $0) }) {
                 services.append(.init(service: control))
                 ready.controlSocket = control.server.path

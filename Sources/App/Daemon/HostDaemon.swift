@@ -63,7 +63,7 @@ package struct HostDaemon: Sendable {
             console.warnInsecure()
             let service = try await bindUDP(options, machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
             wiring.loop = HostLoop(service)
-            wiring.controlHandlers = ControlService.insecureHandlers
+            wiring.pairingCommands = .off
             wiring.securityNote = "INSECURE plain datagrams"
             wiring.hint = "INSECURE: anyone on the network can inject input"
         } else {
@@ -73,7 +73,7 @@ package struct HostDaemon: Sendable {
             let paired = (try? store.pairedControllers().count) ?? 0
             let service = try await bindUDP(options, machine: machine, makeFraming: framing, makeSink: makeSink)
             wiring.loop = HostLoop(service)
-            wiring.controlHandlers = PairingCommands(host: service, store: store).handlers
+            wiring.pairingCommands = PairingCommands(host: service, store: store).handlers
             try await PairedNames(store: store).install(on: service)
             if paired == 0 && !console.interactive {
                 console.say("no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")

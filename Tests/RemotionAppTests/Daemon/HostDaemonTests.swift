@@ -56,8 +56,18 @@ import Testing
         // The control socket answers.
         let control = try await ControlClient.connect(path: controlPath)
         let status = try await control.send(ControlRequest("status"))
-        await control.close()
         #expect(status.ok, "status over the control socket: \(status)")
+        // Every command has an answer on this host (no pairing with --insecure, the web's own).
+        for command in ControlCommand.allCases {
+            let answer = try await control.send(ControlRequest(command.rawValue))
+            let error = answer.fields["error"].map { "\($0)" } ?? ""
+            switch command {
+            case .pairWindow, .pairWait, .pairDecide: #expect(!answer.ok && error.contains("--insecure"), "\(command): \(answer)")
+            case .webPairDecide: #expect(!answer.ok && error.contains("code"), "\(command) without a code: \(answer)")
+            case .status, .webPairWindow, .webStats, .webPairRequests: #expect(answer.ok, "\(command): \(answer)")
+            }
+        }
+        await control.close()
 
         // A controller streams and presses A; the host lets go of nothing early.
         let plan = StreamPlan(source: SyntheticMotion(shape: .circle), rate: 60, duration: 30,
