@@ -8,7 +8,7 @@ struct RemotionCommand: AsyncParsableCommand {
         commandName: "remotion",
         abstract: "A phone (or any gyroscope) as a wireless motion controller for your desktop.",
         version: RemotionVersion.current,
-        subcommands: [HostCommand.self, ClientCommand.self, HostsCommand.self, PairCommand.self, DevicesCommand.self, DemoCommand.self, DoctorCommand.self, DashboardCommand.self])
+        subcommands: [HostCommand.self, ClientCommand.self, HostsCommand.self, PairCommand.self, DevicesCommand.self, DemoCommand.self, DoctorCommand.self, DashboardCommand.self, GamepadProbeCommand.self])
 
     /// Bad flags get one line saying what to fix (and the exit code says usage error);
     /// `--help` still prints the full help.

@@ -1,0 +1,124 @@
+import RemotionProtocol
+
+/// What a virtual gamepad shows at one moment, in physical units and independent of any
+/// report format: two sticks, two analog triggers, the DualSense's buttons and d-pad, and
+/// the motion of the sample it came from. A report codec (`DualSenseInputReport`) turns it
+/// into bytes; a second pad type later is a second codec over the same state.
+package struct GamepadState: Hashable, Sendable {
+    /// A thumbstick: x −1 (left) … +1 (right), y −1 (up) … +1 (down), as HID and evdev read
+    /// it. Values outside are clamped by the codec.
+    package struct Stick: Hashable, Sendable {
+        package var x: Float
+        package var y: Float
+        package init(x: Float, y: Float) { self.x = x; self.y = y }
+        package static let centre = Stick(x: 0, y: 0)
+    }
+
+    /// The pad's motion in its own frame (the DualSense's: x to the right, y up out of the
+    /// face, z toward the player). Angular rate in degrees per second (x pitch, y yaw,
+    /// z roll), acceleration in g (specific force: +1 g up at rest), and the time the
+    /// sample was taken.
+    package struct Motion: Hashable, Sendable {
+        package var angularRate: Vector3
+        package var acceleration: Vector3
+        package var time: Instant
+        package init(angularRate: Vector3, acceleration: Vector3, time: Instant) {
+            self.angularRate = angularRate; self.acceleration = acceleration; self.time = time
+        }
+        /// Lying flat and still: no rotation, 1 g up (the pad's y axis).
+        package static func still(at time: Instant) -> Motion {
+            Motion(angularRate: Vector3(x: 0, y: 0, z: 0), acceleration: Vector3(x: 0, y: 1, z: 0), time: time)
+        }
+    }
+
+    package var leftStick: Stick
+    package var rightStick: Stick
+    /// 0 (released) … 1 (fully pressed).
+    package var leftTrigger: Float
+    package var rightTrigger: Float
+    package var buttons: GamepadButtons
+    package var dpad: GamepadDPad
+    package var motion: Motion
+
+    package init(leftStick: Stick = .centre, rightStick: Stick = .centre, leftTrigger: Float = 0,
+                 rightTrigger: Float = 0, buttons: GamepadButtons = [], dpad: GamepadDPad = [],
+                 motion: Motion) {
+        self.leftStick = leftStick; self.rightStick = rightStick
+        self.leftTrigger = leftTrigger; self.rightTrigger = rightTrigger
+        self.buttons = buttons; self.dpad = dpad; self.motion = motion
+    }
+
+    /// Rest: sticks centred, triggers 0, buttons and d-pad up, no rotation (the last
+    /// acceleration is kept: gravity does not stop). What a pad shows before it goes away.
+    package func rest(at time: Instant) -> GamepadState {
+        var motion = self.motion
+        motion.angularRate = Vector3(x: 0, y: 0, z: 0)
+        motion.time = time
+        return GamepadState(motion: motion)
+    }
+
+    package var isAtRest: Bool {
+        leftStick == .centre && rightStick == .centre && leftTrigger == 0 && rightTrigger == 0
+            && buttons.isEmpty && dpad.isEmpty && motion.angularRate == Vector3(x: 0, y: 0, z: 0)
+    }
+}
+
+/// The DualSense's buttons (the d-pad apart: `GamepadDPad`). L2 and R2 here are the
+/// triggers' digital bits; their analog values are `GamepadState.leftTrigger`/`rightTrigger`.
+package struct GamepadButtons: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+    package static let cross = GamepadButtons(rawValue: 1 << 0)
+    package static let circle = GamepadButtons(rawValue: 1 << 1)
+    package static let square = GamepadButtons(rawValue: 1 << 2)
+    package static let triangle = GamepadButtons(rawValue: 1 << 3)
+    package static let l1 = GamepadButtons(rawValue: 1 << 4)
+    package static let r1 = GamepadButtons(rawValue: 1 << 5)
+    package static let l2 = GamepadButtons(rawValue: 1 << 6)
+    package static let r2 = GamepadButtons(rawValue: 1 << 7)
+    package static let create = GamepadButtons(rawValue: 1 << 8)
+    package static let options = GamepadButtons(rawValue: 1 << 9)
+    package static let l3 = GamepadButtons(rawValue: 1 << 10)
+    package static let r3 = GamepadButtons(rawValue: 1 << 11)
+    package static let ps = GamepadButtons(rawValue: 1 << 12)
+    package static let touchpad = GamepadButtons(rawValue: 1 << 13)
+    package static let mute = GamepadButtons(rawValue: 1 << 14)
+
+    /// Names as the pad targets of a profile will spell them (`pad.cross`, …).
+    package static let names: [(String, GamepadButtons)] = [
+        ("cross", .cross), ("circle", .circle), ("square", .square), ("triangle", .triangle),
+        ("l1", .l1), ("r1", .r1), ("l2", .l2), ("r2", .r2), ("create", .create), ("options", .options),
+        ("l3", .l3), ("r3", .r3), ("ps", .ps), ("touchpad", .touchpad), ("mute", .mute),
+    ]
+
+    package static func named(_ name: String) -> GamepadButtons? {
+        names.first { $0.0 == name }?.1
+    }
+}
+
+/// The d-pad as four directions; opposite directions held together cancel.
+package struct GamepadDPad: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let up = GamepadDPad(rawValue: 1 << 0)
+    package static let right = GamepadDPad(rawValue: 1 << 1)
+    package static let down = GamepadDPad(rawValue: 1 << 2)
+    package static let left = GamepadDPad(rawValue: 1 << 3)
+
+    /// The HID hat switch value: 0 = up, clockwise in eighths, 8 = released.
+    package var hat: UInt8 {
+        let vertical = (contains(.down) ? 1 : 0) - (contains(.up) ? 1 : 0)
+        let horizontal = (contains(.right) ? 1 : 0) - (contains(.left) ? 1 : 0)
+        switch (horizontal, vertical) {
+        case (0, -1): return 0
+        case (1, -1): return 1
+        case (1, 0): return 2
+        case (1, 1): return 3
+        case (0, 1): return 4
+        case (-1, 1): return 5
+        case (-1, 0): return 6
+        case (-1, -1): return 7
+        default: return 8
+        }
+    }
+}
