@@ -5,8 +5,8 @@ import RemotionProtocol
 import RemotionSystem
 
 /// `remotion gamepad-probe` (hidden, for development and the guest stage): one virtual
-/// DualSense through /dev/uhid fed a known rotation and a Cross press, then set to rest and
-/// destroyed. Says each step as one JSON line on stdout (docs/GAMEPAD.md).
+/// DualSense through /dev/uhid fed a known rotation, a Cross press, the left stick full right
+/// and R2 held to the end, then set to rest and destroyed. Says each step as one JSON line on stdout (docs/GAMEPAD.md).
 struct GamepadProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gamepad-probe",
@@ -73,6 +73,13 @@ struct GamepadProbeCommand: ParsableCommand {
         say(["event": "feeding", "reports": count, "gyro": [parts[0], parts[1], parts[2]].map(Double.init)])
         for i in 0..<count {
             state.motion = .init(angularRate: angular, acceleration: Vector3(x: 0, y: 1, z: 0), time: UHIDDualSense.now())
+            // The left stick full right and R2 fully pressed from the first quarter to the
+            // end: only the rest state brings them back.
+            if i == pressFrom {
+                state.leftStick = .init(x: 1, y: 0)
+                state.rightTrigger = 1
+                say(["event": "held", "left_stick_x": 1, "r2": 1])
+            }
             let pressed = i >= pressFrom && i < pressTo
             if pressed != state.buttons.contains(.cross) {
                 if pressed { state.buttons.insert(.cross) } else { state.buttons.remove(.cross) }

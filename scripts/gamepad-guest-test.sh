@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The virtual DualSense on a real Linux kernel (docs/GAMEPAD.md, "Tests on a real kernel").
+# Debian's kernel boots in QEMU as in scripts/kernel-guest-test.sh (the shared machinery:
+# scripts/lib/kernel-guest.sh), with uhid and hid-playstation and their dependencies
+# (from modules.dep). Inside (scripts/lib/gamepad-guest-inside.sh): `remotion gamepad-probe`
+# creates one DualSense through /dev/uhid and feeds a known rotation and a Cross press; a
+# reader records its evdev nodes. Checked (scripts/lib/gamepad_guest_check.py): the kernel's
+# hid-playstation binds it (every feature report answered); the gamepad, Motion Sensors and
+# Touchpad nodes and a hidraw node appear with the pad's MAC as uniq; the Motion Sensors node
+# reads the fed angular rate within 2% (resolution from EVIOCGABS) and 1 g; MSC_TIMESTAMP
+# strictly increases; BTN_SOUTH is pressed and released once; the pad is at rest at the end
+# and every node is gone after the probe stops.
+# A guest that does not boot is a failure, never a skip. Same environment as kernel-guest-test.sh.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s.%N)
+. scripts/lib/kernel-guest.sh
+kguest_init kguest-gamepad
+kguest_kernel
+kguest_initramfs scripts/lib/gamepad-guest-inside.sh virtio_pci 9pnet_virtio 9p evdev uhid hid_playstation
+cat >"$results/guest.env" <<ENV
+REMOTION_BIN='/run/bin/$(basename "$bin")'
+PROBE_SECONDS=2
+PROBE_GYRO=30,-90,45
+ENV
+kguest_boot 90
+total=$(/usr/bin/python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$started")
+echo "gamepad-guest: ${total} s in all (guest ${guest_seconds} s)"
+/usr/bin/python3 "$repo/scripts/lib/gamepad_guest_check.py" "$results"; rc=$?
+if [[ $rc -ne 0 ]]; then KEEP_WORK=1; fi
+exit $rc

@@ -1,0 +1,70 @@
+"""Checks what the gamepad guest recorded (scripts/gamepad-guest-test.sh). Last line:
+N passed, N failed."""
+import json, os, sys
+
+results = sys.argv[1]
+passed = failed = 0
+def check(ok, what):
+    global passed, failed
+    print(("ok   " if ok else "FAIL ") + what)
+    if ok: passed += 1
+    else: failed += 1
+
+EV_KEY, EV_ABS, EV_MSC = 1, 3, 4
+BTN_SOUTH, MSC_TIMESTAMP = 0x130, 0x05
+ABS_X, ABS_Y, ABS_Z, ABS_RX, ABS_RY, ABS_RZ = range(6)
+facts = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(results, "facts")) if "=" in l)
+probe = [json.loads(l) for l in open(os.path.join(results, "probe.out")) if l.startswith("{")]
+events = {p["event"]: p for p in probe}
+check(facts.get("probe_rc") == "0", f"the probe exited 0 (rc {facts.get('probe_rc')}; {open(os.path.join(results, 'probe.err')).read().strip()[:200]})")
+check(facts.get("reader_rc") == "0", f"the reader finished (rc {facts.get('reader_rc')})")
+check(events.get("destroyed", {}).get("features_answered", 0) >= 3,
+      f"every feature report the driver asked was answered: {[p['report'] for p in probe if p['event'] == 'get_report']}")
+try:
+    info = json.load(open(os.path.join(results, "events.json")))
+except (OSError, ValueError) as e:
+    check(False, f"no events recorded ({e})"); print(f"{passed} passed, {failed} failed"); sys.exit(1)
+
+uniq = events["created"]["uniq"]
+nodes = info["nodes"]
+names = sorted(nodes)
+pad = next((n for k, n in nodes.items() if not k.endswith(("Motion Sensors", "Touchpad"))), None)
+motion = next((n for k, n in nodes.items() if k.endswith("Motion Sensors")), None)
+touch = next((n for k, n in nodes.items() if k.endswith("Touchpad")), None)
+check(pad and motion and touch, f"hid-playstation made the gamepad, Motion Sensors and Touchpad nodes: {names}")
+check(all(n["uniq"] == uniq for n in nodes.values()), f"every node's uniq (EVIOCGUNIQ) is the pad's MAC {uniq}")
+check(len(info["hidraw"]) == 1 and info["hidraw"][0]["exists"], f"one hidraw node with HID_UNIQ={uniq}: {[h['node'] for h in info['hidraw']]}")
+if not (pad and motion):
+    print(f"{passed} passed, {failed} failed"); sys.exit(1)
+
+fed = events["feeding"]["gyro"]
+for axis, code, name in [(0, ABS_RX, "ABS_RX"), (1, ABS_RY, "ABS_RY"), (2, ABS_RZ, "ABS_RZ")]:
+    res = motion["abs"][str(code)]["resolution"]
+    values = [v for t, c, v in motion["events"] if t == EV_ABS and c == code]
+    nonzero = [v for v in values if v != 0]
+    measured = max(nonzero, key=nonzero.count) / res if nonzero and res else None
+    ok = measured is not None and abs(measured - fed[axis]) <= 0.02 * abs(fed[axis])
+    check(ok, f"{name}: fed {fed[axis]} °/s, read {measured} °/s (resolution {res} per °/s from EVIOCGABS, within 2%)")
+    check(values and values[-1] == 0, f"{name} went to rest (0) before the device went away (last {values[-1] if values else None})")
+accel_res = motion["abs"][str(ABS_Y)]["resolution"]
+ay = [v for t, c, v in motion["events"] if t == EV_ABS and c == ABS_Y]
+check(ay and accel_res and abs(ay[0] / accel_res - 1) <= 0.02, f"ABS_Y (acceleration) reads 1 g: {ay[0] / accel_res if ay and accel_res else None} g (resolution {accel_res})")
+stamps = [v for t, c, v in motion["events"] if t == EV_MSC and c == MSC_TIMESTAMP]
+check(len(stamps) > 10 and all(b > a for a, b in zip(stamps, stamps[1:])), f"MSC_TIMESTAMP strictly increasing over {len(stamps)} reports")
+reports = events["feeding"]["reports"]
+check(len(stamps) == reports + 1, f"one MSC_TIMESTAMP per report written ({len(stamps)} for {reports} fed + 1 rest)")
+south = [v for t, c, v in pad["events"] if t == EV_KEY and c == BTN_SOUTH]
+check(south == [1, 0], f"Cross pressed and released once on the gamepad node as BTN_SOUTH: {south}")
+sticks = {c: [v for t, cc, v in pad["events"] if t == EV_ABS and cc == c] for c in (ABS_X, ABS_Y, ABS_RX, ABS_RY, ABS_Z, ABS_RZ)}
+rest = {c: (vals[-1] if vals else pad["abs"][str(c)]["value"]) for c, vals in sticks.items()}
+check(max(sticks[ABS_X], default=0) == 255 and max(sticks[ABS_RZ], default=0) == 255,
+      f"the held left stick (x 255) and R2 (255) arrived: x {sorted(set(sticks[ABS_X]))}, R2 {sorted(set(sticks[ABS_RZ]))}")
+check(rest == {ABS_X: 128, ABS_Y: 128, ABS_RX: 128, ABS_RY: 128, ABS_Z: 0, ABS_RZ: 0}, f"gamepad at rest at the end (sticks 128, triggers 0): {rest}")
+check(all("gone_after" in n for n in nodes.values()), "all three nodes went away (ENODEV) after the probe stopped")
+after = open(os.path.join(results, "devices-after")).read()
+check(uniq not in after, "no input device with the pad's uniq in /proc/bus/input/devices afterwards")
+hidraw = [h["node"] for h in info["hidraw"]]
+left = open(os.path.join(results, "hidraw-after")).read().split()
+check(hidraw and not any(h in left for h in hidraw), f"its hidraw node is gone too (left: {left})")
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,84 @@
+"""Runs inside the gamepad guest: finds the virtual DualSense's evdev nodes by the uniq the
+probe printed, reads their names, uniq (EVIOCGUNIQ) and axis info (EVIOCGABS), finds its
+hidraw node, creates the probe's go file, then records every event of the three nodes until
+each is gone (ENODEV). Writes one JSON file. Standard library only (no python3-evdev)."""
+import fcntl, json, os, select, struct, sys, time
+
+probe_out, go_file, result = sys.argv[1:4]
+deadline = time.monotonic() + 40
+
+def ioc(direction, nr, size):
+    return (direction << 30) | (size << 16) | (ord("E") << 8) | nr
+
+def created():
+    try:
+        for line in open(probe_out):
+            obj = json.loads(line)
+            if obj.get("event") == "created":
+                return obj["uniq"]
+    except (OSError, ValueError):
+        pass
+    return None
+
+uniq = None
+while uniq is None:
+    if time.monotonic() > deadline: sys.exit("the probe never said created")
+    uniq = created(); time.sleep(0.05)
+
+def nodes():
+    found = {}
+    for name in os.listdir("/sys/class/input"):
+        if not name.startswith("event"): continue
+        base = f"/sys/class/input/{name}/device"
+        try:
+            if open(f"{base}/uniq").read().strip() == uniq:
+                found[name] = open(f"{base}/name").read().strip()
+        except OSError:
+            pass
+    return found
+
+found = {}
+while len(found) < 3:
+    if time.monotonic() > deadline: sys.exit(f"only {len(found)} nodes with uniq {uniq}: {found}")
+    found = nodes(); time.sleep(0.05)
+
+info = {"uniq": uniq, "nodes": {}, "hidraw": []}
+fds = {}
+for event, name in found.items():
+    fd = os.open(f"/dev/input/{event}", os.O_RDONLY | os.O_NONBLOCK)
+    buf = bytearray(256)
+    n = fcntl.ioctl(fd, ioc(2, 0x08, 256), buf)
+    node = {"event": event, "name": name, "uniq": bytes(buf[:max(n - 1, 0)]).decode(), "abs": {}, "events": []}
+    for code in range(0x00, 0x06):
+        absinfo = bytearray(24)
+        try:
+            fcntl.ioctl(fd, ioc(2, 0x40 + code, 24), absinfo)
+        except OSError:
+            continue
+        value, lo, hi, fuzz, flat, res = struct.unpack("6i", absinfo)
+        node["abs"][code] = {"value": value, "min": lo, "max": hi, "resolution": res}
+    info["nodes"][name] = node
+    fds[fd] = node
+for h in sorted(os.listdir("/sys/class/hidraw")):
+    try:
+        uevent = open(f"/sys/class/hidraw/{h}/device/uevent").read()
+    except OSError:
+        continue
+    if f"HID_UNIQ={uniq}" in uevent:
+        info["hidraw"].append({"node": h, "exists": os.path.exists(f"/dev/{h}"), "uevent": uevent.split()})
+
+open(go_file, "w").close()
+start = time.monotonic()
+while fds and time.monotonic() < deadline:
+    ready, _, _ = select.select(list(fds), [], [], 1.0)
+    for fd in ready:
+        try:
+            data = os.read(fd, 24 * 64)
+        except OSError:  # ENODEV: the device is gone
+            fds[fd]["gone_after"] = round(time.monotonic() - start, 3)
+            os.close(fd); del fds[fd]; continue
+        for i in range(0, len(data) - 23, 24):
+            sec, usec, typ, code, value = struct.unpack("qqHHi", data[i:i + 24])
+            fds[fd]["events"].append([typ, code, value])
+json.dump(info, open(result, "w"))
+print(f"recorded {sum(len(n['events']) for n in info['nodes'].values())} events; {len(fds)} nodes still there")

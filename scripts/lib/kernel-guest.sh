@@ -1,0 +1,190 @@
+# The machinery of the QEMU guest stages (docs/INJECTION.md, "Tests on a real kernel";
+# docs/GAMEPAD.md): Debian's own kernel, fetched once into a cache, booted under TCG with
+# no network device, this machine's root shared read-only over 9p, the checkout and the
+# binary as shares of their own, and a writable share for the results. Source it from a
+# stage script (after `cd` to the checkout) and call, in order:
+#   kguest_init NAME                 preflight, the work folder, the cleanup trap; sets repo, bin, work, results
+#   kguest_kernel                    resolves and caches the kernel; sets package, kdir, version
+#   kguest_initramfs INSIDE MODULE…  an initramfs that loads MODULE… (their dependencies from
+#                                    modules.dep) and runs the script INSIDE (a path in the checkout)
+#   kguest_boot SECONDS              boots; fails the stage when the guest does not boot or the
+#                                    script inside does not finish; sets guest_seconds
+# Environment: REMOTION_SKIP_BUILD, REMOTION_BIN, REMOTION_KERNEL_CACHE, GUEST_CPUS, KEEP_WORK.
+
+# Every module a stage loads, and so every module the cache keeps (with their dependencies).
+kguest_cache_modules=(virtio_pci 9pnet_virtio 9p evdev uinput uhid hid_playstation)
+# The cache's format: a cache written with another list is fetched again.
+kguest_cache_stamp="modules: ${kguest_cache_modules[*]}"
+
+fail_now() { echo "FAIL $*"; echo "0 passed, 1 failed"; exit 1; }
+
+kguest_init() {
+  local name=$1
+  repo=$(pwd)
+  if [[ -z ${REMOTION_BIN:-} && -z ${REMOTION_SKIP_BUILD:-} ]]; then
+    swift build --product remotion >/dev/null || fail_now "swift build --product remotion"
+  fi
+  # (The last line: SwiftPM says first when it waits for another build's lock.)
+  bin="${REMOTION_BIN:-$(swift build --show-bin-path 2>/dev/null | tail -1)/remotion}"
+  [[ -x $bin ]] || fail_now "no remotion binary at $bin (build it, or set REMOTION_BIN)"
+  bin=$(readlink -f "$bin")
+  local tool
+  for tool in qemu-system-x86_64 /bin/busybox /usr/bin/python3 apt-get dpkg-deb; do
+    command -v "$tool" >/dev/null || fail_now "$tool is missing: run scripts/setup.sh"
+  done
+  # (Not `busybox --list | grep -q`: with pipefail, grep's early exit would fail busybox's write.)
+  grep -qx depmod <(/bin/busybox --list) || fail_now "/bin/busybox has no depmod (busybox-static is needed: scripts/setup.sh)"
+  work=$(mktemp -d "${TMPDIR:-/tmp}/remotion-$name.$$.XXXXXX")
+  results="$work/results"; mkdir -p "$results"
+  qemu_pid=""
+  trap kguest_cleanup EXIT
+}
+
+kguest_cleanup() {
+  [[ -n $qemu_pid ]] && kill "$qemu_pid" 2>/dev/null && wait "$qemu_pid" 2>/dev/null
+  if [[ -n ${KEEP_WORK:-} ]]; then echo "kept $work"; else rm -rf "$work"; fi
+}
+
+# kguest_closure ROOT VERSION MODULE…: the .ko paths (relative to ROOT) of the modules and
+# everything they depend on, from ROOT's modules.dep (names with - and _ alike).
+kguest_closure() {
+  /usr/bin/python3 - "$@" <<'PY'
+import os, sys
+root, version, wanted = sys.argv[1], sys.argv[2], sys.argv[3:]
+base = f"/lib/modules/{version}"
+norm = lambda p: os.path.basename(p)[:-3].replace("-", "_")
+deps = {}
+for line in open(os.path.join(root, base.lstrip("/"), "modules.dep")):
+    if ":" not in line: continue
+    mod, rest = line.split(":", 1)
+    deps[norm(mod)] = (mod.strip(), rest.split())
+out, todo = {}, [w.replace("-", "_") for w in wanted]
+while todo:
+    name = todo.pop()
+    if name in out: continue
+    if name not in deps: sys.exit(f"module {name} is not in this kernel (built in, or missing)")
+    path, more = deps[name]
+    out[name] = path if path.startswith("/") else f"{base}/{path}"
+    todo += [norm(m) for m in more]
+print("\n".join(sorted(out.values())))
+PY
+}
+
+kguest_kernel() {
+  package=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1)
+  [[ -n $package ]] || fail_now "cannot resolve linux-image-amd64's kernel package (apt-get update?)"
+  local cache_root=${REMOTION_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/remotion-kernel}
+  kdir="$cache_root/$package"
+  if [[ ! -f $kdir/ready || $(cat "$kdir/ready") != "$kguest_cache_stamp" ]]; then
+    mkdir -p "$cache_root"
+    local tmp; tmp=$(mktemp -d "$cache_root/.fetch.$$.XXXXXX")
+    echo "kernel: apt-get download $package"
+    (cd "$tmp" && apt-get -qq -o APT::Sandbox::User=root download "$package") >/dev/null 2>&1 \
+      || { rm -rf "$tmp"; fail_now "apt-get download $package failed"; }
+    dpkg-deb -x "$tmp"/*.deb "$tmp/root" || { rm -rf "$tmp"; fail_now "dpkg-deb -x $package failed"; }
+    rm -f "$tmp"/*.deb
+    # The uncompressed kernel boots through its PVH note and saves the guest ~3 s of xz.
+    /usr/bin/python3 - "$tmp"/root/boot/vmlinuz-* "$tmp/vmlinux" <<'PY' || { rm -rf "$tmp"; fail_now "cannot unpack the kernel image"; }
+import lzma, sys
+data = open(sys.argv[1], "rb").read()
+at = data.find(b"\xfd7zXZ\x00")
+if at < 0: sys.exit("no xz payload in " + sys.argv[1])
+out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(data[at:])
+if out[:4] != b"\x7fELF": sys.exit("the payload is not an ELF kernel")
+open(sys.argv[2], "wb").write(out)
+PY
+    # Only the modules the stages load and their dependencies stay (~70 MB instead of ~460 MB).
+    local v; v=$(basename "$(ls -d "$tmp"/root/lib/modules/*/ | head -1)")
+    /bin/busybox depmod -b "$tmp/root" "$v" || { rm -rf "$tmp"; fail_now "busybox depmod failed"; }
+    local keep; keep=$(kguest_closure "$tmp/root" "$v" "${kguest_cache_modules[@]}") || { rm -rf "$tmp"; fail_now "module closure failed"; }
+    find "$tmp/root/lib/modules" -name '*.ko' | while read -r f; do
+      grep -qxF "${f#"$tmp/root"}" <<<"$keep" || rm -f "$f"
+    done
+    rm -rf "$tmp/root/usr" "$tmp"/root/boot/vmlinuz-*
+    echo "$kguest_cache_stamp" >"$tmp/ready"
+    rm -rf "$kdir.old"; [[ -d $kdir ]] && mv -T "$kdir" "$kdir.old"
+    if ! mv -T "$tmp" "$kdir" 2>/dev/null; then rm -rf "$tmp"; fi  # another run got there first
+    rm -rf "$kdir.old"
+  fi
+  [[ -f $kdir/ready ]] || fail_now "the kernel cache $kdir is incomplete"
+  version=$(basename "$(ls -d "$kdir"/root/lib/modules/*/ | head -1)")
+}
+
+kguest_initramfs() {
+  local inside=$1; shift
+  local ir="$work/initramfs" paths f
+  mkdir -p "$ir/bin"
+  cp /bin/busybox "$ir/bin/busybox"
+  paths=$(kguest_closure "$kdir/root" "$version" "$@") || fail_now "the modules $* are not all in $package"
+  for f in $paths; do
+    mkdir -p "$ir/$(dirname "$f")"
+    cp "$kdir/root$f" "$ir$f" || fail_now "module $f is not in the cache $kdir"
+  done
+  /bin/busybox depmod -b "$ir" "$version" || fail_now "busybox depmod failed"
+  cat >"$ir/init" <<INIT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mkdir -p /proc /sys /dev /newroot
+mount -t proc proc /proc && mount -t sysfs sysfs /sys && mount -t devtmpfs devtmpfs /dev
+for m in $*; do modprobe \$m || echo "init: modprobe \$m failed"; done
+mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,ro hostroot /newroot || { echo "init: no root"; poweroff -f; }
+for d in tmp run var/tmp; do mount -t tmpfs tmpfs /newroot/\$d; done
+mkdir -p /newroot/run/results /newroot/run/repo /newroot/run/bin
+mount -t 9p -o trans=virtio,version=9p2000.L results /newroot/run/results || { echo "init: no results share"; poweroff -f; }
+# The checkout and the binary come as shares of their own: under /tmp (a clone there) the
+# guest's own tmpfs would hide them.
+mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,ro repo /newroot/run/repo || { echo "init: no repo share"; poweroff -f; }
+mount -t 9p -o trans=virtio,version=9p2000.L,cache=loose,ro bin /newroot/run/bin || { echo "init: no bin share"; poweroff -f; }
+echo "$version" >/newroot/run/results/booted
+for d in proc sys dev; do mount --move /\$d /newroot/\$d; done
+exec switch_root /newroot /bin/busybox sh -c '/bin/bash /run/repo/$inside >/run/results/inside.log 2>&1; echo \$? >/run/results/inside.rc; sync; /bin/busybox poweroff -f'
+INIT
+  chmod 0755 "$ir/init"
+  (cd "$ir" && /usr/bin/python3 - "$work/initramfs.cpio" <<'PY') || fail_now "cannot write the initramfs"
+import os, stat, sys
+out = open(sys.argv[1], "wb")
+def entry(name, mode, data=b"", ino=[1]):
+    ino[0] += 1
+    fields = [ino[0], mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0]
+    out.write(b"070701" + b"".join(b"%08X" % f for f in fields) + name.encode() + b"\0")
+    out.write(b"\0" * (-(110 + len(name) + 1) % 4) + data + b"\0" * (-len(data) % 4))
+for root, dirs, files in os.walk("."):
+    for d in sorted(dirs): entry(os.path.join(root, d)[2:], stat.S_IFDIR | 0o755)
+    for f in sorted(files):
+        p = os.path.join(root, f)
+        entry(p[2:], stat.S_IFREG | (os.stat(p).st_mode & 0o777), open(p, "rb").read())
+entry("TRAILER!!!", 0)
+PY
+}
+
+# Boot. TCG: /dev/kvm here is a PVM hypervisor that hangs stock kernels
+# (../shared/notes/kernel-guest-lab.md); a hung guest ends at the deadline.
+kguest_boot() {
+  local deadline=$1 qemu_rc boot_started
+  echo "kernel: $package ($version), booting with $(basename "$bin") from $(dirname "$bin")"
+  boot_started=$(date +%s.%N)
+  timeout -k 5 "$deadline" qemu-system-x86_64 -accel tcg -machine q35 -m 1024 -smp "${GUEST_CPUS:-1}" -nographic -nodefaults -nic none \
+    -no-reboot -serial mon:stdio -kernel "$kdir/vmlinux" -initrd "$work/initramfs.cpio" \
+    -append "console=ttyS0 quiet panic=-1" \
+    -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+    -virtfs local,path="$results",mount_tag=results,security_model=none,multidevs=remap \
+    -virtfs local,path="$repo",mount_tag=repo,security_model=none,readonly=on,multidevs=remap \
+    -virtfs local,path="$(dirname "$bin")",mount_tag=bin,security_model=none,readonly=on,multidevs=remap \
+    </dev/null >"$work/console.log" 2>&1 &
+  qemu_pid=$!
+  wait "$qemu_pid"; qemu_rc=$?; qemu_pid=""
+  guest_seconds=$(/usr/bin/python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$boot_started")
+  if [[ ! -f $results/booted ]]; then
+    echo "--- guest console (last 30 lines)"; tail -30 "$work/console.log"
+    KEEP_WORK=1
+    fail_now "the guest did not boot (qemu exit $qemu_rc after ${guest_seconds} s; console in $work/console.log)"
+  fi
+  echo "guest: booted $(cat "$results/booted"), powered off after ${guest_seconds} s (qemu exit $qemu_rc)"
+  if [[ ! -f $results/inside.rc ]]; then
+    echo "--- guest console (last 30 lines)"; tail -30 "$work/console.log"
+    echo "--- inside.log (last 30 lines)"; tail -30 "$results/inside.log" 2>/dev/null
+    KEEP_WORK=1
+    fail_now "the test inside the guest did not finish (qemu exit $qemu_rc after ${guest_seconds} s)"
+  fi
+}
