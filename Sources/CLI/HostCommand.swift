@@ -85,6 +85,11 @@ struct HostCommand: AsyncParsableCommand {
     var dsuServe: String?
 
     @Option(help: ArgumentHelp(
+        "Give each controller a virtual gamepad through /dev/uhid (docs/GAMEPAD.md): dualsense (Bluetooth framing) or dualsense-usb.",
+        valueName: "type"))
+    var gamepad: String?
+
+    @Option(help: ArgumentHelp(
         "Once every listener is up, write one JSON object with every bound port (UDP, web, dashboard, control socket, DSU server) to this file (0600, atomically); scripts wait for it.",
         valueName: "path"))
     var readyFile: String?
@@ -95,6 +100,9 @@ struct HostCommand: AsyncParsableCommand {
         }
         if let dsuServe {
             do { _ = try DSUEndpoint.server(dsuServe) } catch { throw ValidationError("--dsu-serve \(error.message)") }
+        }
+        if let gamepad, !["dualsense", "dualsense-usb"].contains(gamepad) {
+            throw ValidationError("--gamepad must be dualsense or dualsense-usb")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be from 0 to 65535") }
@@ -140,6 +148,7 @@ struct HostCommand: AsyncParsableCommand {
             }
         }
         options.dsu.serve = try dsuServe.map { try DSUEndpoint.server($0) }
+        options.gamepad = gamepad.map { $0 == "dualsense-usb" ? .usb : .bluetooth }
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)

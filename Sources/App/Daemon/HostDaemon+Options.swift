@@ -51,6 +51,8 @@ extension HostDaemon {
         package var injection = Injection()
         package var web = Web()
         package var dsu = DSU()
+        /// `--gamepad dualsense`: a virtual DualSense per controller on this bus (docs/GAMEPAD.md); nil: none.
+        package var gamepad: DualSenseBus?
         /// nil: no dashboard (`--no-dashboard`).
         package var dashboardPort: Int? = 7475
         package var discovery = true

@@ -46,6 +46,7 @@ extension HostDaemon {
             if let path = options.injection.configPath { console.note(.config, "config \(path)") }
             var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)
             let dsu = try await startDSU(loop)
+            try await startGamepads(loop)
             ready.dsuServe = dsu?.serverAddress?.displayText
             let status = StatusDisplay(publisher: publisher, name: options.instance.value,
                                        addresses: StatusDisplay.addresses(for: loop.localAddress),
@@ -162,6 +163,28 @@ extension HostDaemon {
             }
         }
 
+        /// `--gamepad`: the virtual pads' observer on the host's loop (docs/GAMEPAD.md).
+        func startGamepads(_ loop: HostLoop) async throws {
+            #if os(Linux)
+            guard let bus = options.gamepad else { return }
+            let console = self.console
+            try await loop.onLoop { context in
+                let pipeline = context.pipeline
+                let pads = VirtualPadObserver(bus: bus, identity: { [weak pipeline] id, address in
+                    // The controller's name (paired, or what it says it is), else its address
+                    // without the port: stable across a reconnect.
+                    if let name = pipeline?.sessions[id]?.telemetry.name, !name.isEmpty { return "name:\(name)" }
+                    return "address:\(address.ipAddress ?? address.description)"
+                }, say: { console.say($0) })
+                pipeline.observers.append(pads)
+                pipeline.dropReporters.append(pads)
+            }
+            console.say("gamepad: each controller gets a virtual DualSense (\(bus.rawValue)) through /dev/uhid")
+            #else
+            if options.gamepad != nil { throw HostStartError("--gamepad needs Linux (/dev/uhid)") }
+            #endif
+        }
+
         /// The DSU sources and server (docs/DSU.md), on the host's loop; nil when none is asked for.
         func startDSU(_ loop: HostLoop) async throws -> DSUBridge? {
             guard !options.dsu.sources.isEmpty || options.dsu.serve != nil else { return nil }
@@ -193,6 +216,12 @@ struct HostRunner: Service {
     func run() async throws {
         try? await gracefulShutdown()
         await dsu?.stop()
+        #if os(Linux)
+        // Every virtual pad to rest, then destroyed, before the loop goes.
+        _ = try? await loop.onLoop { context in
+            for case let pads as VirtualPadObserver in context.pipeline.observers { pads.closeAll() }
+        }
+        #endif
         let totals = try? await loop.onLoop { context in
             let report = context.report()
             return StopTotals(injected: context.pipeline.injectedEvents, protocolDrops: report.drops.total,

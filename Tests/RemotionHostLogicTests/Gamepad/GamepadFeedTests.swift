@@ -1,0 +1,61 @@
+import Testing
+import RemotionProtocol
+@testable import RemotionHostLogic
+
+/// A controller's stream as a pad's state: axes, units, buttons.
+@Suite struct GamepadFeedTests {
+    func close(_ a: Float, _ b: Float) -> Bool { abs(a - b) <= 1e-3 * max(1, abs(b)) }
+
+    @Test func flatControllerAtRestReadsOneGUpOnThePad() {
+        var feed = GamepadFeed(at: .zero)
+        let s = feed.motion(MotionSample(timestampMicros: 1_000, gyro: Vector3(x: 0, y: 0, z: 0),
+                                         acceleration: Vector3(x: 0, y: 0, z: 1)))
+        #expect(s.motion.acceleration == Vector3(x: 0, y: 1, z: 0))
+        #expect(s.motion.time == .milliseconds(1))
+    }
+
+    @Test func ratesAreDegreesPerSecondInThePadsFrame() {
+        var feed = GamepadFeed(at: .zero)
+        // Controller: pitch axis x, roll axis y, yaw axis z, rad/s.
+        let s = feed.motion(MotionSample(timestampMicros: 0, gyro: Vector3(x: .pi / 2, y: .pi, z: -.pi / 4)))
+        #expect(close(s.motion.angularRate.x, 90))     // pitch stays pitch
+        #expect(close(s.motion.angularRate.y, -45))    // the controller's yaw is the pad's y
+        #expect(close(s.motion.angularRate.z, -180))   // its roll axis points away: pad z = −y
+    }
+
+    @Test func missingGyroIsNoRotationMissingAccelerationKeepsTheLast() {
+        var feed = GamepadFeed(at: .zero)
+        _ = feed.motion(MotionSample(timestampMicros: 0, gyro: Vector3(x: 1, y: 1, z: 1), acceleration: Vector3(x: 1, y: 0, z: 0)))
+        let s = feed.motion(MotionSample(timestampMicros: 10))
+        #expect(s.motion.angularRate == Vector3(x: 0, y: 0, z: 0))
+        #expect(s.motion.acceleration == Vector3(x: 1, y: 0, z: 0))
+    }
+
+    @Test func buttonsFollowTheTable() {
+        var feed = GamepadFeed(at: .zero)
+        var s = feed.button(.a, isDown: true)
+        #expect(s.buttons == [.cross])
+        s = feed.button(.c, isDown: true)
+        s = feed.button(.e, isDown: true)
+        #expect(s.dpad == [.left, .up] && s.dpad.hat == 7)
+        s = feed.button(.l, isDown: true)
+        #expect(s.buttons == [.cross, .r2] && s.rightTrigger == 1 && s.leftTrigger == 0)
+        for b in [Button.a, .c, .e, .l] { s = feed.button(b, isDown: false) }
+        #expect(s.buttons.isEmpty && s.dpad.isEmpty && s.rightTrigger == 0)
+    }
+
+    @Test func everyLetterHasATargetAndNoTwoShareOne() {
+        let table = GamepadButtonTable.standard
+        #expect(Button.allCases.allSatisfy { table.target(of: $0) != nil })
+        #expect(Set(table.targets.values).count == 16)
+        #expect(GamepadButtons.named("cross") == .cross && GamepadButtons.named("nope") == nil)
+    }
+
+    @Test func feedingThenRestingGivesARestState() {
+        var feed = GamepadFeed(at: .zero)
+        _ = feed.button(.k, isDown: true)
+        let s = feed.motion(MotionSample(timestampMicros: 5, gyro: Vector3(x: 1, y: 0, z: 0)))
+        #expect(!s.isAtRest)
+        #expect(s.rest(at: .milliseconds(9)).isAtRest)
+    }
+}
