@@ -22,6 +22,8 @@ cat >"$results/guest.env" <<ENV
 REMOTION_BIN='/run/bin/$(basename "$bin")'
 PROBE_SECONDS=2
 PROBE_GYRO=30,-90,45
+HOST_TIMEOUT=1
+CLIENT_SECONDS=3
 ENV
 kguest_boot 90
 total=$(/usr/bin/python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$started")

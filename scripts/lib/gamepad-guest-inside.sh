@@ -1,13 +1,17 @@
 #!/bin/bash
 # Runs INSIDE the QEMU guest of scripts/gamepad-guest-test.sh (uhid and hid-playstation are
-# loaded by its /init). `remotion gamepad-probe` makes one virtual DualSense; the reader
+# loaded by its /init). 1. `remotion gamepad-probe` makes one virtual DualSense; the reader
 # (gamepad_guest_read.py) finds its evdev nodes by uniq, reads their EVIOCGABS, tells the
-# probe to go (its --go-file) and records every event until the nodes are gone. The checks
-# run outside (gamepad_guest_check.py). No network device.
+# probe to go (its --go-file) and records every event until the nodes are gone.
+# 2. `remotion host --gamepad dualsense` with `remotion client` on loopback: a controller
+# that sweeps and presses A, then leaves; 3. one that holds A and is killed (SIGKILL) once
+# the reader saw Cross down: its pad goes to rest and away at the host's timeout.
+# The checks run outside (gamepad_guest_check.py). No network device; loopback only.
 set -uo pipefail
 out=/run/results
 . "$out/guest.env"
 . "$(dirname "$0")/guest-helpers.sh"
+. "$(dirname "$0")/ready.sh"
 fact kernel "$(uname -r)"
 for m in uhid hid_playstation; do [[ -d /sys/module/$m ]] && fact "module.$m" loaded; done
 
@@ -22,5 +26,41 @@ say "reader done"
 wait "$probe"; fact probe_rc $?
 cp /proc/bus/input/devices "$out/devices-after"
 ls /sys/class/hidraw >"$out/hidraw-after" 2>/dev/null
+
+ip link set lo up
+say "host"
+"$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery \
+  --no-web --no-dashboard --timeout "$HOST_TIMEOUT" --data-dir "$HOME/data" --ready-file "$HOME/host.ready" \
+  >"$out/host.out" 2>"$out/host.err" &
+host=$!
+if wait_ready "$HOME/host.ready" "$host" 60; then
+  port=$(ready_value "$HOME/host.ready" udpPort)
+  say "host on port $port: a controller that sweeps and presses A"
+  /usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - - "$out/host-events.json" >"$out/host-reader.out" 2>&1 &
+  reader=$!
+  "$REMOTION_BIN" client --insecure --host "127.0.0.1:$port" --timeout 10 --source synthetic:sweep --rate 50 \
+    --duration "$CLIENT_SECONDS" --press A@1.0+1.0 >"$out/client.out" 2>&1
+  fact client_rc $?
+  wait "$reader"; fact host_reader_rc $?
+  say "a controller that holds A and is killed"
+  /usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - - "$out/kill-events.json" /tmp/south-down \
+    >"$out/kill-reader.out" 2>&1 &
+  reader=$!
+  "$REMOTION_BIN" client --insecure --host "127.0.0.1:$port" --timeout 10 --source synthetic:still --rate 50 \
+    --duration 120 --press A@0.2+100 >"$out/kill-client.out" 2>&1 &
+  killed=$!
+  if wait_for 30 "the reader saw Cross down" test -e /tmp/south-down; then
+    t0=$(now); kill -9 "$killed"
+    wait "$reader"; fact kill_reader_rc $?
+    fact kill_gone_seconds "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
+  else
+    kill -9 "$killed"; kill "$reader"
+  fi
+  wait "$killed" 2>/dev/null
+  kill -INT "$host"; wait "$host"; fact host_rc $?
+else
+  fact timeout "the host was not ready: $(tail -2 "$out/host.err")"
+fi
+cp /proc/bus/input/devices "$out/devices-end"
 dmesg >"$out/dmesg" 2>/dev/null
 say "done"

@@ -66,5 +66,49 @@ check(uniq not in after, "no input device with the pad's uniq in /proc/bus/input
 hidraw = [h["node"] for h in info["hidraw"]]
 left = open(os.path.join(results, "hidraw-after")).read().split()
 check(hidraw and not any(h in left for h in hidraw), f"its hidraw node is gone too (left: {left})")
+
+# 2. remotion host --gamepad dualsense, a controller that sweeps and presses A, then leaves.
+import math
+def load(name):
+    try: return json.load(open(os.path.join(results, name)))
+    except (OSError, ValueError) as e: check(False, f"{name}: nothing recorded ({e})"); return None
+def parts(info):
+    nodes = info["nodes"]
+    pad = next(n for k, n in nodes.items() if not k.endswith(("Motion Sensors", "Touchpad")))
+    motion = next(n for k, n in nodes.items() if k.endswith("Motion Sensors"))
+    return nodes, pad, motion
+check(facts.get("client_rc") == "0", f"host: the sweeping controller streamed and exited 0 (rc {facts.get('client_rc')})")
+host = load("host-events.json")
+if host:
+    nodes, hpad, hmotion = parts(host)
+    check(len(nodes) == 3 and all(n["uniq"] == host["uniq"] for n in nodes.values()),
+          f"host: the controller's pad has its three nodes with one uniq {host['uniq']}")
+    res = hmotion["abs"][str(ABS_RY)]["resolution"]
+    ry = [v for t, c, v in hmotion["events"] if t == EV_ABS and c == ABS_RY]
+    expected = math.degrees(4 * 0.3 / 2.0)   # synthetic:sweep: yaw rate ±4·amplitude/period
+    pos = [v / res for v in ry if v > 0]; neg = [v / res for v in ry if v < 0]
+    mode = lambda xs: max(set(xs), key=xs.count) if xs else None
+    ok = pos and neg and abs(mode(pos) - expected) <= 0.02 * expected and abs(-mode(neg) - expected) <= 0.02 * expected
+    check(ok, f"host: the controller's yaw rate (sweep, ±{expected:.2f} °/s) reads on ABS_RY: +{mode(pos)} / {mode(neg)} °/s (within 2%)")
+    check(ry and ry[-1] == 0, f"host: ABS_RY at rest (0) when the controller left (last {ry[-1] if ry else None})")
+    south = [v for t, c, v in hpad["events"] if t == EV_KEY and c == BTN_SOUTH]
+    check((hpad["south_at_open"] == 1 or 1 in south) and south and south[-1] == 0,
+          f"host: A pressed Cross (BTN_SOUTH) and released it: at open {hpad['south_at_open']}, then {south}")
+    check(all("gone_after" in n for n in nodes.values()), "host: the pad went away when its controller left")
+kill = load("kill-events.json")
+if kill:
+    nodes, kpad, _ = parts(kill)
+    south = [v for t, c, v in kpad["events"] if t == EV_KEY and c == BTN_SOUTH]
+    check(kill["uniq"] == (host or {}).get("uniq"), f"the same controller (name, address) coming back gets the same MAC: {kill['uniq']}")
+    check((kpad["south_at_open"] == 1 or 1 in south) and south and south[-1] == 0,
+          f"killed controller: Cross was held, then released by the rest state: at open {kpad['south_at_open']}, then {south}")
+    gone = facts.get("kill_gone_seconds")
+    check(all("gone_after" in n for n in nodes.values()) and gone is not None and float(gone) <= 1 + 2.5,
+          f"killed controller: its pad gone {gone} s after SIGKILL (host timeout 1 s, plus 2.5 s for the emulated guest)")
+check(facts.get("host_rc") == "0", f"the host stopped cleanly (rc {facts.get('host_rc')})")
+stderr = open(os.path.join(results, "host.err")).read()
+check("gamepad: 2 virtual DualSense pads made, 0 refused, 0 reports not written" in stderr,
+      "the host's stop line: 2 pads made, 0 refused, 0 reports not written")
+check("Remotion virtual DualSense" not in open(os.path.join(results, "devices-end")).read(), "no virtual pad left after the host stopped")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
