@@ -10,9 +10,20 @@ import RemotionSystem
 /// controller that comes back gets the same one), each motion sample and button edge is one
 /// input report, and a session that closes — it left, timed out or was revoked — sets its
 /// pad to rest and destroys it. Only the loop touches it.
+/// One virtual pad as the observer drives it: `UHIDDualSense`, or a recording stand-in in tests.
+package protocol VirtualPadDevice: AnyObject {
+    var mac: DualSenseMAC { get }
+    /// False when the report could not be written.
+    func update(_ state: GamepadState) -> Bool
+    /// Rest, then destroy.
+    func close()
+}
+
+extension UHIDDualSense: VirtualPadDevice {}
+
 package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
     private struct Pad {
-        let device: UHIDDualSense
+        let device: any VirtualPadDevice
         var feed: GamepadFeed
         let identity: String
     }
@@ -20,6 +31,7 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
     private let bus: DualSenseBus
     private let identity: (SessionID, SocketAddress) -> String
     private let say: (String) -> Void
+    private let makePad: (String, DualSenseBus) throws -> any VirtualPadDevice
     private var pads: [SessionID: Pad] = [:]
     package private(set) var created = 0
     package private(set) var failed = 0
@@ -27,9 +39,14 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
     private var lastError: String?
 
     /// `identity` names a session's controller stably (its paired name, its address);
-    /// `say` reports pads made and refused, one line each.
+    /// `say` reports pads made and refused, one line each; `makePad` makes a device for an
+    /// identity (a UHID DualSense unless a test says otherwise).
     package init(bus: DualSenseBus, identity: @escaping (SessionID, SocketAddress) -> String,
-                 say: @escaping (String) -> Void) {
+                 say: @escaping (String) -> Void,
+                 makePad: @escaping (String, DualSenseBus) throws -> any VirtualPadDevice = { identity, bus in
+                     try UHIDDualSense(identity: identity, bus: bus)
+                 }) {
+        self.makePad = makePad
         self.bus = bus
         self.identity = identity
         self.say = say
@@ -56,14 +73,15 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
             name = "\(name)#\(n)"
         }
         do {
-            let device = try UHIDDualSense(identity: name, bus: bus)
+            let device = try makePad(name, bus)
             pads[id] = Pad(device: device, feed: GamepadFeed(at: now), identity: name)
             created += 1
             say("gamepad: a virtual DualSense (\(bus.rawValue), MAC \(device.mac)) for controller \(id)")
         } catch {
             failed += 1
-            if error.description != lastError { say("gamepad: no virtual pad for controller \(id): \(error.description)") }
-            lastError = error.description
+            let reason = (error as? UHIDError)?.description ?? "\(error)"
+            if reason != lastError { say("gamepad: no virtual pad for controller \(id): \(reason)") }
+            lastError = reason
         }
     }
 

@@ -76,6 +76,14 @@ package final class UHIDDualSense: Sendable {
 
     deinit { close() }
 
+    /// Whether this process may make pads: opens `path` read-write and closes it again.
+    /// Throws the one-line reason and fix (for `remotion host --gamepad` at start).
+    package static func checkAccess(path: String = UHIDDualSense.defaultPath) throws(UHIDError) {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw UHIDError.openFailure(errno: errno, path: path) }
+        Glibc.close(fd)
+    }
+
     package var mac: DualSenseMAC { pad.withLock { $0.mac } }
     package var counters: DualSensePad.Counters { pad.withLock { $0.counters } }
     package var isStarted: Bool { pad.withLock { $0.started } }
