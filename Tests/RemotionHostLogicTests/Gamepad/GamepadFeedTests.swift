@@ -58,4 +58,37 @@ import RemotionProtocol
         #expect(!s.isAtRest)
         #expect(s.rest(at: .milliseconds(9)).isAtRest)
     }
+
+    @Test func accelerationTurnsWithTheFrame() {
+        var feed = GamepadFeed(at: .zero)
+        // Standing on its bottom edge (1 g toward the controller's top): the pad's far end is
+        // up, so its toward-the-player axis points down: −1 g on z.
+        let s = feed.motion(MotionSample(timestampMicros: 0, acceleration: Vector3(x: 0, y: 1, z: 0)))
+        #expect(s.motion.acceleration == Vector3(x: 0, y: 0, z: -1))
+        #expect(GamepadFeed.padFrame(Vector3(x: 1, y: 0, z: 0)) == Vector3(x: 1, y: 0, z: 0))
+    }
+
+    @Test func theFeedsSampleTimesDriveAnAdvancingSensorClock() {
+        var feed = GamepadFeed(at: .zero)
+        var encoder = DualSenseInputReport(bus: .bluetooth)
+        var stamps: [UInt32] = []
+        // 4 ms apart, then a repeated sample time: the clock still moves on.
+        for micros: UInt64 in [10_000, 14_000, 14_000, 18_000] {
+            let r = encoder.encode(feed.motion(MotionSample(timestampMicros: micros)))
+            stamps.append((0..<4).reduce(0) { $0 | UInt32(r[29 + $1]) << (8 * UInt32($1)) })
+        }
+        #expect(stamps == [0, 12_000, 12_003, 24_000])
+    }
+
+    @Test func aButtonReleasedTwiceOrNeverPressedChangesNothing() {
+        var feed = GamepadFeed(at: .zero)
+        var s = feed.button(.b, isDown: false)
+        #expect(s.buttons.isEmpty)
+        s = feed.button(.k, isDown: true)
+        s = feed.button(.k, isDown: true)
+        #expect(s.buttons == [.l2] && s.leftTrigger == 1)
+        s = feed.button(.k, isDown: false)
+        s = feed.button(.k, isDown: false)
+        #expect(s.buttons.isEmpty && s.leftTrigger == 0)
+    }
 }

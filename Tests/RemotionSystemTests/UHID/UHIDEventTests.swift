@@ -46,6 +46,41 @@ import RemotionHostLogic
         #expect(UHIDEvent.decode([9, 0][...]) == nil)
     }
 
+    /// The kernel's side of a probe, as bytes: START, the three GET_REPORTs hid-playstation
+    /// sends, OPEN, a SET_REPORT; every reply carries the request's id and the right size.
+    @Test func aProbeConversationAsBytes() {
+        var pad = DualSensePad(identity: "probe")
+        func event(_ kind: UInt32, _ fill: (inout [UInt8]) -> Void = { _ in }) -> [UInt8] {
+            var e = [UInt8](repeating: 0, count: UHIDEvent.size)
+            UHIDEvent.put32(&e, 0, kind)
+            fill(&e)
+            return e
+        }
+        var written: [[UInt8]] = []
+        func feed(_ e: [UInt8]) {
+            guard let decoded = UHIDEvent.decode(e[...]) else { Issue.record("did not decode \(e[0])"); return }
+            written += pad.handle(decoded).compactMap(UHIDEvent.bytes(for:))
+        }
+        feed(event(2))
+        for (n, (id, _)) in DualSenseReports.features.enumerated() {
+            feed(event(9) { UHIDEvent.put32(&$0, 4, UInt32(100 + n)); $0[8] = id; $0[9] = 0 })
+        }
+        feed(event(4))
+        feed(event(13) { UHIDEvent.put32(&$0, 4, 200); $0[8] = 0x80; $0[9] = 0; UHIDEvent.put16(&$0, 10, 1); $0[12] = 0x80 })
+        #expect(written.count == 4)
+        for (n, (id, size)) in DualSenseReports.features.enumerated() {
+            let reply = written[n]
+            #expect(le32(reply, 0) == 10 && le32(reply, 4) == UInt32(100 + n) && le16(reply, 8) == 0)
+            #expect(Int(le16(reply, 10)) == size && reply.count == 12 + size && reply[12] == id)
+        }
+        #expect(written[3] == UHIDEvent.setReportReply(id: 200, error: 0))
+        #expect(pad.started && pad.opened)
+        let input = pad.update(GamepadState(motion: .still(at: .zero))).compactMap(UHIDEvent.bytes(for:))
+        #expect(input.count == 1 && le32(input[0], 0) == 12 && le16(input[0], 4) == 78 && input[0][6] == 0x31)
+        let end = pad.finish(at: .milliseconds(1)).compactMap(UHIDEvent.bytes(for:))
+        #expect(end.count == 2 && le32(end[0], 0) == 12 && end[1] == UHIDEvent.destroy())
+    }
+
     @Test func openingWithoutAccessSaysWhatToDo() {
         // A path that cannot exist stands for a kernel without uhid; the rule is named for EACCES.
         do {
