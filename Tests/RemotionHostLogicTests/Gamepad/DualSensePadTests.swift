@@ -138,4 +138,32 @@ import RemotionProtocol
         #expect(pad.handle(.output(data: [0x02, 1], type: 1)).isEmpty)
         #expect(pad.counters.outputsMalformed == 2)
     }
+
+    /// SDL's check (SDL_hidapi_ps5.c, HIDAPI_DriverPS5_LoadCalibrationData): it ignores a
+    /// calibration whose bias exceeds 1024 or whose sensitivity is more than half off the
+    /// nominal (64 per raw gyro unit, 1 per raw accelerometer unit, at 1024/°/s and 8192/g).
+    @Test func sdlsSanityCheckAcceptsTheCalibration() throws {
+        let r = try #require(DualSenseFeatures.answer(id: 0x05, bus: .usb, mac: DualSenseMAC(identity: "x")))
+        let speed = Float(le16(r, 19) + le16(r, 21)) * 1024
+        for axis in 0..<3 {
+            let sensitivity = speed / Float(le16(r, 7 + 4 * axis) - le16(r, 9 + 4 * axis))
+            #expect(abs(le16(r, 1 + 2 * axis)) <= 1024 && abs(1 - sensitivity / 64) <= 0.5)
+            let range = le16(r, 23 + 4 * axis) - le16(r, 25 + 4 * axis)
+            #expect(abs(le16(r, 23 + 4 * axis) - range / 2) <= 1024 && abs(1 - 2 * 8192 / Float(range)) <= 0.5)
+        }
+    }
+
+    @Test func sdlsOutputReportsAreReadToo() {
+        // USB: 48 bytes, the common part from byte 1.
+        var usb = [UInt8](repeating: 0, count: 48)
+        usb[0] = 0x02; usb[1] = 0x03; usb[3] = 10; usb[4] = 20
+        #expect(DualSenseOutput.parse(usb) == DualSenseOutput(rumbleLeft: 20, rumbleRight: 10, lightbar: nil))
+        // Bluetooth: 0x02 at byte 1, the common part from byte 2, CRC seeded 0xA2.
+        var bt = [UInt8](repeating: 0, count: 78)
+        bt[0] = 0x31; bt[1] = 0x02; bt[2] = 0x03; bt[3] = 0x04; bt[4] = 30; bt[5] = 40
+        bt[2 + 44] = 7; bt[2 + 45] = 8; bt[2 + 46] = 9
+        DualSenseCRC.sign(&bt, seed: DualSenseCRC.outputSeed)
+        #expect(DualSenseOutput.parse(bt) == DualSenseOutput(rumbleLeft: 40, rumbleRight: 30, lightbar: (7, 8, 9)))
+        #expect(DualSenseOutput.parse(Array(usb.prefix(47))) == nil)
+    }
 }

@@ -101,15 +101,18 @@ package struct DualSenseOutput: Hashable, Sendable {
         h.combine(lightbar?.red); h.combine(lightbar?.green); h.combine(lightbar?.blue)
     }
 
-    /// Parses a USB 0x02 (63 bytes) or Bluetooth 0x31 (78 bytes, CRC seeded 0xA2) output
-    /// report; nil when it is neither or its CRC is wrong.
+    /// Parses a USB 0x02 or Bluetooth 0x31 output report; nil when it is neither, too short,
+    /// or (Bluetooth) its CRC-32 seeded 0xA2 is wrong. Two writers lay them out differently:
+    /// the kernel sends USB reports of 63 bytes and Bluetooth ones with a sequence byte, the
+    /// tag 0x10 and the common part from byte 3; SDL sends USB reports of 48 bytes and
+    /// Bluetooth ones with 0x02 at byte 1 and the common part from byte 2. Both are read.
     package static func parse(_ r: [UInt8]) -> DualSenseOutput? {
         let c: Int
-        if r.count == DualSenseReports.usbOutputSize, r.first == DualSenseReports.usbOutputID {
+        if r.first == DualSenseReports.usbOutputID, r.count >= 48, r.count <= DualSenseReports.usbOutputSize {
             c = 1
         } else if r.count == DualSenseReports.btOutputSize, r.first == DualSenseReports.btOutputID,
                   DualSenseCRC.isSigned(r, seed: DualSenseCRC.outputSeed) {
-            c = 3
+            c = r[2] == 0x10 ? 3 : 2
         } else {
             return nil
         }
