@@ -167,7 +167,6 @@ extension HostDaemon {
         func startGamepads(_ loop: HostLoop) async throws {
             #if os(Linux)
             guard let bus = options.gamepad else { return }
-            do { try UHIDDualSense.checkAccess() } catch { throw HostStartError("--gamepad: \(error.description)") }
             let console = self.console
             try await loop.onLoop { context in
                 let pipeline = context.pipeline

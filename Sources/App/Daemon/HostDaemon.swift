@@ -39,6 +39,12 @@ package struct HostDaemon: Sendable {
         let logger = console.interactive ? Logger(label: "remotion.host") { ConsoleLogHandler(label: $0, console: console) }
                                          : Logger(label: "remotion.host")
         let publisher = SnapshotPublisher()
+        #if os(Linux)
+        // --gamepad without /dev/uhid: one line with the fix, before anything is bound.
+        if options.gamepad != nil {
+            do { try UHIDDualSense.checkAccess() } catch { throw HostStartError("--gamepad: \(error.description)") }
+        }
+        #endif
         var machine = HostStateMachine<SocketAddress>.Configuration()
         machine.timeout = options.controllers.timeout
         machine.maximumSessions = options.controllers.maximum
