@@ -91,4 +91,13 @@ import RemotionProtocol
         s = feed.button(.k, isDown: false)
         #expect(s.buttons.isEmpty && s.leftTrigger == 0)
     }
+
+    @Test func ratesBeyondTheSensorsRangeAreClampedInTheReport() {
+        var feed = GamepadFeed(at: .zero)
+        var encoder = DualSenseInputReport(bus: .usb)
+        // 100 rad/s ≈ 5730 °/s: beyond int16 at 20 per °/s.
+        let r = encoder.encode(feed.motion(MotionSample(timestampMicros: 0, gyro: Vector3(x: 100, y: 0, z: -100))))
+        #expect(Int16(bitPattern: UInt16(r[16]) | UInt16(r[17]) << 8) == 32767)
+        #expect(Int16(bitPattern: UInt16(r[18]) | UInt16(r[19]) << 8) == -32768)
+    }
 }

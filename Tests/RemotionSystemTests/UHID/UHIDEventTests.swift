@@ -81,6 +81,15 @@ import RemotionHostLogic
         #expect(end.count == 2 && le32(end[0], 0) == 12 && end[1] == UHIDEvent.destroy())
     }
 
+    @Test func longNamesAreCutAndStayNulTerminated() {
+        var c = DualSensePad.Creation(name: String(repeating: "n", count: 300), phys: "p", uniq: "u", bus: 5,
+                                      vendor: 1, product: 2, version: 3, descriptor: [0xC0])
+        let e = UHIDEvent.create2(c)
+        #expect(e[4 + 126] == UInt8(ascii: "n") && e[4 + 127] == 0)
+        c.descriptor = [UInt8](repeating: 0x11, count: 5000)
+        #expect(le16(UHIDEvent.create2(c), 260) == 4096)
+    }
+
     @Test func openingWithoutAccessSaysWhatToDo() {
         // A path that cannot exist stands for a kernel without uhid; the rule is named for EACCES.
         do {

@@ -33,6 +33,12 @@ package struct DualSensePad: Sendable {
         package var product: UInt32
         package var version: UInt32
         package var descriptor: [UInt8]
+
+        package init(name: String, phys: String, uniq: String, bus: UInt16, vendor: UInt32, product: UInt32,
+                     version: UInt32, descriptor: [UInt8]) {
+            self.name = name; self.phys = phys; self.uniq = uniq; self.bus = bus
+            self.vendor = vendor; self.product = product; self.version = version; self.descriptor = descriptor
+        }
     }
 
     package enum Action: Hashable, Sendable {
