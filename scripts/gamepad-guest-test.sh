@@ -9,7 +9,10 @@
 # Touchpad nodes and a hidraw node appear with the pad's MAC as uniq; the Motion Sensors node
 # reads the fed angular rate within 2% (resolution from EVIOCGABS) and 1 g; MSC_TIMESTAMP
 # strictly increases; BTN_SOUTH is pressed and released once; the pad is at rest at the end
-# and every node is gone after the probe stops.
+# and every node is gone after the probe stops. SDL2 (Debian's libSDL2 through ctypes) opens a
+# second probe's pad as a PS5 controller with gyro and accelerometer and reads the rotation
+# in rad/s and gravity in m/s². `remotion host --gamepad dualsense` gives a controller on
+# loopback its pad (rates within 2%, A as Cross, rest and gone when it leaves or is killed).
 # A guest that does not boot is a failure, never a skip. Same environment as kernel-guest-test.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -27,6 +27,7 @@ test=(
   libgstreamer-plugins-bad1.0-dev libnice-dev   # headers for scripts/check-gst-abi.sh only
   tmux
   qemu-system-x86 busybox-static libinput-tools udev
+  libsdl2-2.0-0                 # the gamepad stage's SDL witness (loaded through ctypes; already pulled in by the set-up above)
   dpkg-dev lintian mmdebstrap   # the package stage (scripts/package-test.sh)
   python3-dbusmock              # logind faked on a private bus (scripts/logind-session-test.sh)
 )

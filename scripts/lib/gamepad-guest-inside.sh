@@ -27,6 +27,16 @@ wait "$probe"; fact probe_rc $?
 cp /proc/bus/input/devices "$out/devices-after"
 ls /sys/class/hidraw >"$out/hidraw-after" 2>/dev/null
 
+say "SDL witness"
+"$REMOTION_BIN" gamepad-probe --seconds 3 --rate 100 --gyro "$PROBE_GYRO" \
+  --identity sdl-controller --go-file /tmp/sdl-go >"$out/sdl-probe.out" 2>"$out/sdl-probe.err" &
+probe=$!
+SDL_JOYSTICK_DISABLE_UDEV=1 /usr/bin/python3 "$(dirname "$0")/gamepad_sdl_witness.py" /tmp/sdl-go "$out/sdl.json" \
+  >"$out/sdl.out" 2>&1
+fact sdl_rc $?
+[[ -e /tmp/sdl-go ]] || touch /tmp/sdl-go
+wait "$probe"; fact sdl_probe_rc $?
+
 ip link set lo up
 say "host"
 "$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery \

@@ -67,8 +67,35 @@ hidraw = [h["node"] for h in info["hidraw"]]
 left = open(os.path.join(results, "hidraw-after")).read().split()
 check(hidraw and not any(h in left for h in hidraw), f"its hidraw node is gone too (left: {left})")
 
-# 2. remotion host --gamepad dualsense, a controller that sweeps and presses A, then leaves.
+# 1b. SDL2 (Debian's libSDL2 through ctypes), a witness that games use.
 import math
+check(facts.get("sdl_rc") == "0" and facts.get("sdl_probe_rc") == "0", f"SDL witness and its probe exited 0 (rc {facts.get('sdl_rc')}, {facts.get('sdl_probe_rc')})")
+try:
+    sdl = json.load(open(os.path.join(results, "sdl.json")))
+    sprobe = [json.loads(l) for l in open(os.path.join(results, "sdl-probe.out")) if l.startswith("{")]
+except (OSError, ValueError) as e:
+    sdl, sprobe = None, []
+    check(False, f"SDL witness recorded nothing ({e})")
+if sdl:
+    suniq = next(p["uniq"] for p in sprobe if p["event"] == "created")
+    c = sdl["controllers"][-1]
+    check(c["type"] == 7 and c["gyro"] and c["accel"], f"SDL opens the pad as a PS5 controller (type 7) with gyro and accelerometer: {c}")
+    check((c["serial"] or "").replace("-", ":") == suniq, f"SDL's serial is the pad's MAC {suniq}: {c['serial']}")
+    check(suniq != uniq, f"two pads, two MACs: {uniq} and {suniq}")
+    fed_rad = [math.radians(v) for v in next(p["gyro"] for p in sprobe if p["event"] == "feeding")]
+    moving = [g for g in sdl["gyro"] if any(g)]
+    seen = max(moving, key=moving.count) if moving else None
+    ok = seen is not None and all(abs(a - b) <= 0.02 * abs(b) for a, b in zip(seen, fed_rad))
+    check(ok, f"SDL reads the rotation in rad/s: {seen} for {[round(v, 4) for v in fed_rad]} (within 2%)")
+    accel = sdl["accel"][-1] if sdl["accel"] else None
+    check(accel is not None and abs(accel[1] - 9.80665) <= 0.02 * 9.80665 and abs(accel[0]) < 0.2 and abs(accel[2]) < 0.2,
+          f"SDL reads gravity on y: {accel} m/s²")
+    outputs = [p for p in sprobe if p["event"] == "output"]
+    destroyed = next(p for p in sprobe if p["event"] == "destroyed")
+    check(len(outputs) >= 1, f"SDL's output reports (Bluetooth, CRC 0xA2) reached the pad and parsed: {len(outputs)}")
+    check(destroyed["features_refused"] == 0, f"every feature report SDL and the driver asked was answered ({destroyed['features_answered']}, none refused)")
+
+# 2. remotion host --gamepad dualsense, a controller that sweeps and presses A, then leaves.
 def load(name):
     try: return json.load(open(os.path.join(results, name)))
     except (OSError, ValueError) as e: check(False, f"{name}: nothing recorded ({e})"); return None
