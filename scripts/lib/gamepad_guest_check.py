@@ -91,6 +91,10 @@ if sdl:
     check(accel is not None and abs(accel[1] - 9.80665) <= 0.02 * 9.80665 and abs(accel[0]) < 0.2 and abs(accel[2]) < 0.2,
           f"SDL reads gravity on y: {accel} m/s²")
     outputs = [p for p in sprobe if p["event"] == "output"]
+    rumble = [(p["rumble_left"], p["rumble_right"]) for p in outputs if p["rumble_left"] or p["rumble_right"]]
+    # SDL writes the high byte of each motor (some SDL versions halve it to match Xbox pads).
+    check(sdl.get("rumble_rc") == 0 and rumble and rumble[0] in [(0xFFFF >> 8, 0x8000 >> 8), (0xFFFF >> 9, 0x8000 >> 9)],
+          f"SDL's rumble (low 0xFFFF, high 0x8000) reaches the pad as motors (left, right) = {rumble}")
     destroyed = next(p for p in sprobe if p["event"] == "destroyed")
     check(len(outputs) >= 1, f"SDL's output reports (Bluetooth, CRC 0xA2) reached the pad and parsed: {len(outputs)}")
     check(destroyed["features_refused"] == 0, f"every feature report SDL and the driver asked was answered ({destroyed['features_answered']}, none refused)")

@@ -1,7 +1,7 @@
 """A witness that games use, inside the gamepad guest: Debian's libSDL2 (loaded through
 ctypes; no headers or python bindings needed) opens the probe's virtual DualSense as a PS5
 controller through HIDAPI (hidraw), enables its gyro and accelerometer, tells the probe to
-go, and records what SDL reads (rad/s, m/s²). Writes one JSON file."""
+go, records what SDL reads (rad/s, m/s²), then asks SDL for rumble. Writes one JSON file."""
 import ctypes, json, sys, time
 
 go_file, result = sys.argv[1:3]
@@ -56,6 +56,13 @@ while time.monotonic() < end:
         if sdl.SDL_GameControllerGetSensorData(pad, kind, data, 3) == 0:
             out[key].append([round(v, 5) for v in data])
     time.sleep(0.01)
+# Rumble as a game asks for it (low 0xFFFF, high 0x8000 for 300 ms): SDL writes it to the
+# hidraw node as an output report, which the pad reads.
+sdl.SDL_GameControllerRumble.argtypes = [ctypes.c_void_p, ctypes.c_uint16, ctypes.c_uint16, ctypes.c_uint32]
+out["rumble_rc"] = sdl.SDL_GameControllerRumble(pad, 0xFFFF, 0x8000, 300)
+end = time.monotonic() + 0.2
+while time.monotonic() < end:
+    sdl.SDL_GameControllerUpdate(); time.sleep(0.01)
 sdl.SDL_GameControllerClose(ctypes.c_void_p(pad))
 sdl.SDL_Quit()
 json.dump(out, open(result, "w"))
