@@ -18,6 +18,8 @@ package final class WebControllerStats: Sendable {
         /// (per-address-cap, evicted, handshake-timeout, idle-timeout).
         package var connections: [String: Int] = [:]
         package var mergedFrames = 0
+        /// Motion lanes attached (a phone's second WebSocket, docs/WEB-CONTROLLER.md).
+        package var lanes = 0
         package var bursts = 0
 
         package var droppedTotal: Int { dropped.values.reduce(0, +) }
@@ -29,6 +31,7 @@ package final class WebControllerStats: Sendable {
     package var snapshot: Snapshot { state.withLock { $0 } }
 
     func count(opened n: Int) { state.withLock { $0.opened += n } }
+    func count(lanes n: Int) { state.withLock { $0.lanes += n } }
     func count(motion n: Int) { state.withLock { $0.motionFrames += n } }
     func count(refused reason: String) { state.withLock { $0.refused[reason, default: 0] += 1 } }
     func count(ended reason: String) { state.withLock { $0.ended[reason, default: 0] += 1 } }

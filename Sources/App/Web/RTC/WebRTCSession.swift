@@ -173,6 +173,8 @@ final class WebRTCSession: Sendable {
                 return
             }
             Task { await self.open() }
+        case .lane:
+            stats.drop("lane-on-data-channel")   // a motion lane is a WebSocket's
         case .recenter:
             if let session { host.recenter(session) }
         case .mode(let wanted):
