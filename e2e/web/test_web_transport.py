@@ -124,7 +124,7 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
     ws_rules(web_port, 0)
     numbers["ws_loss"] = (pct(ws_loss, 50), pct(ws_loss, 99), ws_loss[-1] if ws_loss else None)
     ratio = pct(ws_loss, 99) / pct(udp_loss, 99)
-    numbers["ws_lane"] = state(d).get("lane")
+    numbers["ws_lane"] = {k: v for k, v in (state(d).get("lane") or {}).items() if k != "recent"}
     check("5%% loss: p99 gap %.1f ms on the WebSocket with its lane ≤ 2 × UDP's %.1f ms (%.2f×; %d movements)"
           % (pct(ws_loss, 99), pct(udp_loss, 99), ratio, len(ws_loss)), len(ws_loss) > 200 and ratio <= 2.0, numbers)
     wait(lambda: (state(d).get("lane") or {}).get("ready"), 5)
@@ -145,6 +145,9 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
     after = sampler.between(back, now_ms())
     first = after[0] - back if after else float("inf")
     numbers["ws_outage_first_ms"] = first
+    # The lane's recent events on the test's clock, relative to the network's return.
+    offset = now_ms() - d.execute_script("return performance.now()")
+    numbers["ws_outage_lane"] = [(round(t + offset - back), what) for t, what in (state(d).get("lane") or {}).get("recent", [])]
     check("1 s outage: the pointer moves %.1f ms after the network returns on the WebSocket with its lane (≤ 200 ms)" % first,
           first <= 200, (after[:3], state(d)))
     check("… the same session throughout (the lane never replaced it)", state(d).get("session") == session

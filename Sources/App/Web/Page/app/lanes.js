@@ -10,7 +10,9 @@
 
 export const LANE_NUDGE_MS = 25;        // a socket this long unacknowledged also gets the next frame
 export const LANE_STALL_MS = 200;       // the lane this long unacknowledged is replaced by a new one
-export const LANE_CONNECT_MS = 150;     // a lane not joined by then is abandoned and tried again
+export const LANE_CONNECT_MS = 100;     // while the primary waits for an ack (the network looks down),
+                                        // a lane not joined by then is abandoned and tried again
+export const LANE_CONNECT_SLOW_MS = 2000;  // otherwise (a slow machine, not a dead network)
 export const LANE_PING_MS = 500;        // keeps the lane warm (and the host's watchdog fed)
 export const LANE_RETRY_MAX_MS = 5000;  // backoff between lanes the host refused or closed
 
@@ -70,7 +72,7 @@ export class LanedSocket {
     this.timer = null;         // the lane's connect deadline or retry
     this.pinger = null;
     this.failures = 0;
-    this.stats = { lanesOpened: 0, lanesReplaced: 0, onLane: 0, onPrimary: 0, nudges: 0 };
+    this.stats = { lanesOpened: 0, lanesReplaced: 0, onLane: 0, onPrimary: 0, nudges: 0, recent: [] };
     this.primary.onopen = () => { this.lanes[0].ready = true; if (this.onopen) this.onopen(); };
     this.primary.onerror = (e) => { if (this.onerror) this.onerror(e); };
     this.primary.onclose = (e) => { this.shutLane(); if (this.onclose) this.onclose(e); };
@@ -115,11 +117,16 @@ export class LanedSocket {
     const ws = new this.o.WebSocket(this.o.url);
     ws.binaryType = "arraybuffer";
     this.lane = ws;
+    this.note("connect");
     this.lanes[1] = newLane();
-    this.timer = this.o.timers.setTimeout(() => { this.timer = null; this.dropLane(ws, false); }, LANE_CONNECT_MS);
+    const p = this.lanes[0], now = this.o.now();
+    const down = p.waitingSince !== null && now - p.waitingSince > LANE_NUDGE_MS;
+    this.timer = this.o.timers.setTimeout(() => { this.timer = null; this.note("abandoned"); this.dropLane(ws, false); },
+                                          down ? LANE_CONNECT_MS : LANE_CONNECT_SLOW_MS);
     ws.onopen = () => {
       if (this.lane !== ws) return;
       const d = this.o.device;
+      this.note("open");
       ws.send(JSON.stringify({ type: "lane", v: 1, id: d.id, credential: d.credential, session: this.session }));
     };
     ws.onmessage = (e) => {
@@ -133,6 +140,7 @@ export class LanedSocket {
         this.failures = 0;
         this.lanes[1].ready = true;
         this.stats.lanesOpened++;
+        this.note("joined");
         this.pingLane();
       } else if (m.type === "refused") {
         this.dropLane(ws, true, m.reason === "unknown");
@@ -155,6 +163,7 @@ export class LanedSocket {
   /** The lane waited too long for an ack: a new TCP connection, not its backed-off timer. */
   replaceLane() {
     this.stats.lanesReplaced++;
+    this.note("stalled");
     const ws = this.lane;
     this.dropLane(ws, false);
   }
@@ -180,6 +189,13 @@ export class LanedSocket {
       ws.onopen = ws.onmessage = ws.onerror = ws.onclose = null;
       try { ws.close(1000); } catch { /* already closed */ }
     }
+  }
+
+  /** The lane's last 16 events (page time, what), for tests and the ⋯ menu's details. */
+  note(what) {
+    const r = this.stats.recent;
+    r.push([Math.round(this.o.now()), what]);
+    if (r.length > 16) r.shift();
   }
 
   clearTimer() { if (this.timer !== null) { this.o.timers.clearTimeout(this.timer); this.timer = null; } }

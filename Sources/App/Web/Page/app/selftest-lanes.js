@@ -4,7 +4,7 @@
 // Imported by selftest.js.
 
 import { chooseLanes, laneSent, laneAcked, serialAtLeast, LanedSocket,
-         LANE_NUDGE_MS, LANE_STALL_MS, LANE_CONNECT_MS, LANE_PING_MS } from "./lanes.js";
+         LANE_NUDGE_MS, LANE_STALL_MS, LANE_CONNECT_MS, LANE_CONNECT_SLOW_MS, LANE_PING_MS } from "./lanes.js";
 
 function fakes() {
   let now = 0, nextId = 1;
@@ -99,15 +99,21 @@ export function laneChecks(t) {
       lane.closed && f.sockets.length === 3 && s.stats.lanesReplaced === 1 && seqs(primary).includes(6) && !seqs(lane).includes(6));
     const next = f.sockets[2];
     f.advance(LANE_CONNECT_MS + 1);
-    t("a lane not joined in time is abandoned and tried again at once", next.closed && f.sockets.length === 4);
-    const fourth = f.sockets[3];
+    t("the primary acknowledged (a slow machine, not a dead network): a new lane gets time to join",
+      !next.closed && f.sockets.length === 3);
+    f.advance(LANE_CONNECT_SLOW_MS - LANE_CONNECT_MS - 1);
+    t("… but not forever: abandoned and tried again", next.closed && f.sockets.length === 4);
+    f.advance(LANE_CONNECT_MS + 1);
+    t("the primary waiting too (the network looks down): abandoned after LANE_CONNECT_MS and tried again",
+      f.sockets[3].closed && f.sockets.length === 5);
+    const fourth = f.sockets[4];
     fourth.open();
     fourth.receive('{"type":"lane","session":"0000002a"}');
     f.advance(LANE_PING_MS * 2 + 1);
     t("the lane is pinged every half second", fourth.sent.filter((d) => d instanceof ArrayBuffer).length === 3);
     fourth.receive('{"type":"refused","reason":"unknown","message":"no"}');
     f.advance(10000);
-    t("a lane refused as unknown is not tried again", f.sockets.length === 4 && !s.laneReady);
+    t("a lane refused as unknown is not tried again", f.sockets.length === 5 && !s.laneReady);
     primary.onclose({ reason: "x" });
     t("the primary's close is the socket's", closed);
   }
