@@ -9,13 +9,18 @@ import Testing
 
     @Test func aLaneAttachesOnlyToTheOpenSessionItNames() {
         var live = Live()
-        #expect(live.attachLane("phone", session: "01", end: "lane") == .failure(.noSession), "no session yet")
+        let r1 = live.attachLane("phone", session: "01", end: "lane")
+        #expect(r1 == .failure(.noSession), "no session yet")
         let claim = live.claimSession("phone", end: "session 1")
         #expect(claim.replaced.isEmpty)
-        #expect(live.attachLane("phone", session: "01", end: "lane") == .failure(.noSession), "claimed, not open")
-        #expect(live.opened("phone", token: claim.token, label: "01", core: "core 1"))
-        #expect(live.attachLane("phone", session: "02", end: "lane") == .failure(.noSession), "another session's label")
-        #expect(live.attachLane("tablet", session: "01", end: "lane") == .failure(.noSession), "another device")
+        let r2 = live.attachLane("phone", session: "01", end: "lane")
+        #expect(r2 == .failure(.noSession), "claimed, not open")
+        let r3 = live.opened("phone", token: claim.token, label: "01", core: "core 1")
+        #expect(r3)
+        let r4 = live.attachLane("phone", session: "02", end: "lane")
+        #expect(r4 == .failure(.noSession), "another session's label")
+        let r5 = live.attachLane("tablet", session: "01", end: "lane")
+        #expect(r5 == .failure(.noSession), "another device")
         guard case .success(let lane) = live.attachLane("phone", session: "01", end: "lane 1") else { Issue.record(); return }
         #expect(lane.core == "core 1" && lane.replaced.isEmpty)
         #expect(live.sessions == 1 && live.lanes == 1)
@@ -40,7 +45,8 @@ import Testing
         let one = live.claimSession("phone", end: "session 1")
         live.opened("phone", token: one.token, label: "01", core: "core 1")
         _ = live.attachLane("phone", session: "01", end: "lane 1")
-        #expect(live.releaseSession("phone", token: one.token) == ["lane 1"])
+        let r6 = live.releaseSession("phone", token: one.token)
+        #expect(r6 == ["lane 1"])
         #expect(live.lanes == 0 && live.sessions == 0)
         // A reconnect replaces a session and its lane together.
         let two = live.claimSession("phone", end: "session 2")
@@ -48,10 +54,13 @@ import Testing
         _ = live.attachLane("phone", session: "02", end: "lane 2")
         let three = live.claimSession("phone", end: "session 3")
         #expect(three.replaced == ["session 2", "lane 2"])
-        #expect(live.releaseSession("phone", token: two.token).isEmpty, "an old claim releases nothing")
+        let r7 = live.releaseSession("phone", token: two.token)
+        #expect(r7.isEmpty, "an old claim releases nothing")
         live.opened("phone", token: three.token, label: "03", core: "core 3")
-        #expect(live.attachLane("phone", session: "02", end: "late") == .failure(.noSession), "the old session's label is dead")
-        #expect(!live.opened("phone", token: two.token, label: "02", core: "core 2"), "a replaced claim cannot reopen")
+        let r8 = live.attachLane("phone", session: "02", end: "late")
+        #expect(r8 == .failure(.noSession), "the old session's label is dead")
+        let r9 = live.opened("phone", token: two.token, label: "02", core: "core 2")
+        #expect(!r9, "a replaced claim cannot reopen")
     }
 
     // MARK: newest wins across two sockets
