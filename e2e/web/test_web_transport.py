@@ -24,26 +24,20 @@ check, wait, state, cdp, tap, x_events, count = wc.check, wc.wait, wc.state, wc.
 BUTTON_PRESS, BUTTON_RELEASE = wc.BUTTON_PRESS, wc.BUTTON_RELEASE
 
 
-def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
-    """The WebSocket fallback with its motion lane (docs/WEB-CONTROLLER.md, "The motion lane"):
-    at 5% loss the p99 gap between pointer movements is at most 2x the UDP controller's in this
-    run; after a 1 s outage the pointer moves within 200 ms of the network's return (issue 26 item 6)."""
-    web_port = base.rsplit(":", 1)[1]
-    lane = wait(lambda: (state(d).get("lane") or {}).get("ready") and state(d)["lane"], 5)
-    check("the WebSocket's motion lane joins its session", lane, state(d))
-    session = state(d).get("session")
+def ws_loss_gaps(gyro, sampler, web_port, seconds=8):
+    """Gaps between pointer movements while the page turns, 5% loss on the page's TCP port."""
     ws_rules(web_port, 5)
     gyro.run(0.5)
     t0 = now_ms()
-    gyro.run(8)
-    ws_loss = gaps(sampler.between(t0, now_ms()))
+    gyro.run(seconds)
+    g = gaps(sampler.between(t0, now_ms()))
     ws_rules(web_port, 0)
-    numbers["ws_loss"] = (pct(ws_loss, 50), pct(ws_loss, 99), ws_loss[-1] if ws_loss else None)
-    ratio = pct(ws_loss, 99) / pct(udp_loss, 99)
-    numbers["ws_lane"] = {k: v for k, v in (state(d).get("lane") or {}).items() if k != "recent"}
-    check("5%% loss: p99 gap %.1f ms on the WebSocket with its lane ≤ 2 × UDP's %.1f ms (%.2f×; %d movements)"
-          % (pct(ws_loss, 99), pct(udp_loss, 99), ratio, len(ws_loss)), len(ws_loss) > 200 and ratio <= 2.0, numbers)
-    wait(lambda: (state(d).get("lane") or {}).get("ready"), 5)
+    return g
+
+
+def ws_outage_first(gyro, sampler, web_port):
+    """A 1 s outage of the page's TCP port while the page turns: ms from the network's return
+    to the first pointer movement, and that moment on the test's clock."""
     stop = threading.Event()
     def keep_turning():
         while not stop.is_set():
@@ -59,15 +53,51 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
     stop.set()
     turner.join()
     after = sampler.between(back, now_ms())
-    first = after[0] - back if after else float("inf")
+    return (after[0] - back if after else float("inf")), back
+
+
+def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
+    """The WebSocket fallback with its motion lane (docs/WEB-CONTROLLER.md, "The motion lane"):
+    at 5% loss the p99 gap between pointer movements is at most 2x the UDP controller's in this
+    run; after a 1 s outage the pointer moves within 200 ms of the network's return (issue 26
+    item 6). Then the same with one WebSocket, for comparison."""
+    web_port = base.rsplit(":", 1)[1]
+    lane = wait(lambda: (state(d).get("lane") or {}).get("ready") and state(d)["lane"], 5)
+    check("the WebSocket's motion lane joins its session", lane, state(d))
+    session = state(d).get("session")
+    ws_loss = ws_loss_gaps(gyro, sampler, web_port)
+    numbers["ws_loss"] = (pct(ws_loss, 50), pct(ws_loss, 99), ws_loss[-1] if ws_loss else None)
+    ratio = pct(ws_loss, 99) / pct(udp_loss, 99)
+    numbers["ws_lane"] = {k: v for k, v in (state(d).get("lane") or {}).items() if k != "recent"}
+    check("5%% loss: p99 gap %.1f ms on the WebSocket with its lane ≤ 2 × UDP's %.1f ms (%.2f×; %d movements)"
+          % (pct(ws_loss, 99), pct(udp_loss, 99), ratio, len(ws_loss)), len(ws_loss) > 200 and ratio <= 2.0, numbers)
+    wait(lambda: (state(d).get("lane") or {}).get("ready"), 5)
+    first, back = ws_outage_first(gyro, sampler, web_port)
     numbers["ws_outage_first_ms"] = first
     # The lane's recent events on the test's clock, relative to the network's return.
     offset = now_ms() - d.execute_script("return performance.now()")
     numbers["ws_outage_lane"] = [(round(t + offset - back), what) for t, what in (state(d).get("lane") or {}).get("recent", [])]
     check("1 s outage: the pointer moves %.1f ms after the network returns on the WebSocket with its lane (≤ 200 ms)" % first,
-          first <= 200, (after[:3], state(d)))
+          first <= 200, (numbers["ws_outage_lane"], state(d)))
     check("… the same session throughout (the lane never replaced it)", state(d).get("session") == session
           and state(d).get("status") == "connected", (session, state(d)))
+
+    # The same without the lane (the page's "remotion.lanes" = "off"): the figures it improves on.
+    wc.js(d, "localStorage.setItem('remotion.lanes', 'off')")
+    d.get(base + "/")
+    st = wait(lambda: state(d).get("status") == "connected" and state(d).get("transport") == "websocket" and state(d), 20)
+    next(el for el in d.find_elements(By.CSS_SELECTOR, '[data-mode="fps"]') if el.is_displayed()).click()
+    wait(lambda: state(d).get("mode") == "fps", 3)
+    d.find_element(By.ID, "start").click()
+    wait(lambda: state(d).get("sensors") == "on", 3)
+    one_loss = ws_loss_gaps(gyro, sampler, web_port)
+    numbers["ws_one_socket_loss"] = (pct(one_loss, 50), pct(one_loss, 99), one_loss[-1] if one_loss else None)
+    numbers["ws_one_socket_outage_first_ms"], _ = ws_outage_first(gyro, sampler, web_port)
+    wc.js(d, "localStorage.removeItem('remotion.lanes')")
+    check("without the lane (one WebSocket, for comparison): p99 gap %.1f ms at 5%% loss (%.2f× UDP's; %d movements), "
+          "first movement %.0f ms after the outage" % (pct(one_loss, 99), pct(one_loss, 99) / pct(udp_loss, 99), len(one_loss),
+                                                        numbers["ws_one_socket_outage_first_ms"]),
+          st and state(d).get("lane") is None and len(one_loss) > 100, (st, numbers))
 
 
 def main():

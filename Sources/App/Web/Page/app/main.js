@@ -229,7 +229,7 @@ function startController() {
   const chooser = new TransportChooser({
     device, signalUrl: "/api/rtc", fetch: globalThis.fetch && globalThis.fetch.bind(globalThis),
     RTCPeerConnection: globalThis.RTCPeerConnection, WebSocket: globalThis.WebSocket, timers: globalThis,
-    now: () => performance.now() });
+    now: () => performance.now(), lanes: storage.getItem("remotion.lanes") !== "off" });   // "off": one WebSocket (measurements)
   conn = new Connection({ url: `${scheme}//${location.host}/ws`, device, host: device.host, onState: onConnState,
                           onMessage: onHostMessage, createSocket: (u) => chooser.createSocket(u) });
   conn.start();
