@@ -66,7 +66,8 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
     check("the WebSocket's motion lane joins its session", lane, state(d))
     session = state(d).get("session")
     ws_loss = ws_loss_gaps(gyro, sampler, web_port)
-    numbers["ws_loss"] = (pct(ws_loss, 50), pct(ws_loss, 99), ws_loss[-1] if ws_loss else None)
+    numbers["ws_loss"] = (pct(ws_loss, 50), pct(ws_loss, 99), ws_loss[-1] if ws_loss else None,
+                          sum(g > 100 for g in ws_loss))   # p50, p99, max, gaps over 100 ms
     ratio = pct(ws_loss, 99) / pct(udp_loss, 99)
     numbers["ws_lane"] = {k: v for k, v in (state(d).get("lane") or {}).items() if k != "recent"}
     check("5%% loss: p99 gap %.1f ms on the WebSocket with its lane ≤ 2 × UDP's %.1f ms (%.2f×; %d movements)"
@@ -91,7 +92,8 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
     d.find_element(By.ID, "start").click()
     wait(lambda: state(d).get("sensors") == "on", 3)
     one_loss = ws_loss_gaps(gyro, sampler, web_port)
-    numbers["ws_one_socket_loss"] = (pct(one_loss, 50), pct(one_loss, 99), one_loss[-1] if one_loss else None)
+    numbers["ws_one_socket_loss"] = (pct(one_loss, 50), pct(one_loss, 99), one_loss[-1] if one_loss else None,
+                                     sum(g > 100 for g in one_loss))
     numbers["ws_one_socket_outage_first_ms"], _ = ws_outage_first(gyro, sampler, web_port)
     wc.js(d, "localStorage.removeItem('remotion.lanes')")
     check("without the lane (one WebSocket, for comparison): p99 gap %.1f ms at 5%% loss (%.2f× UDP's; %d movements), "
