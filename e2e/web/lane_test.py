@@ -124,6 +124,10 @@ try:
     check("a BUTTON and text on the lane are counted and dropped, and its frames' buttons ignored",
           stats["dropped"].get("lane-button") == 1 and stats["dropped"].get("lane-text") == 1 and buttons(host) == [],
           (stats["dropped"], buttons(host)))
+    first.send(b"\x01\x00\x00", 0x2)
+    time.sleep(0.2)
+    dropped = host.control("web-stats")["dropped"]
+    check("a malformed frame on the lane is counted by reason and dropped", sum(dropped.values()) == 4, dropped)
     primary.send(button(0, True, 1), 0x2)
     check("A pressed on the primary", wait_for(lambda: buttons(host) == [("left", "down")]), buttons(host))
 
@@ -132,6 +136,16 @@ try:
     got = frames(first.sock, closed)
     check("… and replaces the first (closed), never the session",
           closed(got) and wait_for(lambda: host.control("web-stats").get("opened") == 1), (texts(got), host.control("web-stats")))
+    # The lane's own silence limit (the host's timeout, 2.5 s) ends it, and nothing else:
+    # the primary keeps pinging and holds A.
+    silent_since = time.monotonic()
+    while time.monotonic() - silent_since < 4.0:
+        primary.send(ping(), 0x2)
+        time.sleep(0.25)
+    got = frames(second.sock, closed, timeout=0.5)
+    check("a silent lane is timed out by itself; the session and A stay",
+          closed(got) and any(m.get("reason") == "timeout" for m in texts(got)) and buttons(host) == [("left", "down")]
+          and host.control("web-stats")["ended"].get("lane-timedOut") == 1, (texts(got), buttons(host)))
     second.close()
     since = time.monotonic()
     primary.send(ping(), 0x2)

@@ -64,7 +64,7 @@ struct WebControllerSocket: Sendable {
             if lane { stats.count(ended: "lane-\(ending)") }
             // Release before anything that could wait on the phone.
             end(link, ending)
-            if let goodbye = Self.goodbye(ending, limit: limit) {
+            if let goodbye = Self.goodbye(ending, limit: limit, lane: lane) {
                 await Self.within(Self.goodbyeDeadline) { try? await outbound.write(.text(goodbye.text)) }
             }
             // Cut the connection without a close handshake the phone may never read: a
@@ -89,8 +89,11 @@ struct WebControllerSocket: Sendable {
     }
 
     /// What the page is told when the host ends its socket (nothing when the page did).
-    private static func goodbye(_ ending: Ending, limit: Duration) -> WebHostMessage? {
-        switch ending {
+    private static func goodbye(_ ending: Ending, limit: Duration, lane: Bool) -> WebHostMessage? {
+        if lane, ending == .replaced {
+            return .closing(reason: "replaced", message: "a newer motion lane took this one's place, or its session ended")
+        }
+        return switch ending {
         case .timedOut: .closing(reason: "timeout", message: "nothing arrived from this phone for \(limit); reconnecting")
         case .revoked: .closing(reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again")
         case .replaced: .closing(reason: "replaced", message: "this phone connected again; this older connection ends")
