@@ -86,9 +86,13 @@ export class LanedSocket {
   fromPrimary(e) {
     if (isAck(e.data)) return laneAcked(this.lanes[0], ackSeq(e.data), this.o.now());
     if (typeof e.data === "string" && e.data.includes('"welcome"')) {
-      try { this.session = JSON.parse(e.data).session || ""; } catch { /* connection.js reports it */ }
-      this.failures = 0;
-      this.openLane();
+      let m = {};
+      try { m = JSON.parse(e.data); } catch { /* connection.js reports it */ }
+      if (m.type === "welcome" && typeof m.session === "string") {
+        this.session = m.session;
+        this.failures = 0;
+        this.openLane();
+      }
     }
     if (this.onmessage) this.onmessage(e);
   }
