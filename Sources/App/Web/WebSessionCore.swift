@@ -32,14 +32,15 @@ final class WebSessionCore: Sendable {
     /// A MOTION frame from the primary socket (`lane` false) or the motion lane.
     func motion(_ m: WebMotion, lane: Bool) {
         let hostNow = Date().timeIntervalSince1970 * 1000
-        state.withLock { s in
-            guard !s.closed else { return }
+        let taken = state.withLock { s -> Bool in
+            guard !s.closed else { return false }
             var sample = s.clutch.apply(m.sample, held: m.clutch)   // hold to aim
             if lane { sample.buttons = s.buttons } else { s.buttons = sample.buttons }
             intake.motion(sequence: m.sequence, sample,
                           latencyMicros: s.clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
+            return true
         }
-        stats.count(motion: 1)
+        if taken { stats.count(motion: 1) }
     }
 
     /// A BUTTON edge (primary socket only).
