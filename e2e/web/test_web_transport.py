@@ -56,7 +56,7 @@ def ws_outage_first(gyro, sampler, web_port):
     return (after[0] - back if after else float("inf")), back
 
 
-def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
+def ws_numbers(d, gyro, sampler, base, udp_loss, numbers, log):
     """The WebSocket fallback with its motion lane (docs/WEB-CONTROLLER.md, "The motion lane"):
     at 5% loss the p99 gap between pointer movements is at most 2x the UDP controller's in this
     run; after a 1 s outage the pointer moves within 200 ms of the network's return (issue 26
@@ -82,6 +82,20 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers):
           first <= 200, (numbers["ws_outage_lane"], state(d)))
     check("… the same session throughout (the lane never replaced it)", state(d).get("session") == session
           and state(d).get("status") == "connected", (session, state(d)))
+
+    # Buttons stay on the primary, in order: exactly once under loss while motion takes both sockets.
+    presses, releases = count(log, BUTTON_PRESS, 1), count(log, BUTTON_RELEASE, 1)
+    ws_rules(web_port, 5)
+    sent = state(d)["lane"]
+    for _ in range(10):              # (the sensors keep firing: motion frames flow meanwhile)
+        tap(d, "A", hold=0.08)
+        time.sleep(0.05)
+    time.sleep(1.0)
+    after = state(d)["lane"]
+    ws_rules(web_port, 0)
+    got = (count(log, BUTTON_PRESS, 1) - presses, count(log, BUTTON_RELEASE, 1) - releases)
+    check("10 taps of A under 5% loss while motion rides both sockets → exactly 10 presses and 10 releases",
+          got == (10, 10) and after["onLane"] > sent["onLane"] and after["onPrimary"] > sent["onPrimary"], (got, sent, after))
 
     # The same without the lane (the page's "remotion.lanes" = "off"): the figures it improves on.
     wc.js(d, "localStorage.setItem('remotion.lanes', 'off')")
@@ -246,7 +260,7 @@ def main():
         time.sleep(0.5)
         check("… and still works: the pointer moves (%d) and A clicks once" % moved,
               moved > 30 and count(log, BUTTON_PRESS, 1) == presses + 1, (moved, count(log, BUTTON_PRESS, 1) - presses))
-        ws_numbers(d, gyro, sampler, base, udp_loss, numbers)
+        ws_numbers(d, gyro, sampler, base, udp_loss, numbers, args.xi2_log)
         clear_rules()
 
         # ── revoked: dropped within 1 s, injects nothing ────────────────────────────
