@@ -13,8 +13,8 @@ set -euo pipefail
 demo=(
   pkg-config zlib1g-dev libqrencode-dev libx11-dev libxtst-dev
   libavahi-client-dev
-  # the web controller's data channels: GStreamer's webrtcbin with libnice (ICE), DTLS, SCTP
-  libgstreamer-plugins-bad1.0-dev libnice-dev gstreamer1.0-nice
+  # (GStreamer, for the web controller's data channels, is loaded at run time: the build
+  # needs none of it; the test set-up installs it)
 )
 # What the tests use besides.
 test=(
@@ -23,7 +23,8 @@ test=(
   avahi-daemon avahi-utils dbus iproute2 nftables
   chromium chromium-driver
   webkit2gtk-driver   # the page in WebKit (scripts/webkit-test.sh): WebKitWebDriver, MiniBrowser comes with libwebkit2gtk-4.1-0
-  gstreamer1.0-plugins-bad gstreamer1.0-tools
+  gstreamer1.0-plugins-bad gstreamer1.0-nice gstreamer1.0-tools   # data channels (webrtcbin, libnice ICE)
+  libgstreamer-plugins-bad1.0-dev libnice-dev   # headers for scripts/check-gst-abi.sh only
   tmux
   qemu-system-x86 busybox-static libinput-tools udev
   dpkg-dev lintian mmdebstrap   # the package stage (scripts/package-test.sh)

@@ -11,11 +11,26 @@ mkdir -p .build
 swift build --build-tests 2>&1 | tee .build/test-build.log; (( PIPESTATUS[0] == 0 )) || exit 1
 bash scripts/check-layers.sh || exit 1
 bash scripts/check-warnings.sh .build/test-build.log || exit 1
+bash scripts/check-gst-abi.sh || exit 1
 passed=0; failed=0; failures=()
+logs=.build/stage-logs; rm -rf "$logs"; mkdir -p "$logs"
 stage() { # name, command...
   local name=$1; shift
+  local log="$logs/$((passed + failed + 1)).log"
   echo "=== $name"
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+  # tee from a FIFO: a daemon a stage left holding its output cannot hold up the suite
+  # (tee is waited for 3 s at most); the stage's own status is the one tested.
+  rm -f "$log.fifo"; mkfifo "$log.fifo"
+  tee "$log" <"$log.fifo" & local tee_pid=$!
+  local rc=0
+  "$@" >"$log.fifo" 2>&1 || rc=$?
+  for _ in $(seq 30); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
+  rm -f "$log.fifo"
+  if ((rc == 0)); then passed=$((passed + 1)); else
+    failed=$((failed + 1)); failures+=("$name")
+    # Kept for the end: CI shows a log's tail, and the fuzzers print a lot after this.
+    { echo "--- $name: its FAIL lines and last lines"; grep -a -E "FAIL|Error|error:" "$log" | head -20; tail -n 15 "$log"; } >>"$logs/failed.txt"
+  fi
 }
 
 stage "swift test" swift test --skip-build
@@ -38,6 +53,7 @@ stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
   env REMOTION_SKIP_BUILD=1 SMOKE=1 SECONDS_PER_RUN=1 LOADS=2x250 CORE_PACKETS=2000 bash scripts/bench.sh debug
 stage "fuzzers (${FUZZ_SECONDS:-60} s each)" bash scripts/fuzz.sh
 
+[[ -s $logs/failed.txt ]] && cat "$logs/failed.txt"
 echo "=== stages: ${failures[*]:-none} failed"
 echo "stages: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -115,31 +115,31 @@ struct HostCommand: AsyncParsableCommand {
         // while it is open everything the host says goes through the console, into the view.
         let console = HostConsole(interactive: !json && isatty(STDOUT_FILENO) == 1 && inject != .log)
         var options = HostDaemon.Options(instance: instance, dataDirectory: dataDirectory(dataDir, environment: environment))
-        options.bind = bind
-        options.port = port
-        options.inject = inject
-        options.environment = environment
-        options.profile = MappingProfile(settings: loaded.settings, buttons: loaded.buttons)
-        options.configPath = loaded.path
-        options.timeout = .secondsDouble(timeout)
-        options.maxControllers = maxControllers
+        options.controllers.bind = bind
+        options.controllers.port = port
+        options.injection.choice = inject
+        options.injection.environment = environment
+        options.injection.profile = MappingProfile(settings: loaded.settings, buttons: loaded.buttons)
+        options.injection.configPath = loaded.path
+        options.controllers.timeout = .secondsDouble(timeout)
+        options.controllers.maximum = maxControllers
         options.json = json
         options.dashboardPort = noDashboard ? nil : dashboardPort
-        options.webPort = noWeb ? nil : webPort
-        if pairAtStart { options.pairAtStart = true }
-        if noTyping { options.typing = false }
-        options.webRTCPorts = noWebRtc ? nil : WebControllerService.rtcPorts(webRtcPorts)
+        options.web.port = noWeb ? nil : webPort
+        if pairAtStart { options.web.pairAtStart = true }
+        if noTyping { options.web.typing = false }
+        options.web.rtcPorts = noWebRtc ? nil : WebControllerService.rtcPorts(webRtcPorts)
         options.discovery = !noDiscovery
-        options.insecure = insecure
+        options.controllers.insecure = insecure
         options.readyFile = readyFile
         for source in loaded.dsuSources + dsu.compactMap({ try? DSUSourceConfig(endpoint: DSUEndpoint.source($0), origin: "--dsu") }) {
-            if let first = options.dsuSources.first(where: { $0.endpoint == source.endpoint }) {
+            if let first = options.dsu.sources.first(where: { $0.endpoint == source.endpoint }) {
                 console.say("\(source.origin) repeats the DSU source \(source.endpoint) of \(first.origin); reading it once")
             } else {
-                options.dsuSources.append(source)
+                options.dsu.sources.append(source)
             }
         }
-        options.dsuServe = try dsuServe.map { try DSUEndpoint.server($0) }
+        options.dsu.serve = try dsuServe.map { try DSUEndpoint.server($0) }
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)

@@ -189,11 +189,16 @@ try:
         out = subprocess.run(["ss", "-Htn", "state", "established", f"( sport = :{web} )"], capture_output=True, text=True).stdout
         return sum(1 for line in out.splitlines() if line.split()[-1].rsplit(":", 1)[0] == peer)
 
-    deadline = t0 + 5 + 3
+    # The 16 admitted die by the 5 s handshake timeout. Connections the kernel finished late
+    # (SYN-ACK retransmitted at 1, 3, 7 s after the listen queue overflowed) reach the host
+    # later and are refused by the cap or admitted and timed out in turn: on a loaded machine
+    # that can take a few seconds more, so this waits for the host's own view to drain.
+    deadline = t0 + 25
     while held_from("127.0.0.1") and time.monotonic() < deadline:
         time.sleep(0.2)
-    check("the host holds none of the flood's connections 8 s after it began (caps, then the handshake timeout)",
-          held_from("127.0.0.1") == 0, f"({held_from('127.0.0.1')} held {time.monotonic() - t0:.1f} s after the flood began)")
+    drained = time.monotonic() - t0
+    check("the host holds none of the flood's connections once the handshake timeout has passed (caps, then the timeout)",
+          held_from("127.0.0.1") == 0, f"({held_from('127.0.0.1')} held; drained {drained:.1f} s after the flood began)")
     idle.settimeout(15)
     try:
         got = idle.recv(4096)
@@ -204,8 +209,8 @@ try:
           f"(closed after {idle_closed:.1f} s)")
     stats = control(data, "web-stats")
     conns = stats.get("connections", {})
-    check("the host refused the flood over the per-address cap and timed out the 16 it admitted, counting both",
-          conns.get("per-address-cap", 0) >= a.flood * 2 // 3 and conns.get("handshake-timeout", 0) == 16
+    check("the host refused the flood over the per-address cap and timed out the ones it admitted (16 at a time), counting both",
+          conns.get("per-address-cap", 0) >= a.flood * 2 // 3 and conns.get("handshake-timeout", 0) >= 16
           and conns.get("idle-timeout", 0) == 1, f"({conns})")
     for s in flood:
         s.close()
@@ -226,7 +231,11 @@ try:
         except BlockingIOError:
             pass
         many.append(s)
-    time.sleep(1)
+    # The host's own count says when it has seen enough of them (a loaded machine accepts
+    # more slowly; the listen queue holds 256): at most 15 s.
+    deadline = time.monotonic() + 15
+    while control(data, "web-stats").get("connections", {}).get("evicted", 0) < 50 and time.monotonic() < deadline:
+        time.sleep(0.1)
     took, status = fetch_page(web, "127.0.0.2")
     evicted = control(data, "web-stats").get("connections", {}).get("evicted", 0)
     fds_many = len(os.listdir(f"/proc/{pid}/fd"))

@@ -30,10 +30,9 @@ package final class PairingCommands<Sink: HostEventSink>: Sendable {
         self.store = store
     }
 
-    package var handlers: [String: ControlHandler] {
-        ["pair-window": { [self] in await open($0, $1) },
-         "pair-wait": { [self] in await wait($0, $1) },
-         "pair-decide": { [self] in await decide($0, $1) }]
+    package var handlers: ControlCommands.Pairing {
+        ControlCommands.Pairing(window: { [self] in await open($0, $1) }, wait: { [self] in await wait($0, $1) },
+                                decide: { [self] in await decide($0, $1) })
     }
 
     func open(_ request: ControlRequest, _ connection: ControlConnection) async -> ControlResponse {

@@ -7,12 +7,10 @@ package struct ControlService: Service {
     package let server: ControlServer
 
     /// Starts the socket; nil (and one line saying why) when it cannot, the host runs on.
-    package static func start(dataDirectory: URL, handlers: [String: ControlHandler], status: [String: ControlValue],
+    package static func start(dataDirectory: URL, commands: ControlCommands,
                       note: (String) -> Void) async -> ControlService? {
-        var all = handlers
-        all["status"] = { _, _ in .success(status) }
         let path = ControlServer.path(dataDirectory: dataDirectory)
-        let server = ControlServer(path: path, handlers: all)
+        let server = ControlServer(path: path, handlers: commands.byName)
         do {
             try await server.start()
         } catch let error as ControlSocketError {
@@ -38,9 +36,4 @@ extension ControlService {
          "secure": .bool(secure), "version": .string(RemotionVersion.current)]
     }
 
-    /// The pairing commands answer that pairing is off on a host without encryption.
-    package static var insecureHandlers: [String: ControlHandler] {
-        let off: ControlHandler = { _, _ in .failure("the host runs with --insecure: no pairing (restart it without --insecure)") }
-        return ["pair-window": off, "pair-wait": off, "pair-decide": off]
-    }
 }

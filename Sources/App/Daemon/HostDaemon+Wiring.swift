@@ -19,7 +19,7 @@ extension HostDaemon {
         let logger: Logger
         let publisher: SnapshotPublisher
         var loop: HostLoop?
-        var controlHandlers: [String: ControlHandler] = [:]
+        var pairingCommands = ControlCommands.Pairing.off
         var securityNote = ""
         var hint = ""
         var hostID: String?
@@ -35,7 +35,7 @@ extension HostDaemon {
             guard let loop else { throw HostStartError("the host's socket is not bound") }
             let reason = try await loop.onLoop { $0.pipeline.injectorReason }
             try await loop.announceStart()
-            let boundPort = loop.localAddress.port ?? options.port
+            let boundPort = loop.localAddress.port ?? options.controllers.port
             console.note(.listening, "listening on \(loop.localAddress.displayText) (UDP, \(securityNote))")
             // Before the web server: a neighbour's idle connections must not take every
             // descriptor (docs/SECURITY.md §9). One stderr line once listening (an error before
@@ -43,7 +43,7 @@ extension HostDaemon {
             let openFiles = FileDescriptorLimit.raiseToHard()
             if !console.interactive { console.say(openFiles.description) }
             console.note(.injector, "injecting with \(reason)")
-            if let path = options.configPath { console.note(.config, "config \(path)") }
+            if let path = options.injection.configPath { console.note(.config, "config \(path)") }
             var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)
             let dsu = try await startDSU(loop)
             ready.dsuServe = dsu?.serverAddress?.displayText
@@ -52,25 +52,28 @@ extension HostDaemon {
                                        port: boundPort, console: console, pairingHint: hint)
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
                 .init(service: HostRunner(loop: loop, dsu: dsu, console: console)), .init(service: status)]
-            var handlers = controlHandlers
+            var webCommands: ControlCommands.Web?
             var phonePairing: (@Sendable () -> String?)?
-            if let webPort = options.webPort {
+            if let webPort = options.web.port {
                 do {
                     let console = self.console, json = options.json
                     let started = try await WebControllerService.start(
-                        host: loop, hostName: options.instance.value, bind: options.bind, port: webPort,
-                        dataDirectory: options.dataDirectory, timeout: options.timeout, rtcPorts: options.webRTCPorts,
-                        pairAtStart: options.pairAtStart, interactive: console.interactive,
+                        host: loop, hostName: options.instance.value, bind: options.controllers.bind, port: webPort,
+                        dataDirectory: options.dataDirectory, timeout: options.controllers.timeout, rtcPorts: options.web.rtcPorts,
+                        pairAtStart: options.web.pairAtStart, interactive: console.interactive,
                         onRequest: { Self.announce(request: $0, console: console, json: json) },
                         onPaired: { Self.announce(paired: $0, console: console, json: json) })
                     services.insert(.init(service: started.service), at: 1)
-                    handlers.merge(started.service.controlHandlers) { a, _ in a }
+                    webCommands = started.service.controlHandlers
                     phonePairing = started.service.openPairing
                     ready.webPort = started.port
                     ready.pairingURL = started.url
                     let page = "https://\(started.service.reachable.contains(":") ? "[\(started.service.reachable)]" : started.service.reachable):\(started.port)/"
                     console.say("web controller on \(page) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
                     console.say("web controller CA SHA-256 \(started.caFingerprint) (check it in the phone's certificate details before trusting it)")
+                    if let why = started.dataChannelsUnavailable {
+                        console.say("web controller: WebSocket only, no data channels for phones (\(why))")
+                    }
                     if let why = started.replacedCA {
                         let reason = why == .unconstrained ? "the old one could vouch for any site (no name constraints)" : "the old one was about to expire"
                         console.say("web controller made a new local CA: \(reason). On each phone: remove the old \"Remotion local CA\" profile or certificate, open the page, install the new one from /ca.mobileconfig (iPhone) or /ca.crt, and trust it (iPhone: Settings → General → About → Certificate Trust Settings)")
@@ -86,20 +89,20 @@ extension HostDaemon {
             let backend = try await loop.onLoop { $0.pipeline.injector.backend.name }
             if backend == "xtest" || backend == "uinput" {
                 services.append(.init(service: LogindSessionWatch(
-                    environment: options.environment,
+                    environment: options.injection.environment,
                     onChange: { active in loop.execute { $0.pipeline.setDesktopSessionActive(active) } },
                     say: { console.say($0) })))
             }
             #endif
-            if let control = await ControlService.start(dataDirectory: options.dataDirectory, handlers: handlers,
-                                                        status: ControlService.status(name: options.instance.value, port: boundPort,
-                                                                                      secure: !options.insecure),
+            let whoAmI = ControlService.status(name: options.instance.value, port: boundPort, secure: !options.controllers.insecure)
+            let commands = ControlCommands(status: { _, _ in .success(whoAmI) }, pairing: pairingCommands, web: webCommands)
+            if let control = await ControlService.start(dataDirectory: options.dataDirectory, commands: commands,
                                                         note: { console.note(.control, $0) }) {
                 services.append(.init(service: control))
                 ready.controlSocket = control.server.path
             }
             if let dashboardPort = options.dashboardPort {
-                let configPath = options.configPath ?? HostConfig.defaultPath(environment: options.environment)
+                let configPath = options.injection.configPath ?? HostConfig.defaultPath(environment: options.injection.environment)
                 do {
                     let (dashboard, bound, url) = try await DashboardService.start(
                         host: loop, publisher: publisher, port: dashboardPort, configPath: configPath,
@@ -116,7 +119,7 @@ extension HostDaemon {
             }
             if options.discovery {
                 let txt = HostTXT(protocolVersion: 1, hostID: hostID,
-                                  capabilities: ["attitude", "gyro", "buttons16", "reliable", options.insecure ? "plain" : "noise-ik"])
+                                  capabilities: ["attitude", "gyro", "buttons16", "reliable", options.controllers.insecure ? "plain" : "noise-ik"])
                 services.append(.init(service: HostAnnouncer(name: options.instance, port: UInt16(boundPort), txt: txt,
                                                              console: console)))
             } else {
@@ -161,19 +164,19 @@ extension HostDaemon {
 
         /// The DSU sources and server (docs/DSU.md), on the host's loop; nil when none is asked for.
         func startDSU(_ loop: HostLoop) async throws -> DSUBridge? {
-            guard !options.dsuSources.isEmpty || options.dsuServe != nil else { return nil }
-            if let serve = options.dsuServe, !serve.isLoopback {
+            guard !options.dsu.sources.isEmpty || options.dsu.serve != nil else { return nil }
+            if let serve = options.dsu.serve, !serve.isLoopback {
                 console.say("WARNING: DSU has no authentication: anyone who can reach \(serve) can read every controller's motion and buttons (serve 127.0.0.1 unless you need the network)")
             }
             let bridge: DSUBridge
             do {
-                bridge = try await DSUBridge.start(host: loop, sources: options.dsuSources, serve: options.dsuServe,
-                                                   logger: logger, silenceTimeout: options.timeout)
+                bridge = try await DSUBridge.start(host: loop, sources: options.dsu.sources, serve: options.dsu.serve,
+                                                   logger: logger, silenceTimeout: options.controllers.timeout)
             } catch {
                 await loop.shutdown()
                 throw HostStartError("\(error)")
             }
-            for s in options.dsuSources { console.say("reading DSU controllers from \(s.endpoint) (\(s.origin))") }
+            for s in options.dsu.sources { console.say("reading DSU controllers from \(s.endpoint) (\(s.origin))") }
             if let a = bridge.serverAddress { console.say("serving DSU on \(a.displayText) (UDP, up to 4 controllers)") }
             return bridge
         }

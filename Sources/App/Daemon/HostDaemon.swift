@@ -19,41 +19,6 @@ package struct HostStartError: Error, CustomStringConvertible, Sendable {
 /// Everything the host says goes through its `HostConsole` (the one output seam).
 package struct HostDaemon: Sendable {
     /// What `remotion host`'s flags and config file decide.
-    package struct Options: Sendable {
-        package var bind = "::"
-        package var port = 7474
-        package var instance: InstanceName
-        package var inject: InjectorChoice = .auto
-        package var environment: [String: String] = ProcessInfo.processInfo.environment
-        /// The host's profile (button map and mapping settings) and where it is saved.
-        package var profile = MappingProfile()
-        package var configPath: String?
-        package var timeout: Duration = .milliseconds(2500)
-        package var maxControllers = 16
-        package var json = false
-        package var dashboardPort: Int? = 7475
-        package var webPort: Int? = 7476
-        /// Open a phone pairing window at start: nil decides (only when the terminal view is
-        /// open and no phone is paired yet); true also when not interactive (the link then goes
-        /// only to the 0600 ready file, never to stdout); false never.
-        package var pairAtStart: Bool?
-        /// Whether phones may type (their page's keyboard is a full keyboard): `--no-typing`.
-        package var typing = true
-        /// The web controller's WebRTC data channels' UDP ports (nil: WebSocket only).
-        package var webRTCPorts: ClosedRange<Int>? = 7477...7486
-        package var discovery = true
-        package var insecure = false
-        package var dataDirectory: URL
-        package var dsuSources: [DSUSourceConfig] = []
-        package var dsuServe: DSUEndpoint?
-        package var readyFile: String?
-
-        package init(instance: InstanceName, dataDirectory: URL) {
-            self.instance = instance
-            self.dataDirectory = dataDirectory
-        }
-    }
-
     package let loop: HostLoop
     package let ready: HostReady
     package let console: HostConsole
@@ -75,16 +40,16 @@ package struct HostDaemon: Sendable {
                                          : Logger(label: "remotion.host")
         let publisher = SnapshotPublisher()
         var machine = HostStateMachine<SocketAddress>.Configuration()
-        machine.timeout = options.timeout
-        machine.maximumSessions = options.maxControllers
-        let choice = options.inject, environment = options.environment, profile = options.profile
+        machine.timeout = options.controllers.timeout
+        machine.maximumSessions = options.controllers.maximum
+        let choice = options.injection.choice, environment = options.injection.environment, profile = options.injection.profile
         let instanceName = options.instance.value
         let makeSink: @Sendable () throws -> HostPipeline = {
             let made = try InjectorFactory.make(choice, environment: environment, log: InjectionLogOutput(write: console.injected))
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), profile: profile, logger: logger,
                                         injectorReason: made.reason, publisher: publisher)
             pipeline.identity = (name: instanceName, listen: "")
-            pipeline.typingAllowed = options.typing
+            pipeline.typingAllowed = options.web.typing
             // The presenter's laser: an overlay takes a session's pointer events while its laser is held.
             let injector = pipeline.injector
             let laser = LaserOverlayHook(logger: logger, screen: { injector.screen },
@@ -94,11 +59,11 @@ package struct HostDaemon: Sendable {
             return pipeline
         }
         var wiring = Wiring(options: options, console: console, logger: logger, publisher: publisher)
-        if options.insecure {
+        if options.controllers.insecure {
             console.warnInsecure()
             let service = try await bindUDP(options, machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
             wiring.loop = HostLoop(service)
-            wiring.controlHandlers = ControlService.insecureHandlers
+            wiring.pairingCommands = .off
             wiring.securityNote = "INSECURE plain datagrams"
             wiring.hint = "INSECURE: anyone on the network can inject input"
         } else {
@@ -108,7 +73,7 @@ package struct HostDaemon: Sendable {
             let paired = (try? store.pairedControllers().count) ?? 0
             let service = try await bindUDP(options, machine: machine, makeFraming: framing, makeSink: makeSink)
             wiring.loop = HostLoop(service)
-            wiring.controlHandlers = PairingCommands(host: service, store: store).handlers
+            wiring.pairingCommands = PairingCommands(host: service, store: store).handlers
             try await PairedNames(store: store).install(on: service)
             if paired == 0 && !console.interactive {
                 console.say("no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")
@@ -127,12 +92,12 @@ package struct HostDaemon: Sendable {
                                                 makeSink: @escaping @Sendable () throws -> HostPipeline) async throws
         -> HostService<F, HostPipeline> {
         do {
-            return try await HostService<F, HostPipeline>.start(host: options.bind, port: options.port, configuration: machine,
+            return try await HostService<F, HostPipeline>.start(host: options.controllers.bind, port: options.controllers.port, configuration: machine,
                                                                 makeFraming: makeFraming, makeSink: makeSink)
         } catch let error as InjectionError {
             throw HostStartError(error.description)
         } catch {
-            throw HostStartError(await BusyPort.message(for: error, bind: options.bind, port: options.port,
+            throw HostStartError(await BusyPort.message(for: error, bind: options.controllers.bind, port: options.controllers.port,
                                                         dataDirectory: options.dataDirectory))
         }
     }

@@ -50,7 +50,7 @@ package struct StatusDisplay: Service {
                 }
                 if case .draw = policy.decide(status, now: MonotonicClock.now()) { write(renderer.frame(for: status)) }
             } else if generation != lastGeneration {
-                for line in log.lines(for: status, at: MonotonicClock.now()) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+                for line in log.lines(for: status, at: MonotonicClock.now()) { console.statusLine(line) }
             }
             lastGeneration = generation
             try? await Task.sleep(for: .milliseconds(100))

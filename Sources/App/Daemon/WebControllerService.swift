@@ -31,19 +31,19 @@ package struct WebControllerService: Service {
     /// The phones waiting for the person at the computer, and the answer (docs/SECURITY.md §9):
     ///     {"command":"web-pair-requests"} → {"ok":true,"requests":[{"code":"4821","name":…,"address":…,"seconds":…}]}
     ///     {"command":"web-pair-decide","code":"4821","accept":true} → {"ok":true,"name":…}
-    package var controlHandlers: [String: ControlHandler] {
+    package var controlHandlers: ControlCommands.Web {
         let open = openPairing, stats = server.stats, registry = server.registry, ca = caFingerprint
-        return ["web-pair-window": { _, _ in
+        return ControlCommands.Web(pairWindow: { _, _ in
             guard let url = open() else { return .failure("the web controller cannot open a pairing window") }
             return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow), "caSHA256": .string(ca)])
-        }, "web-stats": { _, _ in .success(stats.snapshot.controlFields) },
-        "web-pair-requests": { _, _ in
+        }, stats: { _, _ in .success(stats.snapshot.controlFields) },
+        pairRequests: { _, _ in
             let now = Date()
             return .success(["requests": .array(registry.pendingPairings(now: now).map { r in
                 .object(["code": .string(r.code), "name": .string(r.name), "address": .string(r.address),
                          "seconds": .number(max(0, r.expires.timeIntervalSince(now)).rounded())])
             })])
-        }, "web-pair-decide": { request, _ in
+        }, pairDecide: { request, _ in
             guard let code = request.string("code"), let accept = request.bool("accept") else {
                 return .failure("give the request's code and accept: true or false")
             }
@@ -52,7 +52,7 @@ package struct WebControllerService: Service {
             case .denied(let r)?: return .success(["name": .string(r.name), "address": .string(r.address), "accepted": .bool(false)])
             case nil: return .failure("no phone waits with code \(code) (see `remotion devices`)")
             }
-        }]
+        })
     }
 
     package struct Started: Sendable {
@@ -63,6 +63,9 @@ package struct WebControllerService: Service {
         package var reissued: Bool
         package var caFingerprint: String
         package var replacedCA: WebCertificates.Replacement?
+        /// Why phones get no data channels though they were asked for (GStreamer missing):
+        /// said once at start; nil when they are on or were turned off.
+        package var dataChannelsUnavailable: String?
     }
 
     /// `pairAtStart`: open a pairing window now (nil: only when interactive and no phone is
@@ -113,7 +116,8 @@ package struct WebControllerService: Service {
                                                      fingerprint: certificates.fingerprint,
                                                      caFingerprint: certificates.caFingerprint), port: bound, url: url,
                        fingerprint: certificates.fingerprint, reissued: certificates.reissued,
-                       caFingerprint: certificates.caFingerprint, replacedCA: certificates.replacedCA)
+                       caFingerprint: certificates.caFingerprint, replacedCA: certificates.replacedCA,
+                       dataChannelsUnavailable: server.rtcUnavailable.withLock { $0 })
     }
 
     /// "FIRST-LAST" → the data channels' UDP port range.

@@ -71,6 +71,11 @@ package final class HostConsole: Sendable {
         remember(text.split(separator: "\n").map(String.init))
     }
 
+    /// A status event without the view (a JSON line on stderr: controller connected, …).
+    package func statusLine(_ line: String) {
+        err(line + "\n")
+    }
+
     /// A log message (swift-log), already formatted.
     package func message(_ line: String) {
         guard interactive else { return err(line + "\n") }

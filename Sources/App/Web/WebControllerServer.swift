@@ -37,6 +37,8 @@ package final class WebControllerServer: Sendable {
     private let running = RunningServer()
     private let boundPort = Mutex<Int?>(nil)
     let rtcPeers = Mutex<(any Sendable)?>(nil)
+    /// Why data channels were asked for and cannot run (set at start; the host says it).
+    package let rtcUnavailable = Mutex<String?>(nil)
 
     package init(registry: WebDeviceRegistry, certificates: WebCertificates, logger: Logger? = nil) {
         self.registry = registry

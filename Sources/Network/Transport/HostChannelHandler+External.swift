@@ -39,32 +39,6 @@ extension HostChannelHandler {
         perform(machine.closeExternal(id, reason: reason), now: now)
         afterExternalEvent(now: now)
     }
-
-    public func isExternalOpen(_ id: SessionID) -> Bool { machine.externalSessions[id] != nil }
-}
-
-extension HostService {
-    /// Opens a session for a controller on another transport (nil: the host is full).
-    public func openExternal(from address: SocketAddress) async throws -> SessionID? {
-        try await onLoop { $0.openExternal(from: address) }
-    }
-
-    /// Hands a sample to the host's loop without waiting. Calls made from one thread
-    /// (one connection's event loop) run on the host's loop in the order they were made.
-    public func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) {
-        let handler = self.handler
-        channel.eventLoop.execute { handler.value.externalMotion(id, sample, latencyMicros: latencyMicros) }
-    }
-
-    public func externalButton(_ id: SessionID, _ button: Button, isDown: Bool) {
-        let handler = self.handler
-        channel.eventLoop.execute { handler.value.externalButton(id, button, isDown: isDown) }
-    }
-
-    public func closeExternal(_ id: SessionID, reason: SessionCloseReason) {
-        let handler = self.handler
-        channel.eventLoop.execute { handler.value.closeExternal(id, reason: reason) }
-    }
 }
 
 extension HostService {

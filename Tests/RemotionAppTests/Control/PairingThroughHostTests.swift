@@ -23,7 +23,7 @@ import Testing
                 host: "127.0.0.1", port: 0, makeFraming: try SecureHosting.framing(store: store),
                 makeSink: { DiscardingSink() })
             let server = ControlServer(path: ControlServer.path(dataDirectory: dir),
-                                       handlers: PairingCommands(host: host, store: store).handlers)
+                                       handlers: ControlCommands(status: { _, _ in .success([:]) }, pairing: PairingCommands(host: host, store: store).handlers, web: nil).byName)
             try await server.start()
             return Rig(dir: dir, store: store, host: host, server: server)
         }

@@ -23,31 +23,42 @@ extension HostChannelHandler: HostLoopContext where Sink == HostPipeline {
     package var pipeline: HostPipeline { sink }
 }
 
+/// The host's service without its framing type (`HostService` is generic over it): what
+/// `HostLoop` holds. Generic methods on an existential keep each result's own type.
+protocol HostLoopBackend: Sendable {
+    var localAddress: SocketAddress { get }
+    var eventLoop: any EventLoop { get }
+    func executeInContext(_ body: @escaping @Sendable (any HostLoopContext) -> Void)
+    func onLoopInContext<T: Sendable>(_ body: @escaping @Sendable (any HostLoopContext) throws -> T) async throws -> T
+    func shutdown() async
+}
+
+extension HostService: HostLoopBackend where Sink == HostPipeline {
+    var eventLoop: any EventLoop { channel.eventLoop }
+    func executeInContext(_ body: @escaping @Sendable (any HostLoopContext) -> Void) { execute { body($0) } }
+    func onLoopInContext<T: Sendable>(_ body: @escaping @Sendable (any HostLoopContext) throws -> T) async throws -> T {
+        try await onLoop { try body($0) }
+    }
+}
+
 /// A handle to the running host's loop, without the framing type: what the web page,
 /// the dashboard, the DSU bridge and the daemon hold. `execute` runs without waiting
 /// (calls from one thread run in order), `onLoop` waits for a result.
 package struct HostLoop: Sendable {
-    package let localAddress: SocketAddress
-    package let eventLoop: any EventLoop
-    private let run: @Sendable (@escaping @Sendable (any HostLoopContext) -> Void) -> Void
-    private let submit: @Sendable (@escaping @Sendable (any HostLoopContext) throws -> any Sendable) async throws -> any Sendable
-    private let stop: @Sendable () async -> Void
+    private let backend: any HostLoopBackend
+    package var localAddress: SocketAddress { backend.localAddress }
+    package var eventLoop: any EventLoop { backend.eventLoop }
 
     package init<Framing: HostFraming>(_ service: HostService<Framing, HostPipeline>) {
-        localAddress = service.localAddress
-        eventLoop = service.channel.eventLoop
-        run = { body in service.execute { body($0) } }
-        submit = { body in try await service.onLoop { handler -> any Sendable in try body(handler) } }
-        stop = { await service.shutdown() }
+        backend = service
     }
 
     /// Runs `body` on the host's loop without waiting; calls from one thread run in order.
-    package func execute(_ body: @escaping @Sendable (any HostLoopContext) -> Void) { run(body) }
+    package func execute(_ body: @escaping @Sendable (any HostLoopContext) -> Void) { backend.executeInContext(body) }
 
     /// Runs `body` on the host's loop and returns its result.
     package func onLoop<T: Sendable>(_ body: @escaping @Sendable (any HostLoopContext) throws -> T) async throws -> T {
-        // The closure's result is T; the erased call hands it back as `any Sendable`.
-        try await submit(body) as! T
+        try await backend.onLoopInContext(body)
     }
 
     /// The loop's context as a value bound to the loop, for adapters that live on the
@@ -58,5 +69,5 @@ package struct HostLoop: Sendable {
     }
 
     /// Tells every controller, releases every held input, closes the socket.
-    package func shutdown() async { await stop() }
+    package func shutdown() async { await backend.shutdown() }
 }

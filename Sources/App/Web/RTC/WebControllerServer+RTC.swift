@@ -3,7 +3,7 @@ import Synchronization
 
 extension WebControllerServer {
     /// `POST /api/rtc` and the peers behind it. Without `configuration.rtc`, or where
-    /// GStreamer's webrtcbin cannot start (a warning says why), the route answers 503 and
+    /// GStreamer's webrtcbin cannot start (`rtcUnavailable` says why; the host prints it), the route answers 503 and
     /// pages use the WebSocket.
     func addRTC(_ configuration: Configuration, host: any ExternalControllerHost, guardian: WebRequestGuard,
                 routes: WebControllerRoutes, router: Router<WebRequestContext>) throws {
@@ -17,7 +17,7 @@ extension WebControllerServer {
                 peers = try WebRTCPeers(rtc)
                 rtcPeers.withLock { $0 = peers }
             } catch {
-                logger.warning("web controller: WebSocket only (\(error))")
+                rtcUnavailable.withLock { $0 = "\(error)" }
             }
         }
         WebRTCRoute(registry: registry, guardian: guardian, stats: stats, refuse: { routes.refuse($0) },

@@ -1,7 +1,8 @@
 // The web controller's WebRTC peer (docs/WEB-CONTROLLER.md, "Transports"): a small C shim
 // over GStreamer's webrtcbin (libnice ICE, DTLS, SCTP data channels), because Swift cannot
-// call GLib's signal macros or variadic emitters. Plain C types only: Swift imports this
-// header and nothing of GLib.
+// call GLib's signal macros or variadic emitters. GStreamer is loaded at run time
+// (gst_api.h): the build needs none of its headers, and a host without it runs with the
+// WebSocket only. Plain C types only: Swift imports this header and nothing of GLib.
 //
 // One peer answers one browser's offer and carries two data channels the page opened:
 // "control" (reliable, ordered: hello, buttons, pings, commands) and "motion" (unordered,
@@ -37,10 +38,15 @@ typedef void (*remotion_webrtc_message_fn)(uint64_t token, int channel, int is_t
                                            const uint8_t *data, size_t length);
 typedef void (*remotion_webrtc_event_fn)(uint64_t token, int event, int channel);
 
-/// Initialises GStreamer once and checks that webrtcbin and its ICE agent exist.
-/// Returns 0, or -1 with *error (free with remotion_webrtc_free).
+/// Loads GStreamer's libraries, initialises GStreamer once and checks that webrtcbin and
+/// its ICE agent exist. Returns 0, or -1 with *error, one line that says what to install
+/// (free with remotion_webrtc_free).
 int remotion_webrtc_init(remotion_webrtc_message_fn on_message, remotion_webrtc_event_fn on_event,
                          char **error);
+
+/// Whether GStreamer's WebRTC libraries load here (without starting GStreamer): 0, or -1
+/// with *error naming the first library or symbol missing (free with remotion_webrtc_free).
+int remotion_webrtc_probe(char **error);
 
 /// Answers `offer` (SDP text). `fingerprint` is the SHA-256 certificate fingerprint the
 /// offer carries (32 bytes, parsed by the caller); the DTLS peer must present exactly that

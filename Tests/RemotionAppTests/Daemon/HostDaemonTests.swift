@@ -1,0 +1,110 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import RemotionApp
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionProtocol
+import RemotionTestSupport
+import Synchronization
+import Testing
+
+/// The composition root run whole (issue 27 item 6): `HostDaemon.start` binds and wires
+/// every service as `remotion host` does (UDP controllers, the web controller page, the
+/// control socket, the dashboard), a real controller streams over loopback into the log
+/// injector, and cancelling `run` stops it all: the held button released, the stop line
+/// said, the private files removed and the ports free. Real sockets on 127.0.0.1 with port 0;
+/// only the OS injector is the log (no display here) and discovery is off (no avahi here).
+@Suite(.serialized) struct HostDaemonTests {
+    /// Lines a HostConsole wrote, kept for the checks.
+    final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ text: String) { lines.withLock { $0.append(text) } }
+        var text: String { lines.withLock { $0.joined() } }
+    }
+
+    @Test func theWholeDaemonServesAControllerAndStopsCleanly() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("remotion-daemon-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = Lines(), err = Lines()
+        let console = HostConsole(interactive: false, stdout: { out.append($0) }, stderr: { err.append($0) })
+        var options = HostDaemon.Options(instance: try InstanceName("daemon test"), dataDirectory: dir)
+        options.controllers.bind = "127.0.0.1"
+        options.controllers.port = 0
+        options.injection.choice = .log
+        options.controllers.insecure = true
+        options.discovery = false
+        options.injection.environment = [:]
+        options.web.port = 0
+        options.web.rtcPorts = nil
+        options.dashboardPort = 0
+        options.readyFile = dir.appendingPathComponent("ready.json").path
+
+        let daemon = try await HostDaemon.start(options, console: console)
+        let running = Task { try await daemon.run() }
+        // The readiness record: written once every port listens.
+        let ready = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: options.readyFile!)))
+                                 as? [String: Any])
+        let udpPort = try #require(ready["udpPort"] as? Int)
+        let webPort = try #require(ready["webPort"] as? Int)
+        let dashboardPort = try #require(ready["dashboardPort"] as? Int)
+        let controlPath = try #require(ready["controlSocket"] as? String)
+        #expect(udpPort > 0 && webPort > 0 && dashboardPort > 0)
+        let tokenFile = dir.appendingPathComponent("dashboard-url").path
+        #expect(FileManager.default.fileExists(atPath: tokenFile), "the dashboard's token file exists while it runs")
+
+        // The control socket answers.
+        let control = try await ControlClient.connect(path: controlPath)
+        let status = try await control.send(ControlRequest("status"))
+        #expect(status.ok, "status over the control socket: \(status)")
+        // Every command has an answer on this host (no pairing with --insecure, the web's own).
+        for command in ControlCommand.allCases {
+            let answer = try await control.send(ControlRequest(command.rawValue))
+            let error = answer.fields["error"].map { "\($0)" } ?? ""
+            switch command {
+            case .pairWindow, .pairWait, .pairDecide: #expect(!answer.ok && error.contains("--insecure"), "\(command): \(answer)")
+            case .webPairDecide: #expect(!answer.ok && error.contains("code"), "\(command) without a code: \(answer)")
+            case .status, .webPairWindow, .webStats, .webPairRequests: #expect(answer.ok, "\(command): \(answer)")
+            }
+        }
+        await control.close()
+
+        // A controller streams and presses A; the host lets go of nothing early.
+        let plan = StreamPlan(source: SyntheticMotion(shape: .circle), rate: 60, duration: 30,
+                              presses: PressScript(presses: [.init(button: .a, at: 0.2, hold: 60)]))
+        let client = try await ClientService<PlainClientFraming>.start(
+            host: try SocketAddress(ipAddress: "127.0.0.1", port: udpPort), sessionID: SessionID(0xDAE), plan: plan,
+            makeFraming: { PlainClientFraming() })
+        #expect(await eventually(within: .seconds(10)) { out.text.contains("\"state\":\"down\"") },
+                "the press reaches the log injector: \(out.text.suffix(400))")
+        #expect(out.text.contains("\"kind\":\"move"), "and the motion")
+        #expect(!out.text.contains("\"state\":\"up\""), "still held while the controller holds it")
+        #expect(err.text.contains("\"event\":\"controller\",\"session\":\"00000dae\""),
+                "the status events go through the console: \(err.text.suffix(400))")
+
+        // Stop while the button is held: everything is released and closed.
+        running.cancel()
+        _ = try? await running.value
+        await client.close()
+        #expect(out.text.contains("\"state\":\"up\""), "the held button is released at stop: \(out.text.suffix(400))")
+        #expect(err.text.contains("every held input released"), "the stop line: \(err.text.suffix(400))")
+        #expect(!FileManager.default.fileExists(atPath: tokenFile), "the dashboard's token file is removed at stop")
+        #expect(await !ControlClient.isAnswering(path: controlPath), "the control socket is closed")
+        for (port, what) in [(udpPort, "UDP"), (webPort, "web"), (dashboardPort, "dashboard")] {
+            #expect(await portIsFree(port, udp: what == "UDP"), "the \(what) port \(port) is free again")
+        }
+    }
+
+    /// Binds the port on 127.0.0.1 (no SO_REUSEADDR: a socket left open would refuse it).
+    private func portIsFree(_ port: Int, udp: Bool) async -> Bool {
+        let fd = socket(AF_INET, udp ? Int32(SOCK_DGRAM.rawValue) : Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
