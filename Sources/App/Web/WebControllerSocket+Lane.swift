@@ -32,7 +32,7 @@ extension WebControllerSocket {
             return nil
         }
         guard let attached = registry.attachLane(device.id, session: session, end: { link.replaced.store(true, ordering: .relaxed) }) else {
-            stats.count(refused: "no-session")
+            stats.count(refused: .noSession)
             try await outbound.write(.text(WebHostMessage.refused(
                 reason: "no-session", message: "this phone has no open session here for a motion lane").text))
             return nil
@@ -46,10 +46,10 @@ extension WebControllerSocket {
 
     /// One message on an attached lane: MOTION (acknowledged on this socket) and PING.
     func laneMessage(_ message: WebSocketMessage, _ lane: Lane, _ outbound: WebSocketOutboundWriter) async throws {
-        guard case .binary(let buffer) = message else { stats.drop("lane-text"); return }
+        guard case .binary(let buffer) = message else { stats.drop(.laneText); return }
         let frame: WebFrame
         do { frame = try WebFrame.decode(buffer.readableBytesView) } catch {
-            stats.drop(error.reason)
+            stats.drop(.badFrame(error))
             return
         }
         switch frame {
@@ -57,7 +57,7 @@ extension WebControllerSocket {
             lane.core.motion(m, lane: true)
             try await outbound.write(.binary(ByteBuffer(bytes: WebSessionCore.ack(m.sequence))))
         case .button:
-            stats.drop("lane-button")     // buttons ride the primary socket only, in order
+            stats.drop(.laneButton)     // buttons ride the primary socket only, in order
         case .ping:
             host.heard(lane.core.session)   // (the clock offset is the primary's pings' alone)
             try await outbound.write(.binary(ByteBuffer(bytes: WebFrame.pong(echoing: buffer.readableBytesView))))

@@ -152,14 +152,14 @@ struct WebControllerSocket: Sendable {
                 switch message {
                 case .text(let text):
                     if let input = WebInputMessage.parse(text) {   // touchpad, typing, laser
-                        guard let session = core?.session else { stats.drop("before-hello"); continue }
+                        guard let session = core?.session else { stats.drop(.beforeHello); continue }
                         if let reply = await host.input(session, input) { try await outbound.write(.text(reply.text)) }
                         continue
                     }
-                    guard let parsed = WebClientMessage.parse(text) else { stats.drop("bad-text"); continue }
+                    guard let parsed = WebClientMessage.parse(text) else { stats.drop(.badText); continue }
                     switch parsed {
                     case let .hello(version, id, credential):
-                        guard core == nil else { stats.drop("second-hello"); continue }
+                        guard core == nil else { stats.drop(.secondHello); continue }
                         guard version == 1, let device = registry.verify(id: id, credential: credential) else {
                             try await refuseUnknown(outbound)
                             return .refused
@@ -169,7 +169,7 @@ struct WebControllerSocket: Sendable {
                         claim = (device.id, token)
                         let address = remote ?? (try! SocketAddress(ipAddress: "0.0.0.0", port: 0))
                         guard let id = await host.open(from: address, name: device.name) else {
-                            stats.count(refused: "full")
+                            stats.count(refused: .full)
                             try await outbound.write(.text(WebHostMessage.refused(
                                 reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text))
                             return .refused
@@ -188,7 +188,7 @@ struct WebControllerSocket: Sendable {
                             host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text))
                         if let labels = await host.buttonLabels(id) { try await outbound.write(.text(labels.text)) }
                     case let .lane(version, id, credential, session):
-                        guard core == nil else { stats.drop("second-hello"); continue }
+                        guard core == nil else { stats.drop(.secondHello); continue }
                         guard let attached = try await attachLane(version: version, id: id, credential: credential,
                                                                   session: session, link: link, outbound) else { return .refused }
                         lane = attached
@@ -201,10 +201,10 @@ struct WebControllerSocket: Sendable {
                         }
                     }
                 case .binary(let buffer):
-                    guard let core else { stats.drop("before-hello"); continue }
+                    guard let core else { stats.drop(.beforeHello); continue }
                     let frame: WebFrame
                     do { frame = try WebFrame.decode(buffer.readableBytesView) } catch {
-                        stats.drop(error.reason)
+                        stats.drop(.badFrame(error))
                         continue
                     }
                     switch frame {
@@ -227,7 +227,7 @@ struct WebControllerSocket: Sendable {
     }
 
     func refuseUnknown(_ outbound: WebSocketOutboundWriter) async throws {
-        stats.count(refused: "unknown")
+        stats.count(refused: .unknown)
         try await outbound.write(.text(WebHostMessage.refused(
             reason: "unknown", message: "this host does not know this phone (revoked or never paired); scan the host's QR code to pair").text))
     }
