@@ -77,9 +77,9 @@ package final class WebConnectionGuard: Sendable {
             o.byAddress[address, default: 0] += 1
             return (true, evicted)
         }
-        if !admitted { stats.count(connection: "per-address-cap") }
+        if !admitted { stats.count(connection: .perAddressCap) }
         if let evicted {
-            stats.count(connection: "evicted")
+            stats.count(connection: .evicted)
             evicted.close(promise: nil)
         }
         return admitted
@@ -96,7 +96,7 @@ package final class WebConnectionGuard: Sendable {
         o.byAddress[gone.address] = left > 0 ? left : nil
     }
 
-    fileprivate func closed(_ reason: String) { stats.count(connection: reason) }
+    fileprivate func closed(_ reason: WebControllerStats.ConnectionEnd) { stats.count(connection: reason) }
 
     /// Marks `channel`'s connection authenticated (its WebSocket hello was accepted).
     package static func authenticated(_ channel: any Channel) {
@@ -181,7 +181,7 @@ package final class WebConnectionGuard: Sendable {
         private func fire() {
             guard let context, holding else { return }
             if !handshaken {
-                owner.closed("handshake-timeout")
+                owner.closed(.handshakeTimeout)
                 settle()
                 context.close(promise: nil)
                 return
@@ -189,14 +189,14 @@ package final class WebConnectionGuard: Sendable {
             // The loop's clock (virtual on an EmbeddedEventLoop: the tests advance it).
             let now = context.eventLoop.now
             if let by = mustAuthenticateBy, now >= by {
-                owner.closed("authenticate-timeout")
+                owner.closed(.authenticateTimeout)
                 settle()
                 context.close(promise: nil)
                 return
             }
             let idle = now - lastRead
             if idle >= owner.limits.idleTimeout {
-                owner.closed("idle-timeout")
+                owner.closed(.idleTimeout)
                 settle()
                 context.close(promise: nil)
             } else {

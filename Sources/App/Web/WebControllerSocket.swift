@@ -37,6 +37,8 @@ struct WebControllerSocket: Sendable {
         /// A newer session of the same device took over (`WebDeviceRegistry.claimSession`).
         let replaced = Atomic<Bool>(false)
         let session = Mutex<(id: SessionID, device: String)?>(nil)
+        /// The device whose session this socket is the motion lane of (docs/WEB-CONTROLLER.md).
+        let lane = Mutex<String?>(nil)
         /// Tells the connection guard that this socket authenticated (no caps, no idle timeout).
         let authenticated: @Sendable () -> Void
         init(authenticated: @escaping @Sendable () -> Void = {}) { self.authenticated = authenticated; heard() }
@@ -57,10 +59,12 @@ struct WebControllerSocket: Sendable {
             group.addTask { await self.read(inbound, outbound, remote: remote, link: link) }
             group.addTask { await self.watch(link: link) }
             let ending = await group.next() ?? .shutdown
-            let limit = link.session.withLock { $0 } == nil ? helloTimeout : timeout
+            let lane = link.lane.withLock { $0 } != nil
+            let limit = link.session.withLock { $0 } == nil && !lane ? helloTimeout : timeout
+            if lane { stats.count(ended: "lane-\(ending)") }
             // Release before anything that could wait on the phone.
             end(link, ending)
-            if let goodbye = Self.goodbye(ending, limit: limit) {
+            if let goodbye = Self.goodbye(ending, limit: limit, lane: lane) {
                 await Self.within(Self.goodbyeDeadline) { try? await outbound.write(.text(goodbye.text)) }
             }
             // Cut the connection without a close handshake the phone may never read: a
@@ -85,8 +89,11 @@ struct WebControllerSocket: Sendable {
     }
 
     /// What the page is told when the host ends its socket (nothing when the page did).
-    private static func goodbye(_ ending: Ending, limit: Duration) -> WebHostMessage? {
-        switch ending {
+    private static func goodbye(_ ending: Ending, limit: Duration, lane: Bool) -> WebHostMessage? {
+        if lane, ending == .replaced {
+            return .closing(reason: "replaced", message: "a newer motion lane took this one's place, or its session ended")
+        }
+        return switch ending {
         case .timedOut: .closing(reason: "timeout", message: "nothing arrived from this phone for \(limit); reconnecting")
         case .revoked: .closing(reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again")
         case .replaced: .closing(reason: "replaced", message: "this phone connected again; this older connection ends")
@@ -112,8 +119,11 @@ struct WebControllerSocket: Sendable {
         while true {
             do { try await Task.sleep(for: Self.watchInterval) } catch { return .shutdown }
             let session = link.session.withLock { $0 }
+            let lane = link.lane.withLock { $0 }
+            // A lane's session ends on a revocation too: say why, not that it was replaced.
+            if let lane, !registry.isTrusted(lane) { return .revoked }
             if link.replaced.load(ordering: .relaxed) { return .replaced }
-            if link.silence() > (session == nil ? helloTimeout : timeout) { return .timedOut }
+            if link.silence() > (session == nil && lane == nil ? helloTimeout : timeout) { return .timedOut }
             if let (id, device) = session {
                 guard registry.isTrusted(device) else { return .revoked }
                 let may = registry.mayType(device)
@@ -124,83 +134,88 @@ struct WebControllerSocket: Sendable {
 
     private func read(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
                       remote: SocketAddress?, link: Link) async -> Ending {
-        var clock = WebClockOffset()
-        var session: SessionID?
-        var intake: WebMotionIntake?      // newest wins between this socket and the host
+        var core: WebSessionCore?         // the session this primary socket opened
+        var lane: Lane?                   // or: this socket is a motion lane of another's session
         var claim: (device: String, token: UInt64)?   // this device's one live session
         defer {
-            intake?.close()
+            core?.close()
             if let claim { registry.releaseSession(claim.device, token: claim.token) }
+            if let lane { registry.releaseLane(lane.device, token: lane.token) }
         }
-        var clutch = PageClutch()
         do {
             for try await message in inbound.messages(maxSize: Self.maxFrame) {
                 link.heard()
+                if let lane {
+                    try await laneMessage(message, lane, outbound)
+                    continue
+                }
                 switch message {
                 case .text(let text):
                     if let input = WebInputMessage.parse(text) {   // touchpad, typing, laser
-                        guard let session else { stats.drop("before-hello"); continue }
+                        guard let session = core?.session else { stats.drop(.beforeHello); continue }
                         if let reply = await host.input(session, input) { try await outbound.write(.text(reply.text)) }
                         continue
                     }
-                    guard let parsed = WebClientMessage.parse(text) else { stats.drop("bad-text"); continue }
+                    guard let parsed = WebClientMessage.parse(text) else { stats.drop(.badText); continue }
                     switch parsed {
                     case let .hello(version, id, credential):
-                        guard session == nil else { stats.drop("second-hello"); continue }
+                        guard core == nil else { stats.drop(.secondHello); continue }
                         guard version == 1, let device = registry.verify(id: id, credential: credential) else {
-                            stats.count(refused: "unknown")
-                            try await outbound.write(.text(WebHostMessage.refused(
-                                reason: "unknown", message: "this host does not know this phone (revoked or never paired); scan the host's QR code to pair").text))
+                            try await refuseUnknown(outbound)
                             return .refused
                         }
                         // One live session per device, on either transport: this one replaces the last.
-                        claim = (device.id, registry.claimSession(device.id) { link.replaced.store(true, ordering: .relaxed) })
+                        let token = registry.claimSession(device.id) { link.replaced.store(true, ordering: .relaxed) }
+                        claim = (device.id, token)
                         let address = remote ?? (try! SocketAddress(ipAddress: "0.0.0.0", port: 0))
                         guard let id = await host.open(from: address, name: device.name) else {
-                            stats.count(refused: "full")
+                            stats.count(refused: .full)
                             try await outbound.write(.text(WebHostMessage.refused(
                                 reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text))
                             return .refused
                         }
-                        session = id
                         host.setTyping(id, allowed: device.mayType)
                         link.typing.store(device.mayType, ordering: .relaxed)
-                        intake = WebMotionIntake(host: host, session: id, stats: stats)
+                        let opened = WebSessionCore(host: host, session: id, stats: stats)
+                        core = opened
                         link.session.withLock { $0 = (id, device.id) }
                         link.authenticated()
                         stats.count(opened: 1)
+                        // Lanes may attach from here on (the page opens one after the welcome).
+                        registry.sessionOpened(device.id, token: token, label: id.description, core: opened)
                         let mode = await host.mode(id, set: nil)
                         try await outbound.write(.text(WebHostMessage.welcome(
                             host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text))
                         if let labels = await host.buttonLabels(id) { try await outbound.write(.text(labels.text)) }
+                    case let .lane(version, id, credential, session):
+                        guard core == nil else { stats.drop(.secondHello); continue }
+                        guard let attached = try await attachLane(version: version, id: id, credential: credential,
+                                                                  session: session, link: link, outbound) else { return .refused }
+                        lane = attached
                     case .recenter:
-                        if let session { host.recenter(session) }
+                        if let session = core?.session { host.recenter(session) }
                     case .mode(let wanted):
-                        if let session {
+                        if let session = core?.session {
                             let now = await host.mode(session, set: wanted)
                             try await outbound.write(.text(WebHostMessage.mode(now).text))
                         }
                     }
                 case .binary(let buffer):
-                    guard session != nil else { stats.drop("before-hello"); continue }
+                    guard let core else { stats.drop(.beforeHello); continue }
                     let frame: WebFrame
                     do { frame = try WebFrame.decode(buffer.readableBytesView) } catch {
-                        stats.drop(error.reason)
+                        stats.drop(.badFrame(error))
                         continue
                     }
                     switch frame {
                     case .motion(let m):
-                        let hostNow = Date().timeIntervalSince1970 * 1000
-                        let sample = clutch.apply(m.sample, held: m.clutch)   // hold to aim
-                        intake?.motion(sequence: m.sequence, sample,
-                                       latencyMicros: clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
-                        stats.count(motion: 1)
+                        core.motion(m, lane: false)
+                        try await outbound.write(.binary(ByteBuffer(bytes: WebSessionCore.ack(m.sequence))))
                     case let .button(button, isDown, _):
-                        intake?.button(button, isDown: isDown)
+                        core.button(button, isDown: isDown)
                     case let .ping(_, pageTime, rtt):
-                        if let session { host.heard(session) }
-                        clock.ping(pageTimeMillis: pageTime, rttMillis: rtt == 0 ? nil : Double(rtt) / 10,
-                                   hostNowMillis: Date().timeIntervalSince1970 * 1000)
+                        host.heard(core.session)
+                        core.ping(pageTimeMillis: pageTime, rttTenths: rtt)
                         try await outbound.write(.binary(ByteBuffer(bytes: WebFrame.pong(echoing: buffer.readableBytesView))))
                     }
                 }
@@ -209,5 +224,11 @@ struct WebControllerSocket: Sendable {
             // A protocol error or a cancelled read: the socket is over either way.
         }
         return Task.isCancelled ? .shutdown : .closedByPage
+    }
+
+    func refuseUnknown(_ outbound: WebSocketOutboundWriter) async throws {
+        stats.count(refused: .unknown)
+        try await outbound.write(.text(WebHostMessage.refused(
+            reason: "unknown", message: "this host does not know this phone (revoked or never paired); scan the host's QR code to pair").text))
     }
 }

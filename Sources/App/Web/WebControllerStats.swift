@@ -18,6 +18,8 @@ package final class WebControllerStats: Sendable {
         /// (per-address-cap, evicted, handshake-timeout, idle-timeout).
         package var connections: [String: Int] = [:]
         package var mergedFrames = 0
+        /// Motion lanes attached (a phone's second WebSocket, docs/WEB-CONTROLLER.md).
+        package var lanes = 0
         package var bursts = 0
 
         package var droppedTotal: Int { dropped.values.reduce(0, +) }
@@ -29,8 +31,9 @@ package final class WebControllerStats: Sendable {
     package var snapshot: Snapshot { state.withLock { $0 } }
 
     func count(opened n: Int) { state.withLock { $0.opened += n } }
+    func count(lanes n: Int) { state.withLock { $0.lanes += n } }
     func count(motion n: Int) { state.withLock { $0.motionFrames += n } }
-    func count(refused reason: String) { state.withLock { $0.refused[reason, default: 0] += 1 } }
+    func count(refused reason: Refusal) { state.withLock { $0.refused[reason.rawValue, default: 0] += 1 } }
     func count(ended reason: String) { state.withLock { $0.ended[reason, default: 0] += 1 } }
     func count(paired n: Int) { state.withLock { $0.pairings += n } }
     /// An HTTP request refused before it reached a route (bad Origin or Host, wrong type).
@@ -40,9 +43,9 @@ package final class WebControllerStats: Sendable {
         state.withLock {
             $0.mergedFrames += now.merged - before.merged
             $0.bursts += now.bursts - before.bursts
-            if now.stale > before.stale { $0.dropped["stale", default: 0] += now.stale - before.stale }
+            if now.stale > before.stale { $0.dropped[Drop.stale.description, default: 0] += now.stale - before.stale }
         }
     }
-    func count(connection reason: String) { state.withLock { $0.connections[reason, default: 0] += 1 } }
-    func drop(_ reason: String) { state.withLock { $0.dropped[reason, default: 0] += 1 } }
+    func count(connection reason: ConnectionEnd) { state.withLock { $0.connections[reason.rawValue, default: 0] += 1 } }
+    func drop(_ reason: Drop) { state.withLock { $0.dropped[reason.description, default: 0] += 1 } }
 }

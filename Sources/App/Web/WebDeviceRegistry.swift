@@ -16,9 +16,9 @@ package final class WebDeviceRegistry: Sendable {
         var consent = WebPairingConsent()
         /// `/api/rtc` offers per device: 6 per 30 s (a page makes one per connection).
         var offers = PerKeyRateLimit(limit: 6, window: 30)
-        /// The one live session of each device, on either transport, and how to end it.
-        var live: [String: (token: UInt64, end: @Sendable () -> Void)] = [:]
-        var nextLive: UInt64 = 1
+        /// The one live session of each device, on either transport, its motion lane, and
+        /// how to end each.
+        var live = WebLiveSessions<@Sendable () -> Void, WebSessionCore>()
         var refusedHellos = 0
         var refusedPairings = 0
     }
@@ -66,25 +66,42 @@ package final class WebDeviceRegistry: Sendable {
     }
 
     /// Makes this the device's one live session (WebSocket or data channel): the one it had
-    /// is told to end (`end`, called outside the lock) — a phone that reconnects replaces its
-    /// old session, and one credential cannot hold more than one slot. Returns the claim's
-    /// token for `release`.
+    /// is told to end (`end`, called outside the lock), its motion lane with it — a phone
+    /// that reconnects replaces its old session, and one credential cannot hold more than
+    /// one slot. Returns the claim's token for `release`.
     package func claimSession(_ id: String, end: @escaping @Sendable () -> Void) -> UInt64 {
-        let (token, previous) = state.withLock { s -> (UInt64, (@Sendable () -> Void)?) in
-            let token = s.nextLive
-            s.nextLive += 1
-            let previous = s.live[id]?.end
-            s.live[id] = (token, end)
-            return (token, previous)
-        }
-        previous?()
+        let (token, replaced) = state.withLock { $0.live.claimSession(id, end: end) }
+        for end in replaced { end() }
         return token
     }
 
-    /// The session with this claim ended (a newer one's claim is left alone).
-    package func releaseSession(_ id: String, token: UInt64) {
-        state.withLock { s in if s.live[id]?.token == token { s.live[id] = nil } }
+    /// The claimed WebSocket session is open: a motion lane naming `label` may attach to `core`.
+    func sessionOpened(_ id: String, token: UInt64, label: String, core: WebSessionCore) {
+        state.withLock { _ = $0.live.opened(id, token: token, label: label, core: core) }
     }
+
+    /// The session with this claim ended (a newer one's claim is left alone); its motion
+    /// lane is told to end.
+    package func releaseSession(_ id: String, token: UInt64) {
+        let lanes = state.withLock { $0.live.releaseSession(id, token: token) }
+        for end in lanes { end() }
+    }
+
+    /// A second WebSocket's lane hello (already verified as device `id`): attaches it to the
+    /// device's open session named `session`, replacing an older lane; nil when there is
+    /// no such session. A lane never claims, replaces or ends a session.
+    func attachLane(_ id: String, session: String, end: @escaping @Sendable () -> Void) -> (token: UInt64, core: WebSessionCore)? {
+        let result = state.withLock { $0.live.attachLane(id, session: session, end: end) }
+        guard case .success(let attached) = result else { return nil }
+        for end in attached.replaced { end() }
+        return (attached.token, attached.core)
+    }
+
+    /// The lane with this token ended.
+    func releaseLane(_ id: String, token: UInt64) { state.withLock { $0.live.releaseLane(id, token: token) } }
+
+    /// Live sessions and attached lanes now (tests, stats).
+    package var live: (sessions: Int, lanes: Int) { state.withLock { ($0.live.sessions, $0.live.lanes) } }
 
     /// Whether the paired device `id` may type (false when unknown).
     package func mayType(_ id: String) -> Bool { state.withLock { s in s.devices.first { $0.id == id }?.mayType ?? false } }

@@ -4,6 +4,9 @@ import RemotionProtocol
 /// The web controller's JSON text frames (docs/WEB-CONTROLLER.md, "Protocol").
 package enum WebClientMessage: Sendable, Equatable {
     case hello(version: Int, id: String, credential: String)
+    /// The first message of a second WebSocket, the motion lane: the same device credential
+    /// and the label of the session (its welcome's `session`) it joins.
+    case lane(version: Int, id: String, credential: String, session: String)
     case recenter
     case mode(MappingSettings.Mode)
 
@@ -17,6 +20,7 @@ package enum WebClientMessage: Sendable, Equatable {
         var credential: String?
         var command: String?
         var mode: String?
+        var session: String?
     }
 
     /// Parses one text frame; nil (never a crash) when it is not a message this host knows.
@@ -27,6 +31,10 @@ package enum WebClientMessage: Sendable, Equatable {
         case "hello":
             guard let id = wire.id, let credential = wire.credential, id.count <= 64, credential.count <= 128 else { return nil }
             return .hello(version: wire.v ?? 1, id: id, credential: credential)
+        case "lane":
+            guard let id = wire.id, let credential = wire.credential, let session = wire.session,
+                  id.count <= 64, credential.count <= 128, session.count <= 16 else { return nil }
+            return .lane(version: wire.v ?? 1, id: id, credential: credential, session: session)
         case "command":
             switch wire.command {
             case "recenter": return .recenter
@@ -46,6 +54,8 @@ package enum WebHostMessage: Sendable, Equatable {
     case refused(reason: String, message: String)
     case mode(MappingSettings.Mode)
     case closing(reason: String, message: String)
+    /// A motion lane joined its session.
+    case lane(session: String)
 
     package var text: String {
         func q(_ s: String) -> String { JSONText.quote(s) }
@@ -58,6 +68,8 @@ package enum WebHostMessage: Sendable, Equatable {
             return "{\"type\":\"mode\",\"mode\":\(q(mode.rawValue))}"
         case let .closing(reason, message):
             return "{\"type\":\"closing\",\"reason\":\(q(reason)),\"message\":\(q(message))}"
+        case let .lane(session):
+            return "{\"type\":\"lane\",\"session\":\(q(session))}"
         }
     }
 }

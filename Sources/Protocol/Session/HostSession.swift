@@ -1,20 +1,22 @@
 
 /// What the host knows about one connected controller.
+/// (Its setters are public so the host state machine's @inlinable path can use them: a
+/// HostSession handed out is a copy, so changing one changes nothing in the machine.)
 public struct HostSession<Address: Hashable & Sendable>: Sendable {
     public let id: SessionID
     public let address: Address
     public let opened: Instant
-    public internal(set) var lastHeard: Instant
-    public internal(set) var receiver = ReliableReceiver()
+    public var lastHeard: Instant
+    public var receiver = ReliableReceiver()
     /// The button state as delivered to the host (what is held down right now).
-    public internal(set) var buttons = ButtonSet.none
-    public internal(set) var newestMotion: UInt32?
+    public var buttons = ButtonSet.none
+    public var newestMotion: UInt32?
     /// The client's estimate of (host clock − client clock), from its pings.
-    public internal(set) var clockOffsetMicros: Int64 = 0
-    public internal(set) var stats = Stats()
+    public var clockOffsetMicros: Int64 = 0
+    public var stats = Stats()
     /// When the last button batch arrived, and when the host last acknowledged.
-    var lastButtons: Instant?
-    var lastAck: Instant?
+    @usableFromInline var lastButtons: Instant?
+    @usableFromInline var lastAck: Instant?
 
     public struct Stats: Sendable, Equatable {
         public var datagrams = 0
@@ -26,6 +28,7 @@ public struct HostSession<Address: Hashable & Sendable>: Sendable {
         public var repairedEdges = 0
     }
 
+    @inlinable
     init(id: SessionID, address: Address, now: Instant) {
         self.id = id
         self.address = address
@@ -35,6 +38,7 @@ public struct HostSession<Address: Hashable & Sendable>: Sendable {
 
     /// Newest-wins: true if `seq` is newer than every motion packet seen (serial-number
     /// arithmetic, so the 32-bit counter may wrap).
+    @inlinable
     mutating func acceptMotion(_ seq: UInt32) -> Bool {
         guard let newest = newestMotion else {
             newestMotion = seq

@@ -22,7 +22,7 @@ public struct ExternalSession<Address: Hashable & Sendable>: Sendable, Equatable
 
 extension HostStateMachine {
     /// Datagram sessions and external ones together.
-    public var sessionCount: Int { sessions.count + externalSessions.count }
+    @inlinable public var sessionCount: Int { storedSessions.count + storedExternal.count }
 
     /// Opens a session for a controller on another transport: its id and the
     /// `.sessionOpened` action, or nil when every slot is taken (`.tooManySessions`
@@ -30,29 +30,29 @@ extension HostStateMachine {
     public mutating func openExternal(from address: Address, now: Instant,
                                       random: inout some RandomNumberGenerator) -> (SessionID, [HostAction<Address>])? {
         guard sessionCount < configuration.maximumSessions else {
-            drops.count(.tooManySessions)
+            storedDrops.count(.tooManySessions)
             return nil
         }
         var id = SessionID(0)
-        while id.rawValue == 0 || sessions[id] != nil || externalSessions[id] != nil {
+        while id.rawValue == 0 || storedSessions[id] != nil || storedExternal[id] != nil {
             id = SessionID(UInt32.random(in: 1...UInt32.max, using: &random))
         }
-        externalSessions[id] = ExternalSession(address: address, opened: now)
+        storedExternal[id] = ExternalSession(address: address, opened: now)
         return (id, [.sessionOpened(id, address)])
     }
 
     /// A button edge from the controller; a repeated press or release of the same
     /// button delivers nothing.
     public mutating func externalButton(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant) -> [HostAction<Address>] {
-        guard externalSessions[id] != nil else { return [] }
-        externalSessions[id]?.lastHeard = now
+        guard storedExternal[id] != nil else { return [] }
+        storedExternal[id]?.lastHeard = now
         return edge(id, button, isDown: isDown)
     }
 
     private mutating func edge(_ id: SessionID, _ button: Button, isDown: Bool) -> [HostAction<Address>] {
-        guard var s = externalSessions[id], s.buttons.contains(button) != isDown else { return [] }
+        guard var s = storedExternal[id], s.buttons.contains(button) != isDown else { return [] }
         s.buttons.set(button, down: isDown)
-        externalSessions[id] = s
+        storedExternal[id] = s
         return [.button(id, button, isDown: isDown)]
     }
 
@@ -60,8 +60,8 @@ extension HostStateMachine {
     /// reordered are delivered first (releases before presses), then the motion.
     public mutating func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?,
                                         now: Instant) -> [HostAction<Address>] {
-        guard let s = externalSessions[id] else { return [] }
-        externalSessions[id]?.lastHeard = now
+        guard let s = storedExternal[id] else { return [] }
+        storedExternal[id]?.lastHeard = now
         var actions: [HostAction<Address>] = []
         let changed = s.buttons.changes(to: sample.buttons)
         for b in changed where s.buttons.contains(b) { actions += edge(id, b, isDown: false) }
@@ -73,12 +73,12 @@ extension HostStateMachine {
     /// The transport heard from the controller without an event for the host (a page's
     /// ping): the backstop does not close a session that is idle but alive.
     public mutating func externalHeard(_ id: SessionID, now: Instant) {
-        externalSessions[id]?.lastHeard = now
+        storedExternal[id]?.lastHeard = now
     }
 
     /// The backstop: external sessions silent for `externalTimeout`, oldest first.
     mutating func expireExternal(now: Instant) -> [HostAction<Address>] {
-        let expired = externalSessions.filter { now - $0.value.lastHeard >= configuration.externalTimeout }
+        let expired = storedExternal.filter { now - $0.value.lastHeard >= configuration.externalTimeout }
             .sorted { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) }.map(\.key)
         return expired.flatMap { closeExternal($0, reason: .timedOut) }
     }
@@ -86,7 +86,7 @@ extension HostStateMachine {
     /// The transport ended the session (closed, timed out, revoked, shutdown): every
     /// button it held is released, then `.sessionClosed`.
     public mutating func closeExternal(_ id: SessionID, reason: SessionCloseReason) -> [HostAction<Address>] {
-        guard let s = externalSessions.removeValue(forKey: id) else { return [] }
+        guard let s = storedExternal.removeValue(forKey: id) else { return [] }
         return s.buttons.buttons.map { .button(id, $0, isDown: false) } + [.sessionClosed(id, reason)]
     }
 }
@@ -99,6 +99,7 @@ extension HostStateMachine {
     public static var plausibleLatencyMicros: ClosedRange<Int64> { -500_000...10_000_000 }
 
     /// `micros` if it is a plausible one-way latency, else nil.
+    @inlinable
     public static func plausibleLatency(_ micros: Int64) -> Int64? {
         plausibleLatencyMicros.contains(micros) ? micros : nil
     }

@@ -17,16 +17,25 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
 
     /// For this long after a button batch, the ack is repeated at most every
     /// `ackRepeatInterval` as motion packets arrive (at most 10 extra acks per batch).
-    public static var ackRepeatWindow: Duration { .seconds(1) }
-    public static var ackRepeatInterval: Duration { .milliseconds(100) }
+    @inlinable public static var ackRepeatWindow: Duration { .seconds(1) }
+    @inlinable public static var ackRepeatInterval: Duration { .milliseconds(100) }
 
+    // The per-datagram path (`receive`) is @inlinable, with the stored state it touches
+    // @usableFromInline: the host calls it from another module with its own address type,
+    // and only inlinable code is specialised there (unspecialised, every datagram made
+    // generic metadata at run time: ~11% of the core benchmark's instructions,
+    // docs/BENCHMARKS.md). Readers outside see the same read-only properties as before.
     public let configuration: Configuration
-    public private(set) var sessions: [SessionID: HostSession<Address>] = [:]
-    public internal(set) var drops = DropCounters()
+    @usableFromInline var storedSessions: [SessionID: HostSession<Address>] = [:]
+    @usableFromInline var storedDrops = DropCounters()
+    @usableFromInline var storedExternal: [SessionID: ExternalSession<Address>] = [:]
+
+    public var sessions: [SessionID: HostSession<Address>] { storedSessions }
+    public var drops: DropCounters { storedDrops }
     /// Controllers that reach the host by another transport (the web controller, DSU
     /// sources), with the buttons each holds. They count toward `maximumSessions`, and
     /// their ids are never given to a datagram session. See HostStateMachine+External.
-    public internal(set) var externalSessions: [SessionID: ExternalSession<Address>] = [:]
+    public var externalSessions: [SessionID: ExternalSession<Address>] { storedExternal }
 
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
@@ -54,11 +63,12 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
 
     /// The same, appending the actions to `actions`: a host that keeps one buffer for
     /// every datagram allocates nothing per motion packet.
+    @inlinable
     public mutating func receive(_ message: Message, session id: SessionID, from address: Address, now: Instant,
                                  into actions: inout [HostAction<Address>]) {
-        guard var session = sessions[id] else {
-            guard externalSessions[id] == nil, case let .ping(clientTime, offset) = message else {
-                drops.count(.unknownSession)
+        guard var session = storedSessions[id] else {
+            guard storedExternal[id] == nil, case let .ping(clientTime, offset) = message else {
+                storedDrops.count(.unknownSession)
                 // A client still streaming into a session this host closed (it timed
                 // out, or the host restarted) learns so at once instead of sending
                 // button edges nobody will deliver. The reply is no larger than the
@@ -70,7 +80,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
                 return
             }
             guard sessionCount < configuration.maximumSessions else {
-                drops.count(.tooManySessions)
+                storedDrops.count(.tooManySessions)
                 // Tell the controller why (no larger than its ping: no amplification).
                 actions.append(.send(.disconnect(.full), session: id, to: address))
                 return
@@ -78,17 +88,17 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             var fresh = HostSession(id: id, address: address, now: now)
             fresh.clockOffsetMicros = offset
             fresh.stats.datagrams = 1
-            sessions[id] = fresh
+            storedSessions[id] = fresh
             actions.append(.sessionOpened(id, address))
             actions.append(pong(clientTime, id, address, now))
             return
         }
         guard session.address == address else {
-            drops.count(.addressMismatch)
+            storedDrops.count(.addressMismatch)
             return
         }
-        if case .pong = message { drops.count(.unexpectedMessage); return }
-        if case .ack = message { drops.count(.unexpectedMessage); return }
+        if case .pong = message { storedDrops.count(.unexpectedMessage); return }
+        if case .ack = message { storedDrops.count(.unexpectedMessage); return }
         session.lastHeard = now
         session.stats.datagrams += 1
         switch message {
@@ -105,8 +115,8 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             session.stats.motionPackets += 1
             guard session.acceptMotion(packet.sequence) else {
                 session.stats.staleMotion += 1
-                drops.count(.staleMotion)
-                sessions[id] = session
+                storedDrops.count(.staleMotion)
+                storedSessions[id] = session
                 return
             }
             let repaired = session.receiver.repair(from: packet, delivered: session.buttons)
@@ -125,47 +135,49 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             let sampleOnHostClock = Int64(truncatingIfNeeded: packet.sample.timestampMicros) &+ session.clockOffsetMicros
             actions.append(.motion(id, packet.sample, latencyMicros: Self.plausibleLatency(now.microseconds &- sampleOnHostClock)))
         case let .disconnect(reason):
-            sessions[id] = session
+            storedSessions[id] = session
             actions += close(id, reason: .clientDisconnected(reason))
             return
         case .pong, .ack:
             break
         }
-        sessions[id] = session
+        storedSessions[id] = session
     }
 
     /// Closes every session that has been silent for the timeout.
     public mutating func tick(now: Instant) -> [HostAction<Address>] {
-        let expired = sessions.values.filter { now - $0.lastHeard >= configuration.timeout }.map(\.id).sorted()
+        let expired = storedSessions.values.filter { now - $0.lastHeard >= configuration.timeout }.map(\.id).sorted()
         return expired.flatMap { close($0, reason: .timedOut) } + expireExternal(now: now)
     }
 
     /// Host shutdown: says goodbye to every client and releases everything.
     public mutating func shutdown() -> [HostAction<Address>] {
-        let datagramSessions = sessions.keys.sorted().flatMap { id -> [HostAction<Address>] in
-            guard let s = sessions[id] else { return [] }
+        let datagramSessions = storedSessions.keys.sorted().flatMap { id -> [HostAction<Address>] in
+            guard let s = storedSessions[id] else { return [] }
             return [.send(.disconnect(.shutdown), session: id, to: s.address)] + close(id, reason: .hostShutdown)
         }
-        return datagramSessions + externalSessions.keys.sorted().flatMap { closeExternal($0, reason: .hostShutdown) }
+        return datagramSessions + storedExternal.keys.sorted().flatMap { closeExternal($0, reason: .hostShutdown) }
     }
 
     /// The controller's key is no longer trusted: tell it why, release what it held and
     /// close the session. Nothing happens for a session this machine does not know.
     public mutating func revoke(_ id: SessionID) -> [HostAction<Address>] {
-        guard let s = sessions[id] else { return [] }
+        guard let s = storedSessions[id] else { return [] }
         return [.send(.disconnect(.revoked), session: id, to: s.address)] + close(id, reason: .revoked)
     }
 
     /// Counts a datagram the security layer or transport dropped before it got here.
-    public mutating func countDrop(_ reason: DropReason) { drops.count(reason) }
+    public mutating func countDrop(_ reason: DropReason) { storedDrops.count(reason) }
 
-    private mutating func close(_ id: SessionID, reason: SessionCloseReason) -> [HostAction<Address>] {
-        guard let session = sessions.removeValue(forKey: id) else { return [] }
+    @usableFromInline
+    mutating func close(_ id: SessionID, reason: SessionCloseReason) -> [HostAction<Address>] {
+        guard let session = storedSessions.removeValue(forKey: id) else { return [] }
         let releases = session.buttons.buttons.map { HostAction<Address>.button(id, $0, isDown: false) }
         return releases + [.sessionClosed(id, reason)]
     }
 
-    private func deliver(_ events: [ButtonEvent], in session: inout HostSession<Address>, to actions: inout [HostAction<Address>]) {
+    @inlinable
+    func deliver(_ events: [ButtonEvent], in session: inout HostSession<Address>, to actions: inout [HostAction<Address>]) {
         for e in events where session.buttons.contains(e.button) != e.isDown {
             session.buttons.set(e.button, down: e.isDown)
             session.stats.buttonEdges += 1
@@ -173,7 +185,8 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         }
     }
 
-    private func pong(_ clientTime: UInt64, _ id: SessionID, _ address: Address, _ now: Instant) -> HostAction<Address> {
+    @inlinable
+    func pong(_ clientTime: UInt64, _ id: SessionID, _ address: Address, _ now: Instant) -> HostAction<Address> {
         .send(.pong(echoClientTimeMicros: clientTime, hostTimeMicros: UInt64(max(0, now.microseconds))), session: id, to: address)
     }
 }

@@ -63,6 +63,13 @@ import Testing
         #expect(WebClientMessage.parse("not json") == nil)
         #expect(WebClientMessage.parse(String(repeating: " ", count: 2000) + "{}") == nil)
         #expect(WebHostMessage.refused(reason: "full", message: "a \"b\"").text == #"{"type":"refused","reason":"full","message":"a \"b\""}"#)
+        // The motion lane's hello (docs/WEB-CONTROLLER.md, "The motion lane") and its answer.
+        #expect(WebClientMessage.parse(#"{"type":"lane","v":1,"id":"ab","credential":"xyz","session":"0000002a"}"#)
+            == .lane(version: 1, id: "ab", credential: "xyz", session: "0000002a"))
+        #expect(WebClientMessage.parse(#"{"type":"lane","v":1,"id":"ab","credential":"xyz"}"#) == nil, "no session")
+        #expect(WebClientMessage.parse(#"{"type":"lane","id":"ab","credential":"xyz","session":"\#(String(repeating: "0", count: 17))"}"#) == nil)
+        #expect(WebClientMessage.parse(#"{"type":"lane","id":"ab","credential":"xyz","session":7}"#) == nil)
+        #expect(WebHostMessage.lane(session: "0000002a").text == #"{"type":"lane","session":"0000002a"}"#)
     }
 
     @Test func clockOffsetTurnsPageTimesIntoOneWayLatency() {

@@ -25,23 +25,23 @@ struct WebRTCRoute: Sendable {
             }
             var request = request
             guard let body = try? await request.collectBody(upTo: WebRTCOffer.maxBody) else {
-                self.stats.drop("rtc-too-long")
+                self.stats.drop(.rtcTooLong)
                 return WebControllerRoutes.json(.contentTooLarge, ["error": "the offer is too long"])
             }
             let offer: WebRTCOffer
             switch WebRTCOffer.parse(body.readableBytesView) {
             case .success(let o): offer = o
             case .failure(let problem):
-                self.stats.drop("rtc-" + problem.rawValue)
+                self.stats.drop(.rtcOffer(problem))
                 return WebControllerRoutes.json(.badRequest, ["error": "send {\"id\", \"credential\", \"sdp\"} with a data-channel offer (\(problem.rawValue))"])
             }
             guard let device = self.registry.verify(id: offer.id, credential: offer.credential) else {
-                self.stats.count(refused: "unknown")
+                self.stats.count(refused: .unknown)
                 return WebControllerRoutes.json(.forbidden, ["error": "this host does not know this phone (revoked or never paired); scan the host's QR code to pair"])
             }
             // Each offer costs a GStreamer pipeline and a UDP port: a paired phone gets a few.
             guard self.registry.allowOffer(from: device.id) else {
-                self.stats.count(refused: "rtc-rate")
+                self.stats.count(refused: .rtcRate)
                 return WebControllerRoutes.json(.tooManyRequests, ["error": "too many data-channel offers from this phone; using the WebSocket"])
             }
             return await self.answer(offer, device: device)
@@ -57,11 +57,11 @@ struct WebRTCRoute: Sendable {
             return WebControllerRoutes.json(.ok, ["type": "answer", "sdp": sdp])
         case .failure(.full):
             session.end(.refused)          // its input task ends with it: nothing left behind
-            stats.count(refused: "rtc-full")
+            stats.count(refused: .rtcFull)
             return Self.unavailable("every data-channel slot is taken")
         case .failure(.failed(let why)):
             session.end(.refused)
-            stats.drop("rtc-answer")
+            stats.drop(.rtcAnswer)
             return Self.unavailable(why)
         }
         #else

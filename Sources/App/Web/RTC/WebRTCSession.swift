@@ -100,17 +100,17 @@ final class WebRTCSession: Sendable {
     }
 
     func event(_ raw: Int32, channel: Int32) {
-        guard let event = Event(rawValue: raw) else { stats.drop("rtc-unknown-event"); return }
+        guard let event = Event(rawValue: raw) else { stats.drop(.rtcUnknownEvent); return }
         switch event {
         case .opened: break
         case .closed: end(.closedByPage)                                                  // a channel or the connection closed
-        case .fingerprintMismatch: stats.count(refused: "fingerprint"); end(.fingerprint)  // DTLS peer ≠ signalled fingerprint
-        case .unknownChannel: stats.drop("rtc-unknown-channel")
+        case .fingerprintMismatch: stats.count(refused: .fingerprint); end(.fingerprint)  // DTLS peer ≠ signalled fingerprint
+        case .unknownChannel: stats.drop(.rtcUnknownChannel)
         }
     }
 
     func received(channel: Channel, isText: Bool, _ bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count <= Self.maxMessage else { stats.drop("too-long"); return }
+        guard bytes.count <= Self.maxMessage else { stats.drop(.tooLong); return }
         let session: SessionID? = state.withLock { s in
             s.lastHeard = .now()
             return s.session
@@ -118,19 +118,19 @@ final class WebRTCSession: Sendable {
         if isText {
             let text = String(decoding: bytes, as: UTF8.self)
             if channel == .control, let input = WebInputMessage.parse(text) {   // touchpad, typing, laser
-                guard let session else { stats.drop("before-hello"); return }
+                guard let session else { stats.drop(.beforeHello); return }
                 self.input(input, session: session)
                 return
             }
             guard channel == .control, let parsed = WebClientMessage.parse(text) else {
-                stats.drop("bad-text"); return
+                stats.drop(.badText); return
             }
             control(parsed, session: session)
             return
         }
-        guard let session else { stats.drop("before-hello"); return }
+        guard let session else { stats.drop(.beforeHello); return }
         let frame: WebFrame
-        do { frame = try WebFrame.decode(bytes) } catch { stats.drop(error.reason); return }
+        do { frame = try WebFrame.decode(bytes) } catch { stats.drop(.badFrame(error)); return }
         switch frame {
         case .motion(let m):
             let hostNow = Date().timeIntervalSince1970 * 1000
@@ -141,12 +141,12 @@ final class WebRTCSession: Sendable {
                 sample.buttons = s.buttons
                 return (sample, s.clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
             }
-            guard let (sample, latency) = verdict else { stats.drop("stale"); return }
+            guard let (sample, latency) = verdict else { stats.drop(.stale); return }
             host.motion(session, sample, latencyMicros: latency)
             stats.count(motion: 1)
             acknowledge(m.sequence)
         case let .button(button, isDown, _):
-            guard channel == .control else { stats.drop("button-on-motion"); return }
+            guard channel == .control else { stats.drop(.buttonOnMotion); return }
             state.withLock { $0.buttons.set(button, down: isDown) }
             host.button(session, button, isDown: isDown)
         case let .ping(_, pageTime, rtt):
@@ -164,15 +164,17 @@ final class WebRTCSession: Sendable {
                 defer { s.opening = true }
                 return !s.opening
             }
-            guard first else { stats.drop("second-hello"); return }
+            guard first else { stats.drop(.secondHello); return }
             // The credential signalled the peer; the hello must be the same device's.
             guard version == 1, id == device.id, registry.verify(id: id, credential: credential) != nil else {
-                stats.count(refused: "unknown")
+                stats.count(refused: .unknown)
                 send(WebHostMessage.refused(reason: "unknown", message: "this host does not know this phone (revoked or never paired); scan the host's QR code to pair").text)
                 end(.refused)
                 return
             }
             Task { await self.open() }
+        case .lane:
+            stats.drop(.laneOnDataChannel)   // a motion lane is a WebSocket's
         case .recenter:
             if let session { host.recenter(session) }
         case .mode(let wanted):
@@ -195,7 +197,7 @@ final class WebRTCSession: Sendable {
         if unclaimed { registry.releaseSession(device.id, token: claim); return }
         let address = (try? SocketAddress(ipAddress: "0.0.0.0", port: 0))!
         guard let id = await host.open(from: address, name: device.name) else {
-            stats.count(refused: "full")
+            stats.count(refused: .full)
             send(WebHostMessage.refused(reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text)
             end(.refused)
             return
@@ -215,7 +217,7 @@ final class WebRTCSession: Sendable {
     /// A touchpad, typing or laser message, as the WebSocket hands it over (in order; a
     /// reply, such as characters that could not be typed, goes back on the control channel).
     private func input(_ message: WebInputMessage, session: SessionID) {
-        if case .dropped = inputs.yield((session, message)) { stats.drop("input-backlog") }
+        if case .dropped = inputs.yield((session, message)) { stats.drop(.inputBacklog) }
     }
 
     // MARK: sending and ending

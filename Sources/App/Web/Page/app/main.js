@@ -229,7 +229,7 @@ function startController() {
   const chooser = new TransportChooser({
     device, signalUrl: "/api/rtc", fetch: globalThis.fetch && globalThis.fetch.bind(globalThis),
     RTCPeerConnection: globalThis.RTCPeerConnection, WebSocket: globalThis.WebSocket, timers: globalThis,
-    now: () => performance.now() });
+    now: () => performance.now(), lanes: storage.getItem("remotion.lanes") !== "off" });   // "off": one WebSocket (measurements)
   conn = new Connection({ url: `${scheme}//${location.host}/ws`, device, host: device.host, onState: onConnState,
                           onMessage: onHostMessage, createSocket: (u) => chooser.createSocket(u) });
   conn.start();
@@ -309,7 +309,8 @@ function installTestHook() {
       return Object.freeze({ ...s, screen: screenName, buttons: buttons.bits, clutch: clutch.held,
                              pageMode: modes ? modes.mode : null, labels: modes && modes.labels ? [...modes.labels] : null,
                              laser: modes ? modes.laserOn : false,
-                             sensors: streamer.status, seq: streamer.seq, motionRate: streamer.rate, wakeLock: wake.held });
+                             sensors: streamer.status, seq: streamer.seq, motionRate: streamer.rate, wakeLock: wake.held,
+                             lane: conn && conn.ws && conn.ws.stats ? { ready: !!conn.ws.laneReady, ...conn.ws.stats } : null });
     },
     get sent() { return Object.freeze({ motion: streamer.sent, button: sentButtons.count, ...(modes ? modes.counts : {}) }); },
     get lastAttitude() { return streamer.lastAttitude ? Object.freeze({ ...streamer.lastAttitude }) : null; },

@@ -5,6 +5,7 @@
 // test/run-selftest.mjs. No DOM access.
 
 import { transportChecks } from "./selftest-transport.js";
+import { laneChecks } from "./selftest-lanes.js";
 import * as O from "./orientation.js";
 import * as P from "./protocol.js";
 import { ButtonState, HoldSet } from "./buttons.js";
@@ -229,7 +230,8 @@ export async function run() {
   const t = (name, ok, detail = "") => results.push({ name, ok: !!ok, detail: String(detail) });
   const groups = [["orientation", orientationChecks], ["protocol", protocolChecks], ["buttons", buttonChecks],
                   ["pairing", pairingChecks], ["connection", connectionChecks], ["streamer", streamerChecks],
-                  ["modes", modeChecks], ["transport", transportChecks]];
+                  ["modes", modeChecks], ["transport", transportChecks],
+                  ["lanes", laneChecks]];
   for (const [group, fn] of groups) {
     try {
       await fn((name, ok, detail) => t(`${group}: ${name}`, ok, detail));

@@ -5,7 +5,10 @@
 // RTCPeerConnection, the host answers 503 (no WebRTC there) or the channels do not open
 // in time (UDP blocked). Both look like a WebSocket to connection.js (readyState, send,
 // bufferedAmount, onopen/onmessage/onclose), so its state machine is the same for both.
+// The WebSocket comes with a second one, its motion lane (lanes.js).
 // No DOM; fetch, RTCPeerConnection, WebSocket and the timers are parameters.
+
+import { LanedSocket } from "./lanes.js";
 
 export const RTC_OPEN_TIMEOUT_MS = 2500;        // offer → both channels open
 export const RTC_GATHER_TIMEOUT_MS = 1000;      // waiting for the browser's own candidates
@@ -158,7 +161,10 @@ export class TransportChooser {
   }
 
   webSocket(url) {
-    const ws = new this.o.WebSocket(url);
+    const o = this.o;
+    // With a motion lane (lanes.js) unless told not to (o.lanes === false).
+    const ws = o.lanes === false ? new o.WebSocket(url)
+      : new LanedSocket({ url, device: o.device, WebSocket: o.WebSocket, timers: o.timers, now: o.now });
     ws.transport = "websocket";
     this.note("websocket");
     return ws;
@@ -182,6 +188,8 @@ class FallbackSocket {
   }
 
   get bufferedAmount() { return this.inner.bufferedAmount; }
+  get stats() { return this.inner.stats; }            // the WebSocket's motion lane (lanes.js)
+  get laneReady() { return this.inner.laneReady; }
 
   bind(inner) {
     inner.binaryType = "arraybuffer";

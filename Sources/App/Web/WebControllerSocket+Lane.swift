@@ -1,0 +1,66 @@
+import HummingbirdWebSocket
+import NIOCore
+import RemotionHostLogic
+import RemotionProtocol
+
+/// The motion lane (docs/WEB-CONTROLLER.md, "The motion lane"; docs/SECURITY.md): a second
+/// WebSocket of a phone whose first one holds a session. Over one TCP stream a lost segment
+/// holds back every later frame; with two, the page sends each MOTION frame on a socket with
+/// nothing unacknowledged, and the host takes the newest (the session's intake drops what
+/// is older than a frame already taken, as `stale`).
+///
+/// Its first message is `{"type":"lane","v":1,"id","credential","session"}`: the same device
+/// credential as the session's, and the session's label from its welcome. It attaches to
+/// that live session only (`WebDeviceRegistry.attachLane`: never claims, replaces or ends a
+/// session; one lane per device, a newer one replaces it) and then carries MOTION (its
+/// button field replaced by the primary's state) and PING only; a BUTTON, a command or any
+/// text is counted and dropped. It ends on silence, revocation, the session's end or a newer
+/// lane, and its end closes nothing else: the session, and what it holds, stay.
+extension WebControllerSocket {
+    struct Lane: Sendable {
+        let device: String
+        let token: UInt64
+        let core: WebSessionCore
+    }
+
+    /// Verifies and attaches a lane hello, tells the page, and returns the lane; nil when
+    /// refused (the page was told why).
+    func attachLane(version: Int, id: String, credential: String, session: String, link: Link,
+                    _ outbound: WebSocketOutboundWriter) async throws -> Lane? {
+        guard version == 1, let device = registry.verify(id: id, credential: credential) else {
+            try await refuseUnknown(outbound)
+            return nil
+        }
+        guard let attached = registry.attachLane(device.id, session: session, end: { link.replaced.store(true, ordering: .relaxed) }) else {
+            stats.count(refused: .noSession)
+            try await outbound.write(.text(WebHostMessage.refused(
+                reason: "no-session", message: "this phone has no open session here for a motion lane").text))
+            return nil
+        }
+        link.lane.withLock { $0 = device.id }
+        link.authenticated()
+        stats.count(lanes: 1)
+        try await outbound.write(.text(WebHostMessage.lane(session: session).text))
+        return Lane(device: device.id, token: attached.token, core: attached.core)
+    }
+
+    /// One message on an attached lane: MOTION (acknowledged on this socket) and PING.
+    func laneMessage(_ message: WebSocketMessage, _ lane: Lane, _ outbound: WebSocketOutboundWriter) async throws {
+        guard case .binary(let buffer) = message else { stats.drop(.laneText); return }
+        let frame: WebFrame
+        do { frame = try WebFrame.decode(buffer.readableBytesView) } catch {
+            stats.drop(.badFrame(error))
+            return
+        }
+        switch frame {
+        case .motion(let m):
+            lane.core.motion(m, lane: true)
+            try await outbound.write(.binary(ByteBuffer(bytes: WebSessionCore.ack(m.sequence))))
+        case .button:
+            stats.drop(.laneButton)     // buttons ride the primary socket only, in order
+        case .ping:
+            host.heard(lane.core.session)   // (the clock offset is the primary's pings' alone)
+            try await outbound.write(.binary(ByteBuffer(bytes: WebFrame.pong(echoing: buffer.readableBytesView))))
+        }
+    }
+}
