@@ -10,6 +10,8 @@ enum ConfigLoader {
         var settings = MappingSettings()
         /// `[[dsu]]` sources, in file order.
         var dsuSources: [DSUSourceConfig] = []
+        /// `[gamepad] pad` (nil: none).
+        var gamepad: DualSenseBus?
     }
 
     static func load(explicitPath: String?, environment: [String: String]) throws -> Loaded {
@@ -37,6 +39,7 @@ enum ConfigLoader {
                 throw UserError(EchoedValue.escapingControls("\(path):\(entry.line): [mapping] \(error)"))
             }
         }
-        return Loaded(path: path, buttons: config.buttons, settings: settings, dsuSources: config.dsuSources)
+        return Loaded(path: path, buttons: config.buttons, settings: settings, dsuSources: config.dsuSources,
+                      gamepad: config.gamepad)
     }
 }

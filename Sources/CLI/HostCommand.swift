@@ -85,7 +85,7 @@ struct HostCommand: AsyncParsableCommand {
     var dsuServe: String?
 
     @Option(help: ArgumentHelp(
-        "Give each controller a virtual gamepad through /dev/uhid (docs/GAMEPAD.md): dualsense (Bluetooth framing) or dualsense-usb.",
+        "Give each controller a virtual gamepad through /dev/uhid (docs/GAMEPAD.md): dualsense (Bluetooth framing), dualsense-usb, or none (overrides [gamepad] in config.toml).",
         valueName: "type"))
     var gamepad: String?
 
@@ -101,8 +101,8 @@ struct HostCommand: AsyncParsableCommand {
         if let dsuServe {
             do { _ = try DSUEndpoint.server(dsuServe) } catch { throw ValidationError("--dsu-serve \(error.message)") }
         }
-        if let gamepad, !["dualsense", "dualsense-usb"].contains(gamepad) {
-            throw ValidationError("--gamepad must be dualsense or dualsense-usb")
+        if let gamepad, !["dualsense", "dualsense-usb", "none"].contains(gamepad) {
+            throw ValidationError("--gamepad must be dualsense, dualsense-usb or none")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be from 0 to 65535") }
@@ -148,7 +148,13 @@ struct HostCommand: AsyncParsableCommand {
             }
         }
         options.dsu.serve = try dsuServe.map { try DSUEndpoint.server($0) }
-        options.gamepad = gamepad.map { $0 == "dualsense-usb" ? .usb : .bluetooth }
+        // The flag wins over the file's [gamepad]; `none` turns the file's pad off.
+        switch gamepad {
+        case nil: options.gamepad = loaded.gamepad
+        case "none": options.gamepad = nil
+        case "dualsense-usb": options.gamepad = .usb
+        default: options.gamepad = .bluetooth
+        }
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)

@@ -12,6 +12,9 @@ import RemotionProtocol
 ///     [mapping]            # motion mapping settings, kept raw for the mapper
 ///     sensitivity = 1.5
 ///
+///     [gamepad]            # a virtual gamepad per controller (docs/GAMEPAD.md)
+///     pad = "dualsense"    # or "dualsense-usb", or "none"
+///
 ///     [[dsu]]              # a DSU (cemuhook) server to read controllers from, one table each
 ///     address = "192.168.1.20:26760"
 ///     home = "P"           # DSU button overrides (docs/DSU.md)
@@ -36,6 +39,8 @@ package struct HostConfig: Sendable, Hashable {
     package var mapping: [MappingEntry]
     /// The `[[dsu]]` sources in file order, validated.
     package var dsuSources: [DSUSourceConfig]
+    /// `[gamepad] pad`: each controller's virtual pad, or none (also when absent).
+    package var gamepad: DualSenseBus?
 
     package init(buttons: ButtonMap = .seedDefault, mapping: [MappingEntry] = [], dsuSources: [DSUSourceConfig] = []) {
         self.buttons = buttons
@@ -43,7 +48,7 @@ package struct HostConfig: Sendable, Hashable {
         self.dsuSources = dsuSources
     }
 
-    package static let tables = ["buttons", "mapping"]
+    package static let tables = ["buttons", "mapping", "gamepad"]
     /// Tables written `[[name]]`, one element per source.
     package static let arrayTables = ["dsu"]
 
@@ -59,7 +64,7 @@ package struct HostConfig: Sendable, Hashable {
             if element == nil, !tables.contains(name) {
                 throw ConfigError(path: path, line: line, arrayTables.contains(name)
                     ? "write [[\(name)]] (double brackets), one table per source"
-                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping] or [[dsu]]")
+                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping], [gamepad] or [[dsu]]")
             }
         }
         var config = HostConfig()
@@ -72,6 +77,8 @@ package struct HostConfig: Sendable, Hashable {
             case "dsu":
                 dsu[entry.element ?? 0, default: []].append(
                     DSUSourceConfig.RawEntry(key: entry.key, value: entry.value, line: entry.line, quoted: entry.kind == .string))
+            case "gamepad":
+                config.gamepad = try gamepadPad(entry, path: path)
             case "buttons":
                 guard let button = Button(letter: entry.key) else {
                     throw ConfigError(path: path, line: entry.line, "button \(EchoedValue.quoted(entry.key)) is not a button; use A to P")
@@ -93,6 +100,20 @@ package struct HostConfig: Sendable, Hashable {
             config.dsuSources.append(try DSUSourceConfig.parse(dsu[element ?? 0] ?? [], headerLine: line, path: path))
         }
         return config
+    }
+
+    /// `[gamepad]`'s one key: `pad = "dualsense" | "dualsense-usb" | "none"`.
+    private static func gamepadPad(_ entry: TOMLSubset.Entry, path: String) throws(ConfigError) -> DualSenseBus? {
+        guard entry.key == "pad" else {
+            throw ConfigError(path: path, line: entry.line, "[gamepad] has one key, pad; \(EchoedValue.quoted(entry.key)) is not it")
+        }
+        switch (entry.kind == .string ? entry.value : "") {
+        case "dualsense": return .bluetooth
+        case "dualsense-usb": return .usb
+        case "none": return nil
+        default:
+            throw ConfigError(path: path, line: entry.line, "[gamepad] pad must be \"dualsense\", \"dualsense-usb\" or \"none\"")
+        }
     }
 
     /// Where the host looks for its config: `$XDG_CONFIG_HOME/remotion/config.toml`

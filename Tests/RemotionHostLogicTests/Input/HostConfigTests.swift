@@ -81,7 +81,7 @@ import Testing
         ("[buttons]\nA = \"left\"\n\n\n\n\nQ = \"right\"", #"config.toml:7: button "Q" is not a button; use A to P"#),
         ("[buttons]\nA = \"kick\"", "config.toml:2: button A: \"kick\" is not an action"),
         ("[buttons]\nA = 3", "config.toml:2: button A needs a quoted action"),
-        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons], [mapping] or [[dsu]]"),
+        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons], [mapping], [gamepad] or [[dsu]]"),
         ("A = \"left\"", "config.toml:1: \"A\" is outside any table"),
         ("[buttons]\nA = \"left\"\nA = \"right\"", "config.toml:3: key \"A\" is set twice in [buttons]"),
         ("[buttons]\n[buttons]", "config.toml:2: table [buttons] appears twice"),
@@ -102,7 +102,18 @@ import Testing
         ("[[dsu]\naddress = \"1.2.3.4\"", "config.toml:1: an array-of-tables header must be a plain name"),
         ("[buttons", "config.toml:1: a table header must be a plain name"),
         ("[mapping]\n= 3", "config.toml:2: expected `key = value`"),
+        ("[gamepad]\npad = \"xbox\"", "config.toml:2: [gamepad] pad must be \"dualsense\", \"dualsense-usb\" or \"none\""),
+        ("[gamepad]\npad = 1", "config.toml:2: [gamepad] pad must be"),
+        ("[gamepad]\nbus = \"usb\"", "config.toml:2: [gamepad] has one key, pad; \"bus\" is not it"),
+        ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad] or [[dsu]]"),
     ]
+
+    @Test func gamepadTable() throws {
+        #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense\"\n", path: "c").gamepad == .bluetooth)
+        #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense-usb\"\n", path: "c").gamepad == .usb)
+        #expect(try HostConfig.parse("[gamepad]\npad = \"none\"\n", path: "c").gamepad == nil)
+        #expect(try HostConfig.parse("[mapping]\nsensitivity = 2\n", path: "c").gamepad == nil, "no pad unless asked")
+    }
 
     @Test(arguments: bad)
     func badFilesNameFileLineAndFix(text: String, expected: String) {
