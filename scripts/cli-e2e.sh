@@ -190,6 +190,24 @@ printf '[buttons]\nQ = "left"\n' >"$work/bad.toml"
 "$bin" host --insecure --config "$work/bad.toml" 2>"$work/bad5.err"; rc=$?
 check "a bad config file stops the host with file:line and the fix" grep -q "bad.toml:2: button \"Q\" is not a button; use A to P" "$work/bad5.err"
 check "... and nothing else started (one line, non-zero exit)" test "$rc" -ne 0 -a "$(wc -l <"$work/bad5.err")" -eq 1
+# [gamepad] in the config asks for a virtual pad: on a machine without /dev/uhid (this one)
+# the host stops before binding, in one line with the fix; --gamepad none overrides the file.
+printf '[gamepad]\npad = "dualsense"\n' >"$work/pad.toml"
+if [[ ! -e /dev/uhid ]]; then
+  timeout 20 "$bin" host --insecure --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-dashboard --no-web \
+    --config "$work/pad.toml" >/dev/null 2>"$work/pad.err"; rc=$?
+  check "[gamepad] pad = \"dualsense\" without /dev/uhid: one line naming uhid, exit 1, nothing bound" \
+    test "$rc" -eq 1 -a "$(wc -l <"$work/pad.err")" -eq 1 -a "$(grep -c 'uhid' "$work/pad.err")" -eq 1 -a "$(grep -c listening "$work/pad.err")" -eq 0
+fi
+"$bin" host --insecure --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-dashboard --no-web \
+  --config "$work/pad.toml" --gamepad none --ready-file "$work/nopad.ready" >/dev/null 2>"$work/nopad.err" &
+nopad=$!; pids+=("$nopad")
+wait_ready "$work/nopad.ready" "$nopad" 30 && kill -INT "$nopad"; wait "$nopad" 2>/dev/null
+check "... --gamepad none overrides the file: the host serves (and stops on SIGINT)" grep -q "every held input released" "$work/nopad.err"
+printf '[gamepad]\npad = "xbox"\n' >"$work/badpad.toml"
+"$bin" host --insecure --config "$work/badpad.toml" 2>"$work/badpad.err"; rc=$?
+check "... a bad [gamepad] pad is one line with file:line and the choices" \
+  test "$rc" -ne 0 -a "$(wc -l <"$work/badpad.err")" -eq 1 -a "$(grep -c 'badpad.toml:2: \[gamepad\] pad must be' "$work/badpad.err")" -eq 1
 # A Wayland session (with XWayland's DISPLAY) and no usable /dev/uinput: auto never falls
 # back to XTest; the host stops with one line saying what to do (REMOTION_NO_UINPUT=1
 # makes uinput count as unusable even where this machine has it).
