@@ -10,8 +10,8 @@ enum ConfigLoader {
         var settings = MappingSettings()
         /// `[[dsu]]` sources, in file order.
         var dsuSources: [DSUSourceConfig] = []
-        /// `[gamepad] pad` (nil: none).
-        var gamepad: DualSenseBus?
+        /// `[gamepad]` (no pad when absent).
+        var gamepad = GamepadConfig()
     }
 
     static func load(explicitPath: String?, environment: [String: String]) throws -> Loaded {

@@ -89,6 +89,9 @@ struct HostCommand: AsyncParsableCommand {
         valueName: "type"))
     var gamepad: String?
 
+    @Flag(help: "Gyro as each virtual pad's right stick, for games that read no gyro (docs/GAMEPAD.md; the stick's settings are in [gamepad] of config.toml).")
+    var gyroStick = false
+
     @Option(help: ArgumentHelp(
         "Once every listener is up, write one JSON object with every bound port (UDP, web, dashboard, control socket, DSU server) to this file (0600, atomically); scripts wait for it.",
         valueName: "path"))
@@ -150,11 +153,12 @@ struct HostCommand: AsyncParsableCommand {
         options.dsu.serve = try dsuServe.map { try DSUEndpoint.server($0) }
         // The flag wins over the file's [gamepad]; `none` turns the file's pad off.
         switch gamepad {
-        case nil: options.gamepad = loaded.gamepad
+        case nil: options.gamepad = loaded.gamepad.pad
         case "none": options.gamepad = nil
         case "dualsense-usb": options.gamepad = .usb
         default: options.gamepad = .bluetooth
         }
+        options.gyroStick = loaded.gamepad.gyroStick ?? (gyroStick ? GyroStick() : nil)
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)

@@ -53,6 +53,8 @@ extension HostDaemon {
         package var dsu = DSU()
         /// `--gamepad dualsense`: a virtual DualSense per controller on this bus (docs/GAMEPAD.md); nil: none.
         package var gamepad: DualSenseBus?
+        /// Gyro as each pad's right stick (`[gamepad] gyro = "right-stick"`, `--gyro-stick`); nil: off.
+        package var gyroStick: GyroStick?
         /// nil: no dashboard (`--no-dashboard`).
         package var dashboardPort: Int? = 7475
         package var discovery = true

@@ -167,7 +167,7 @@ extension HostDaemon {
         func startGamepads(_ loop: HostLoop) async throws {
             #if os(Linux)
             guard let bus = options.gamepad else { return }
-            let console = self.console
+            let console = self.console, gyroStick = options.gyroStick
             try await loop.onLoop { context in
                 let pipeline = context.pipeline
                 let pads = VirtualPadObserver(bus: bus, identity: { [weak pipeline] id, address in
@@ -175,11 +175,12 @@ extension HostDaemon {
                     // without the port: stable across a reconnect.
                     if let name = pipeline?.sessions[id]?.telemetry.name, !name.isEmpty { return "name:\(name)" }
                     return "address:\(address.ipAddress ?? address.description)"
-                }, say: { console.say($0) })
+                }, say: { console.say($0) }, gyroStick: gyroStick)
                 pipeline.observers.append(pads)
                 pipeline.dropReporters.append(pads)
             }
-            console.say("gamepad: each controller gets a virtual DualSense (\(bus.rawValue)) through /dev/uhid")
+            let stick = gyroStick.map { ", gyro as its right stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
+            console.say("gamepad: each controller gets a virtual DualSense (\(bus.rawValue)) through /dev/uhid\(stick)")
             #else
             if options.gamepad != nil { throw HostStartError("--gamepad needs Linux (/dev/uhid)") }
             #endif

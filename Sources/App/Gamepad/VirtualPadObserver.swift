@@ -32,6 +32,7 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
     private let identity: (SessionID, SocketAddress) -> String
     private let say: (String) -> Void
     private let makePad: (String, DualSenseBus) throws -> any VirtualPadDevice
+    private let gyroStick: GyroStick?
     private var pads: [SessionID: Pad] = [:]
     package private(set) var created = 0
     package private(set) var failed = 0
@@ -42,11 +43,12 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
     /// `say` reports pads made and refused, one line each; `makePad` makes a device for an
     /// identity (a UHID DualSense unless a test says otherwise).
     package init(bus: DualSenseBus, identity: @escaping (SessionID, SocketAddress) -> String,
-                 say: @escaping (String) -> Void,
+                 say: @escaping (String) -> Void, gyroStick: GyroStick? = nil,
                  makePad: @escaping (String, DualSenseBus) throws -> any VirtualPadDevice = { identity, bus in
                      try UHIDDualSense(identity: identity, bus: bus)
                  }) {
         self.makePad = makePad
+        self.gyroStick = gyroStick
         self.bus = bus
         self.identity = identity
         self.say = say
@@ -74,7 +76,7 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
         }
         do {
             let device = try makePad(name, bus)
-            pads[id] = Pad(device: device, feed: GamepadFeed(at: now), identity: name)
+            pads[id] = Pad(device: device, feed: GamepadFeed(gyroStick: gyroStick, at: now), identity: name)
             created += 1
             say("gamepad: a virtual DualSense (\(bus.rawValue), MAC \(device.mac)) for controller \(id)")
         } catch {

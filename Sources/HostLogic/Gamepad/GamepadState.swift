@@ -137,10 +137,13 @@ package struct GamepadDPad: OptionSet, Hashable, Sendable {
 package struct GamepadFeed: Hashable, Sendable {
     package private(set) var state: GamepadState
     package let table: GamepadButtonTable
+    /// Gyro as the right stick (nil: the right stick stays centred).
+    package let gyroStick: GyroStick?
     private var held: Set<Button> = []
 
-    package init(table: GamepadButtonTable = .standard, at time: Instant) {
+    package init(table: GamepadButtonTable = .standard, gyroStick: GyroStick? = nil, at time: Instant) {
         self.table = table
+        self.gyroStick = gyroStick
         self.state = GamepadState(motion: .still(at: time))
     }
 
@@ -159,6 +162,7 @@ package struct GamepadFeed: Hashable, Sendable {
         state.motion.angularRate = Vector3(x: rate.x * Self.degrees, y: rate.y * Self.degrees, z: rate.z * Self.degrees)
         if let a = sample.acceleration { state.motion.acceleration = Self.padFrame(a) }
         state.motion.time = Instant(nanoseconds: Int64(clamping: sample.timestampMicros) &* 1_000)
+        if let gyroStick { state.rightStick = gyroStick.stick(for: state.motion.angularRate) }
         return state
     }
 

@@ -12,8 +12,9 @@ import RemotionProtocol
 ///     [mapping]            # motion mapping settings, kept raw for the mapper
 ///     sensitivity = 1.5
 ///
-///     [gamepad]            # a virtual gamepad per controller (docs/GAMEPAD.md)
+///     [gamepad]            # a virtual gamepad per controller (GamepadConfig, docs/GAMEPAD.md)
 ///     pad = "dualsense"    # or "dualsense-usb", or "none"
+///     gyro = "right-stick" # gyro as the right stick, for games that read no gyro
 ///
 ///     [[dsu]]              # a DSU (cemuhook) server to read controllers from, one table each
 ///     address = "192.168.1.20:26760"
@@ -39,8 +40,8 @@ package struct HostConfig: Sendable, Hashable {
     package var mapping: [MappingEntry]
     /// The `[[dsu]]` sources in file order, validated.
     package var dsuSources: [DSUSourceConfig]
-    /// `[gamepad] pad`: each controller's virtual pad, or none (also when absent).
-    package var gamepad: DualSenseBus?
+    /// `[gamepad]`: each controller's virtual pad and gyro as its right stick (none when absent).
+    package var gamepad = GamepadConfig()
 
     package init(buttons: ButtonMap = .seedDefault, mapping: [MappingEntry] = [], dsuSources: [DSUSourceConfig] = []) {
         self.buttons = buttons
@@ -78,7 +79,7 @@ package struct HostConfig: Sendable, Hashable {
                 dsu[entry.element ?? 0, default: []].append(
                     DSUSourceConfig.RawEntry(key: entry.key, value: entry.value, line: entry.line, quoted: entry.kind == .string))
             case "gamepad":
-                config.gamepad = try gamepadPad(entry, path: path)
+                continue   // checked together below
             case "buttons":
                 guard let button = Button(letter: entry.key) else {
                     throw ConfigError(path: path, line: entry.line, "button \(EchoedValue.quoted(entry.key)) is not a button; use A to P")
@@ -96,24 +97,11 @@ package struct HostConfig: Sendable, Hashable {
                                                    quoted: entry.kind == .string))
             }
         }
+        config.gamepad = try GamepadConfig.parse(doc.entries.filter { $0.table == "gamepad" }, path: path)
         for (name, line, element) in doc.tables where name == "dsu" {
             config.dsuSources.append(try DSUSourceConfig.parse(dsu[element ?? 0] ?? [], headerLine: line, path: path))
         }
         return config
-    }
-
-    /// `[gamepad]`'s one key: `pad = "dualsense" | "dualsense-usb" | "none"`.
-    private static func gamepadPad(_ entry: TOMLSubset.Entry, path: String) throws(ConfigError) -> DualSenseBus? {
-        guard entry.key == "pad" else {
-            throw ConfigError(path: path, line: entry.line, "[gamepad] has one key, pad; \(EchoedValue.quoted(entry.key)) is not it")
-        }
-        switch (entry.kind == .string ? entry.value : "") {
-        case "dualsense": return .bluetooth
-        case "dualsense-usb": return .usb
-        case "none": return nil
-        default:
-            throw ConfigError(path: path, line: entry.line, "[gamepad] pad must be \"dualsense\", \"dualsense-usb\" or \"none\"")
-        }
     }
 
     /// Where the host looks for its config: `$XDG_CONFIG_HOME/remotion/config.toml`

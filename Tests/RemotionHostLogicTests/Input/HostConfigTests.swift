@@ -104,15 +104,32 @@ import Testing
         ("[mapping]\n= 3", "config.toml:2: expected `key = value`"),
         ("[gamepad]\npad = \"xbox\"", "config.toml:2: [gamepad] pad must be \"dualsense\", \"dualsense-usb\" or \"none\""),
         ("[gamepad]\npad = 1", "config.toml:2: [gamepad] pad must be"),
-        ("[gamepad]\nbus = \"usb\"", "config.toml:2: [gamepad] has one key, pad; \"bus\" is not it"),
+        ("[gamepad]\nbus = \"usb\"", "config.toml:2: [gamepad] has no key \"bus\"; its keys are pad, gyro, stick-rate"),
+        ("[gamepad]\ngyro = \"left-stick\"", "config.toml:2: [gamepad] gyro must be \"right-stick\" or \"none\""),
+        ("[gamepad]\nstick-rate = 400", "config.toml:2: [gamepad] the stick settings need gyro = \"right-stick\""),
+        ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = \"fast\"", "config.toml:3: [gamepad] stick-rate must be a number"),
+        ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = 0", "config.toml:3: [gamepad] stick-rate must be from 1 to 10000"),
+        ("[gamepad]\ngyro = \"right-stick\"\nundeadzone-inner = 0.6\nundeadzone-outer = 0.5", "config.toml:4: [gamepad] undeadzone-inner and undeadzone-outer must be 0 or more, together less than 1"),
         ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad] or [[dsu]]"),
     ]
 
     @Test func gamepadTable() throws {
-        #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense\"\n", path: "c").gamepad == .bluetooth)
-        #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense-usb\"\n", path: "c").gamepad == .usb)
-        #expect(try HostConfig.parse("[gamepad]\npad = \"none\"\n", path: "c").gamepad == nil)
-        #expect(try HostConfig.parse("[mapping]\nsensitivity = 2\n", path: "c").gamepad == nil, "no pad unless asked")
+        #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense\"\n", path: "c").gamepad.pad == .bluetooth)
+        #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense-usb\"\n", path: "c").gamepad.pad == .usb)
+        #expect(try HostConfig.parse("[gamepad]\npad = \"none\"\n", path: "c").gamepad.pad == nil)
+        #expect(try HostConfig.parse("[mapping]\nsensitivity = 2\n", path: "c").gamepad == GamepadConfig(), "no pad unless asked")
+        let stick = try HostConfig.parse("""
+            [gamepad]
+            pad = "dualsense"
+            gyro = "right-stick"
+            stick-rate = 540
+            undeadzone-inner = 0.15
+            undeadzone-outer = 0.05
+            unpower = 2
+            """, path: "c").gamepad.gyroStick
+        #expect(stick == GyroStick(fullRate: 540, undeadzoneInner: 0.15, undeadzoneOuter: 0.05, unpower: 2))
+        #expect(try HostConfig.parse("[gamepad]\ngyro = \"right-stick\"\n", path: "c").gamepad.gyroStick == GyroStick(),
+                "JoyShockMapper's defaults: 360 °/s full, no undeadzone, no unpower")
     }
 
     @Test(arguments: bad)

@@ -1,0 +1,59 @@
+import RemotionHostLogic
+import RemotionProtocol
+import Testing
+
+/// Gyro as the right stick (JoyShockMapper's virtual stick): direction, scale, the
+/// undeadzone and unpower, and the feed that applies it to each sample.
+@Suite struct GyroStickTests {
+    let stick = GyroStick()   // 360 °/s full, linear
+
+    func close(_ a: Float, _ b: Float, _ tolerance: Float = 1e-5) -> Bool { abs(a - b) <= tolerance }
+
+    @Test func turningRightPushesRightAndLiftingTheFarEdgePushesUp() {
+        // Pad frame: y up out of the face; turning right is about −y. x right; the far edge
+        // (−z) goes up about +x.
+        let right = stick.stick(for: Vector3(x: 0, y: -90, z: 0))
+        #expect(close(right.x, 0.25) && close(right.y, 0), "\(right)")
+        let up = stick.stick(for: Vector3(x: 180, y: 0, z: 0))
+        #expect(close(up.x, 0) && close(up.y, -0.5), "up is −1 as HID reads it: \(up)")
+        #expect(stick.stick(for: Vector3(x: 0, y: 0, z: 500)) == .centre, "roll does not move the stick")
+    }
+
+    @Test func fullRateIsFullDeflectionAndFasterIsClampedAlongItsDirection() {
+        let full = stick.stick(for: Vector3(x: 0, y: -360, z: 0))
+        #expect(close(full.x, 1))
+        let fast = stick.stick(for: Vector3(x: -720, y: -720, z: 0))   // down-right, twice too fast
+        #expect(close((fast.x * fast.x + fast.y * fast.y).squareRoot(), 1), "clamped to the unit circle: \(fast)")
+        #expect(close(fast.x, fast.y) && fast.x > 0, "along its direction: \(fast)")
+        #expect(stick.stick(for: Vector3(x: .nan, y: 1, z: 0)) == .centre, "a non-finite rate centres it")
+    }
+
+    @Test func theUndeadzoneJumpsTheInnerAndStopsShortOfTheOuter() {
+        let u = GyroStick(fullRate: 360, undeadzoneInner: 0.2, undeadzoneOuter: 0.1)
+        let slow = u.stick(for: Vector3(x: 0, y: -0.36, z: 0))   // 0.1% of full
+        #expect(slow.x > 0.2 && slow.x < 0.201, "the smallest turn starts past the game's deadzone: \(slow.x)")
+        #expect(close(u.stick(for: Vector3(x: 0, y: -360, z: 0)).x, 0.9), "full stops at 1 − outer")
+        #expect(close(u.stick(for: Vector3(x: 0, y: -180, z: 0)).x, 0.2 + 0.7 * 0.5), "linear in between")
+        #expect(u.stick(for: Vector3(x: 0, y: 0, z: 0)) == .centre, "no turn is still centred")
+    }
+
+    @Test func unpowerUndoesTheGamesCurve() {
+        let u = GyroStick(unpower: 2)   // the game squares the stick: give it the square root
+        let quarter = u.stick(for: Vector3(x: 0, y: -90, z: 0))
+        #expect(close(quarter.x, 0.5), "\(quarter.x)")
+        #expect(close(quarter.x * quarter.x, 0.25), "so the game's camera turns a quarter of full speed")
+    }
+
+    @Test func theFeedPutsTheGyroOnTheRightStickOnlyWhenAsked() {
+        let sample = MotionSample(timestampMicros: 1_000, gyro: Vector3(x: 0, y: 0, z: -.pi / 2))
+        var plain = GamepadFeed(at: .zero)
+        #expect(plain.motion(sample).rightStick == .centre)
+        var feed = GamepadFeed(gyroStick: GyroStick(), at: .zero)
+        let state = feed.motion(sample)
+        // The controller's z (out of its screen) is the pad's y (up): −90 °/s about it is
+        // turning right, a quarter of full deflection to the right.
+        #expect(close(state.motion.angularRate.y, -90, 1e-3))
+        #expect(close(state.rightStick.x, 0.25, 1e-5) && close(state.rightStick.y, 0), "\(state.rightStick)")
+        #expect(state.leftStick == .centre)
+    }
+}
