@@ -3,7 +3,7 @@
 # loaded by its /init). 1. `remotion gamepad-probe` makes one virtual DualSense; the reader
 # (gamepad_guest_read.py) finds its evdev nodes by uniq, reads their EVIOCGABS, tells the
 # probe to go (its --go-file) and records every event until the nodes are gone.
-# 2. `remotion host --gamepad dualsense` with `remotion client` on loopback: a controller
+# 2. `remotion host --gamepad dualsense --gyro-stick` with `remotion client` on loopback: a controller
 # that sweeps and presses A, then leaves; 3. one that holds A and is killed (SIGKILL) once
 # the reader saw Cross down: its pad goes to rest and away at the host's timeout.
 # The checks run outside (gamepad_guest_check.py). No network device; loopback only.
@@ -39,7 +39,7 @@ wait "$probe"; fact sdl_probe_rc $?
 
 ip link set lo up
 say "host"
-"$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery \
+"$REMOTION_BIN" host --gamepad dualsense --gyro-stick --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery \
   --no-web --no-dashboard --timeout "$HOST_TIMEOUT" --data-dir "$HOME/data" --ready-file "$HOME/host.ready" \
   >"$out/host.out" 2>"$out/host.err" &
 host=$!

@@ -122,6 +122,13 @@ if host:
     ok = pos and neg and abs(mode(pos) - expected) <= 0.02 * expected and abs(-mode(neg) - expected) <= 0.02 * expected
     check(ok, f"host: the controller's yaw rate (sweep, ±{expected:.2f} °/s) reads on ABS_RY: +{mode(pos)} / {mode(neg)} °/s (within 2%)")
     check(ry and ry[-1] == 0, f"host: ABS_RY at rest (0) when the controller left (last {ry[-1] if ry else None})")
+    # --gyro-stick: the yaw rate deflects the right stick by rate / 360 °/s, both ways, and
+    # the stick is centred again at rest (the codec: (v + 1) · 127.5, rounded).
+    rx = [v for t, c, v in hpad["events"] if t == EV_ABS and c == ABS_RX]
+    want = sorted({round((1 + expected / 360) * 127.5), round((1 - expected / 360) * 127.5)})
+    got = sorted({mode([v for v in rx if v > 128]) or 0, mode([v for v in rx if v < 128]) or 0})
+    check(all(abs(g - w) <= 1 for g, w in zip(got, want)) and rx and rx[-1] == 128,
+          f"host --gyro-stick: the yaw rate deflects the right stick (ABS_RX) to {want} (±1), centred at rest: {got}, last {rx[-1] if rx else None}")
     south = [v for t, c, v in hpad["events"] if t == EV_KEY and c == BTN_SOUTH]
     check((hpad["south_at_open"] == 1 or 1 in south) and south and south[-1] == 0,
           f"host: A pressed Cross (BTN_SOUTH) and released it: at open {hpad['south_at_open']}, then {south}")
