@@ -48,4 +48,6 @@ let plain = measure("plain", packets: packets, rounds: rounds, setup: CoreSetup.
 let noise = measure("noise", packets: packets, rounds: rounds, setup: CoreSetup.noise(count:))
 print(String(format: "core noise/plain: %.2f (%+.0f%%)", noise.nsPerPacket / plain.nsPerPacket,
              100 * (noise.nsPerPacket / plain.nsPerPacket - 1)))
+let pad = PadBench.measure(samples: packets, rounds: rounds)
+print(String(format: "core pad/plain: %.2f (a sample to a virtual pad's report vs a packet to the pointer)", pad / plain.nsPerPacket))
 #endif
