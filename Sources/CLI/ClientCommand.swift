@@ -32,6 +32,9 @@ struct ClientCommand: AsyncParsableCommand {
     @Option(name: .customLong("press"), help: "Scripted press BUTTON@START+HOLD (repeatable), e.g. A@1.0+0.5.")
     var presses: [String] = []
 
+    @Option(help: "Sticks and triggers sent with every sample: lx,ly,rx,ry (-1…1, y down) and l2,r2 (0…1), e.g. lx=1,r2=0.5 (docs/PROTOCOL.md, analog).")
+    var analog: String?
+
     @Option(help: "Seconds without an answer before giving up.")
     var timeout: Double = 2.5
 
@@ -48,6 +51,7 @@ struct ClientCommand: AsyncParsableCommand {
         guard rate > 0, rate <= 2000 else { throw ValidationError("--rate must be between 1 and 2000 samples per second") }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         guard timeout >= 0.5, timeout <= 60 else { throw ValidationError("--timeout must be between 0.5 and 60 seconds") }
+        if let analog, case .failure(let why) = Self.parseAnalog(analog) { throw ValidationError("--analog \(why)") }
         guard browseTimeout > 0, browseTimeout <= 120 else { throw ValidationError("--browse-timeout must be between 0 and 120 seconds") }
     }
 
@@ -55,7 +59,7 @@ struct ClientCommand: AsyncParsableCommand {
         let scripted: [PressScript.Press]
         do { scripted = try presses.map(PressScript.parsePress) } catch { throw UserError(error.description) }
         let plan = StreamPlan(source: try SourceLoader.load(source), rate: rate, duration: duration,
-                              presses: PressScript(presses: scripted))
+                              presses: PressScript(presses: scripted), analog: try analog.map { try Self.parseAnalog($0).get() })
         let targets = try await ClientTargets.resolve(host: host, hostName: hostName,
                                                       browseTimeout: .secondsDouble(browseTimeout))
         // The seed's connecting state: try each resolved address in order.
@@ -164,3 +168,30 @@ final class ClientRunner<F: ClientFraming>: Service {
     }
 }
 
+extension ClientCommand {
+    struct AnalogError: Error, CustomStringConvertible { let description: String }
+
+    /// "lx=1,ly=-0.5,r2=0.25" → the sticks and triggers (unnamed ones 0).
+    static func parseAnalog(_ text: String) -> Result<AnalogState, AnalogError> {
+        var a = AnalogState()
+        for part in text.split(separator: ",") {
+            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, let v = Float(kv[1]), v.isFinite else {
+                return .failure(AnalogError(description: "takes NAME=VALUE pairs separated by commas (lx, ly, rx, ry, l2, r2), not \"\(part)\""))
+            }
+            let stick = (-1...1).contains(v), trigger = (0...1).contains(v)
+            switch kv[0] {
+            case "lx" where stick: a.leftX = v
+            case "ly" where stick: a.leftY = v
+            case "rx" where stick: a.rightX = v
+            case "ry" where stick: a.rightY = v
+            case "l2" where trigger: a.leftTrigger = v
+            case "r2" where trigger: a.rightTrigger = v
+            case "lx", "ly", "rx", "ry": return .failure(AnalogError(description: "\(kv[0]) must be from -1 to 1"))
+            case "l2", "r2": return .failure(AnalogError(description: "\(kv[0]) must be from 0 to 1"))
+            default: return .failure(AnalogError(description: "knows lx, ly, rx, ry, l2 and r2, not \"\(kv[0])\""))
+            }
+        }
+        return .success(a)
+    }
+}

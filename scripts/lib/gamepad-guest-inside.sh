@@ -4,7 +4,7 @@
 # (gamepad_guest_read.py) finds its evdev nodes by uniq, reads their EVIOCGABS, tells the
 # probe to go (its --go-file) and records every event until the nodes are gone.
 # 2. `remotion host --gamepad dualsense --gyro-stick` with `remotion client` on loopback: a controller
-# that sweeps and presses A, then leaves; 3. one that holds A and is killed (SIGKILL) once
+# that sweeps, presses A and holds its left stick and R2 (--analog), then leaves; 3. one that holds A and is killed (SIGKILL) once
 # the reader saw Cross down: its pad goes to rest and away at the host's timeout.
 # The checks run outside (gamepad_guest_check.py). No network device; loopback only.
 set -uo pipefail
@@ -49,7 +49,7 @@ if wait_ready "$HOME/host.ready" "$host" 60; then
   /usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - - "$out/host-events.json" >"$out/host-reader.out" 2>&1 &
   reader=$!
   "$REMOTION_BIN" client --insecure --host "127.0.0.1:$port" --timeout 10 --source synthetic:sweep --rate 50 \
-    --duration "$CLIENT_SECONDS" --press A@1.0+1.0 >"$out/client.out" 2>&1
+    --duration "$CLIENT_SECONDS" --press A@1.0+1.0 --analog lx=1,ly=-0.5,r2=0.5 >"$out/client.out" 2>&1
   fact client_rc $?
   wait "$reader"; fact host_reader_rc $?
   say "a controller that holds A and is killed"

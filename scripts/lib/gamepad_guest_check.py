@@ -132,6 +132,15 @@ if host:
     south = [v for t, c, v in hpad["events"] if t == EV_KEY and c == BTN_SOUTH]
     check((hpad["south_at_open"] == 1 or 1 in south) and south and south[-1] == 0,
           f"host: A pressed Cross (BTN_SOUTH) and released it: at open {hpad['south_at_open']}, then {south}")
+    # The controller's own sticks and triggers (--analog lx=1,ly=-0.5,r2=0.5, the motion
+    # packet's analog field): left stick x 255, y round(0.5 · 127.5) = 64, R2 round(0.5 · 255)
+    # = 128, each back to rest (128, 128, 0) when the controller left.
+    lx = [v for t, c, v in hpad["events"] if t == EV_ABS and c == ABS_X]
+    ly = [v for t, c, v in hpad["events"] if t == EV_ABS and c == ABS_Y]
+    r2 = [v for t, c, v in hpad["events"] if t == EV_ABS and c == ABS_RZ]
+    check(255 in lx and 64 in ly and 128 in r2 and lx[-1] == 128 and ly[-1] == 128 and r2[-1] == 0,
+          f"host: the controller's sticks and triggers arrive exactly (left x 255, y 64, R2 128) and rest at the end: "
+          f"x {sorted(set(lx))} last {lx[-1] if lx else None}, y {sorted(set(ly))}, R2 {sorted(set(r2))} last {r2[-1] if r2 else None}")
     check(all("gone_after" in n for n in nodes.values()), "host: the pad went away when its controller left")
 kill = load("kill-events.json")
 if kill:

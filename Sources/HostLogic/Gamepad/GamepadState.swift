@@ -140,6 +140,15 @@ package struct GamepadFeed: Hashable, Sendable {
     /// Gyro as the right stick (nil: the right stick stays centred).
     package let gyroStick: GyroStick?
     private var held: Set<Button> = []
+    /// The controller's own sticks and triggers (the newest sample's; none: centred, 0).
+    private var analog = AnalogState()
+    /// The buttons the controller's buttons press, and their part of the triggers (a button
+    /// mapped to L2/R2 presses it fully).
+    private var buttonBits = GamepadButtons()
+    private var buttonLeftTrigger: Float = 0
+    private var buttonRightTrigger: Float = 0
+    /// Gyro as the right stick's part of it.
+    private var gyroRight = GamepadState.Stick.centre
 
     package init(table: GamepadButtonTable = .standard, gyroStick: GyroStick? = nil, at time: Instant) {
         self.table = table
@@ -162,7 +171,9 @@ package struct GamepadFeed: Hashable, Sendable {
         state.motion.angularRate = Vector3(x: rate.x * Self.degrees, y: rate.y * Self.degrees, z: rate.z * Self.degrees)
         if let a = sample.acceleration { state.motion.acceleration = Self.padFrame(a) }
         state.motion.time = Instant(nanoseconds: Int64(clamping: sample.timestampMicros) &* 1_000)
-        if let gyroStick { state.rightStick = gyroStick.stick(for: state.motion.angularRate) }
+        if let gyroStick { gyroRight = gyroStick.stick(for: state.motion.angularRate) }
+        if let a = sample.analog { analog = a }
+        combine()
         return state
     }
 
@@ -181,11 +192,28 @@ package struct GamepadFeed: Hashable, Sendable {
             case .none: break
             }
         }
-        state.buttons = buttons
+        buttonBits = buttons
         state.dpad = dpad
-        state.leftTrigger = l2
-        state.rightTrigger = r2
+        buttonLeftTrigger = l2
+        buttonRightTrigger = r2
+        combine()
         return state
+    }
+
+    /// Sticks and triggers from the controller's own, its buttons and the gyro: the right
+    /// stick is the controller's plus the gyro's (clamped, JoyShockMapper adds them too), a
+    /// trigger the larger of its analog value and a button pressing it, and a trigger that
+    /// is down at all sets its digital bit (L2/R2), as the DualSense's own do.
+    private mutating func combine() {
+        func clamp(_ v: Float) -> Float { v.isFinite ? min(max(v, -1), 1) : 0 }
+        state.leftStick = GamepadState.Stick(x: clamp(analog.leftX), y: clamp(analog.leftY))
+        state.rightStick = GamepadState.Stick(x: clamp(analog.rightX + gyroRight.x), y: clamp(analog.rightY + gyroRight.y))
+        func unit(_ v: Float) -> Float { v.isFinite ? min(max(v, 0), 1) : 0 }
+        state.leftTrigger = max(buttonLeftTrigger, unit(analog.leftTrigger))
+        state.rightTrigger = max(buttonRightTrigger, unit(analog.rightTrigger))
+        state.buttons = buttonBits
+        if state.leftTrigger > 0 { state.buttons.insert(.l2) }
+        if state.rightTrigger > 0 { state.buttons.insert(.r2) }
     }
 }
 

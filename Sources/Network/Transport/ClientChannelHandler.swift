@@ -128,7 +128,7 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
             for b in session.buttons.changes(to: held) { setButton(b, down: held.contains(b), now: now) }
         }
         let sample = MotionSample(timestampMicros: UInt64(max(0, now.microseconds)), attitude: reading.attitude,
-                                  gyro: reading.gyro)
+                                  gyro: reading.gyro, analog: plan.analog)
         stats.motionSent += 1
         perform(session.motion(sample, now: now), now: now)
         samplesTaken += 1

@@ -21,6 +21,25 @@ public struct Vector3: Hashable, Sendable {
     public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 }
 
+/// A controller's thumbsticks and analog triggers (docs/PROTOCOL.md §3, the motion packet's
+/// analog field): sticks −1…1 (x right, y down, as HID reads them), triggers 0…1. Perishable
+/// like motion: the newest packet's state is the truth.
+public struct AnalogState: Hashable, Sendable {
+    public var leftX: Float, leftY: Float, rightX: Float, rightY: Float
+    public var leftTrigger: Float, rightTrigger: Float
+
+    public init(leftX: Float = 0, leftY: Float = 0, rightX: Float = 0, rightY: Float = 0,
+                leftTrigger: Float = 0, rightTrigger: Float = 0) {
+        self.leftX = leftX; self.leftY = leftY; self.rightX = rightX; self.rightY = rightY
+        self.leftTrigger = leftTrigger; self.rightTrigger = rightTrigger
+    }
+
+    /// On the wire: each stick axis an Int16 (−32767…32767), each trigger a UInt16
+    /// (0…65535); values out of range are clamped when encoded.
+    static func stick(_ v: Float) -> Int16 { Int16((min(max(v.isFinite ? v : 0, -1), 1) * 32767).rounded()) }
+    static func trigger(_ v: Float) -> UInt16 { UInt16((min(max(v.isFinite ? v : 0, 0), 1) * 65535).rounded()) }
+}
+
 /// One sensor sample as the controller streams it.
 public struct MotionSample: Hashable, Sendable {
     /// When the sensor produced the sample, microseconds on the controller's clock.
@@ -31,13 +50,16 @@ public struct MotionSample: Hashable, Sendable {
     public var acceleration: Vector3?
     /// The full state of all sixteen buttons when the sample was taken.
     public var buttons: ButtonSet
+    /// Sticks and triggers, for a controller that has them (nil: none).
+    public var analog: AnalogState?
 
     public init(timestampMicros: UInt64, attitude: Attitude? = nil, gyro: Vector3? = nil,
-                acceleration: Vector3? = nil, buttons: ButtonSet = .none) {
+                acceleration: Vector3? = nil, buttons: ButtonSet = .none, analog: AnalogState? = nil) {
         self.timestampMicros = timestampMicros
         self.attitude = attitude
         self.gyro = gyro
         self.acceleration = acceleration
         self.buttons = buttons
+        self.analog = analog
     }
 }

@@ -5,7 +5,10 @@ public enum MessageCodec {
     static let hasAttitude: UInt8 = 1 << 0
     static let hasGyro: UInt8 = 1 << 1
     static let hasAcceleration: UInt8 = 1 << 2
-    static let knownFields: UInt8 = hasAttitude | hasGyro | hasAcceleration
+    /// Sticks and triggers (protocol 1.1): 4 × i16 then 2 × u16. A host older than that
+    /// drops such a packet as `invalidFields`; a client sends it only when it has analog input.
+    static let hasAnalog: UInt8 = 1 << 3
+    static let knownFields: UInt8 = hasAttitude | hasGyro | hasAcceleration | hasAnalog
 
     public static func encode(_ message: Message, into w: inout ByteWriter) {
         w.u8(message.typeCode.rawValue)
@@ -27,10 +30,15 @@ public enum MessageCodec {
             if m.sample.attitude != nil { fields |= hasAttitude }
             if m.sample.gyro != nil { fields |= hasGyro }
             if m.sample.acceleration != nil { fields |= hasAcceleration }
+            if m.sample.analog != nil { fields |= hasAnalog }
             w.u8(fields)
             if let a = m.sample.attitude { w.f64(a.roll); w.f64(a.pitch); w.f64(a.yaw) }
             if let g = m.sample.gyro { w.f32(g.x); w.f32(g.y); w.f32(g.z) }
             if let a = m.sample.acceleration { w.f32(a.x); w.f32(a.y); w.f32(a.z) }
+            if let a = m.sample.analog {
+                for v in [a.leftX, a.leftY, a.rightX, a.rightY] { w.u16(UInt16(bitPattern: AnalogState.stick(v))) }
+                w.u16(AnalogState.trigger(a.leftTrigger)); w.u16(AnalogState.trigger(a.rightTrigger))
+            }
         case let .ack(a):
             w.u32(a.cumulative); w.u64(a.selective)
         case let .disconnect(reason):
@@ -92,6 +100,16 @@ public enum MessageCodec {
                 let a = Vector3(x: try r.f32(), y: try r.f32(), z: try r.f32())
                 guard a.isFinite else { throw .nonFiniteValue }
                 sample.acceleration = a
+            }
+            if fields & hasAnalog != 0 {
+                func stick(_ raw: UInt16) throws(WireError) -> Float {
+                    guard raw != 0x8000 else { throw .invalidAnalog }   // -32768: ±32767 only, one encoding each
+                    return Float(Int16(bitPattern: raw)) / 32767
+                }
+                let lx = try stick(try r.u16()), ly = try stick(try r.u16())
+                let rx = try stick(try r.u16()), ry = try stick(try r.u16())
+                sample.analog = AnalogState(leftX: lx, leftY: ly, rightX: rx, rightY: ry,
+                                            leftTrigger: Float(try r.u16()) / 65535, rightTrigger: Float(try r.u16()) / 65535)
             }
             message = .motion(MotionPacket(sequence: seq, buttonSequence: buttonSeq, sample: sample))
         case .ack:

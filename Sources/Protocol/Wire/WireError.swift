@@ -15,6 +15,8 @@ public enum WireError: Error, Hashable, Sendable, CaseIterable, CustomStringConv
     case invalidFields
     case nonFiniteValue
     case invalidReason
+    /// A stick axis of -32768: the range is ±32767, so each value has one encoding.
+    case invalidAnalog
 
     public var description: String {
         switch self {
@@ -32,6 +34,7 @@ public enum WireError: Error, Hashable, Sendable, CaseIterable, CustomStringConv
         case .invalidFields: "invalid-fields"
         case .nonFiniteValue: "non-finite-value"
         case .invalidReason: "invalid-reason"
+        case .invalidAnalog: "invalid-analog"
         }
     }
 }

@@ -57,3 +57,33 @@ import Testing
         #expect(state.leftStick == .centre)
     }
 }
+
+/// A controller's own sticks and triggers (the motion packet's analog field) on the pad.
+@Suite struct GamepadFeedAnalogTests {
+    @Test func sticksAndTriggersArriveAndTheGyroAddsToTheRightStick() {
+        var feed = GamepadFeed(gyroStick: GyroStick(), at: .zero)
+        let analog = AnalogState(leftX: 1, leftY: -0.5, rightX: 0.5, rightY: 0, leftTrigger: 0.25, rightTrigger: 0)
+        // Device z −90 °/s is the pad's yaw turning right: +0.25 on the right stick.
+        let s = feed.motion(MotionSample(timestampMicros: 1, gyro: Vector3(x: 0, y: 0, z: -.pi / 2), analog: analog))
+        #expect(s.leftStick == GamepadState.Stick(x: 1, y: -0.5))
+        #expect(abs(s.rightStick.x - 0.75) < 1e-5, "the controller's 0.5 plus the gyro's 0.25: \(s.rightStick.x)")
+        #expect(s.leftTrigger == 0.25 && s.buttons.contains(.l2), "a trigger down at all sets its bit")
+        #expect(s.rightTrigger == 0 && !s.buttons.contains(.r2))
+        // The next sample without analog keeps the last state; one with the trigger up clears its bit.
+        let kept = feed.motion(MotionSample(timestampMicros: 2))
+        #expect(kept.leftStick.x == 1 && kept.leftTrigger == 0.25)
+        let released = feed.motion(MotionSample(timestampMicros: 3, analog: AnalogState()))
+        #expect(released.leftTrigger == 0 && !released.buttons.contains(.l2) && released.leftStick == .centre)
+    }
+
+    @Test func aButtonOnATriggerAndTheAnalogTriggerTakeTheLarger() {
+        var feed = GamepadFeed(at: .zero)
+        _ = feed.motion(MotionSample(timestampMicros: 1, analog: AnalogState(rightTrigger: 0.3)))
+        let pressed = feed.button(.l, isDown: true)   // L is R2 in the standard table
+        #expect(pressed.rightTrigger == 1 && pressed.buttons.contains(.r2))
+        let let_go = feed.button(.l, isDown: false)
+        #expect(abs(let_go.rightTrigger - 0.3) < 1e-6 && let_go.buttons.contains(.r2), "back to the analog value")
+        let over = feed.motion(MotionSample(timestampMicros: 2, analog: AnalogState(leftX: 3, rightTrigger: .nan)))
+        #expect(over.leftStick.x == 1 && over.rightTrigger == 0, "out of range clamped, not finite is 0")
+    }
+}

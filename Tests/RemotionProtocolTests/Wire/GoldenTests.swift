@@ -40,6 +40,14 @@ import RemotionProtocol
                    sample: MotionSample(timestampMicros: 1, gyro: Vector3(x: 0.5, y: 0, z: -1), buttons: ButtonSet([.p] as [Button])))),
                body: "04 ff ff ff ff 00 00 00 00 01 00 00 00 00 00 00 00 00 80 02"
                    + " 00 00 00 3f  00 00 00 00  00 00 80 bf"),
+        // Sticks and triggers (fields bit 3): exact at the ends and the centre, so they
+        // round-trip: left stick full right (32767), up (-32767 = 01 80), right stick centred,
+        // L2 released, R2 full (65535).
+        Golden(name: "motion-analog", message: .motion(MotionPacket(
+                   sequence: 2, buttonSequence: 1,
+                   sample: MotionSample(timestampMicros: 1, analog: AnalogState(leftX: 1, leftY: -1, rightTrigger: 1)))),
+               body: "04 02 00 00 00 01 00 00 00 01 00 00 00 00 00 00 00 00 00 08"
+                   + " ff 7f  01 80  00 00  00 00  00 00  ff ff"),
         Golden(name: "ack", message: .ack(Ack(cumulative: 7, selective: 0b101)),
                body: "05 07 00 00 00 05 00 00 00 00 00 00 00"),
         Golden(name: "disconnect", message: .disconnect(.timeout), body: "06 02"),

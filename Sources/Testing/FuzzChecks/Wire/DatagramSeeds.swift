@@ -25,6 +25,9 @@ package enum DatagramSeeds {
             ("motion-gyro", .motion(MotionPacket(sequence: 9, buttonSequence: 0,
                                                   sample: MotionSample(timestampMicros: 11, gyro: full.gyro)))),
             ("motion-full", .motion(MotionPacket(sequence: .max, buttonSequence: .max, sample: full))),
+            ("motion-analog", .motion(MotionPacket(sequence: 10, buttonSequence: 0, sample: MotionSample(
+                timestampMicros: 12, gyro: full.gyro,
+                analog: AnalogState(leftX: 1, leftY: -1, rightX: 0.5, rightY: -0.25, leftTrigger: 1, rightTrigger: 0.5))))),
             ("ack", .ack(Ack(cumulative: 17, selective: 0b1011))),
             ("disconnect", .disconnect(.timeout)),
         ]
