@@ -51,6 +51,15 @@ package enum DSUAxes {
     /// Remotion acceleration (g) → DSU accelerometer (g).
     package static func dsuAccel(_ v: Vector3) -> DSUAccel { DSUAccel(x: -v.x, y: -v.z, z: v.y) }
 
+    /// A pad's sticks (bytes 40–43: 128 neutral, y positive up) and analog triggers
+    /// (L2, R2: 0…255) as Remotion's analog state (−1…1 with y down, triggers 0…1).
+    package static func remotionAnalog(_ p: DSUPadData) -> AnalogState {
+        func axis(_ b: UInt8) -> Float { max(-1, min(1, (Float(b) - 128) / 127)) }
+        return AnalogState(leftX: axis(p.leftStickX), leftY: -axis(p.leftStickY), rightX: axis(p.rightStickX),
+                           rightY: -axis(p.rightStickY), leftTrigger: Float(p.analog.l2) / 255,
+                           rightTrigger: Float(p.analog.r2) / 255)
+    }
+
     /// What an accelerometer lying still and flat reads, in Remotion's frame.
     package static let flatGravity = Vector3(x: 0, y: 0, z: 1)
 

@@ -169,7 +169,8 @@ package struct DSUSourceStateMachine: Sendable {
         MotionSample(timestampMicros: p.motionTimestampMicros,
                      gyro: DSUAxes.remotionGyro(p.gyro),
                      acceleration: DSUAxes.remotionAccel(p.accel),
-                     buttons: table.remotionButtons(for: p.buttons))
+                     buttons: table.remotionButtons(for: p.buttons),
+                     analog: DSUAxes.remotionAnalog(p))
     }
 
     private mutating func disconnect(_ i: Int, timedOut: Bool, into out: inout Output) {

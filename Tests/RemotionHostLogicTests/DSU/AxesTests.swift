@@ -61,6 +61,22 @@ import RemotionProtocol
         }
     }
 
+    @Test func aPadsSticksAndTriggersBecomeAnalogState() {
+        var pad = DSUPadData(info: DSUSlotInfo(slot: 0, state: .connected))
+        #expect(pad.leftStickX == 128 && DSUAxes.remotionAnalog(pad) == AnalogState(), "a neutral pad (sticks 128) is centred")
+        pad.leftStickX = 255; pad.leftStickY = 255      // full right, full up (DSU's y is up)
+        pad.rightStickX = 128; pad.rightStickY = 0      // centred, full down
+        pad.analog.l2 = 0; pad.analog.r2 = 255
+        let a = DSUAxes.remotionAnalog(pad)
+        #expect(a.leftX == 1 && a.leftY == -1, "up is −1 in Remotion's (HID's) y: \(a)")
+        #expect(a.rightX == 0 && a.rightY == 1)
+        #expect(a.leftTrigger == 0 && a.rightTrigger == 1)
+        pad.leftStickX = 0
+        #expect(DSUAxes.remotionAnalog(pad).leftX == -1, "0 is clamped to −1 (127 steps each way)")
+        #expect(DSUSourceStateMachine.sample(from: pad, table: .default).analog == DSUAxes.remotionAnalog(pad),
+                "a DSU source's samples carry them (the virtual pad reads them)")
+    }
+
     @Test func dsuRoundTripsThroughRemotion() {
         let d = DSUGyro(pitch: 12.5, yaw: -300, roll: 0.25)
         let back = DSUAxes.dsuGyro(DSUAxes.remotionGyro(d))
