@@ -22,10 +22,11 @@ stage() { # name, command...
   # (tee is waited for 3 s at most); the stage's own status is the one tested.
   rm -f "$log.fifo"; mkfifo "$log.fifo"
   tee "$log" <"$log.fifo" & local tee_pid=$!
-  local rc=0
+  local rc=0 began=$SECONDS
   "$@" >"$log.fifo" 2>&1 || rc=$?
   for _ in $(seq 30); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
   rm -f "$log.fifo"
+  echo "=== took $((SECONDS - began)) s"
   if ((rc == 0)); then passed=$((passed + 1)); else
     failed=$((failed + 1)); failures+=("$name")
     # Kept for the end: CI shows a log's tail, and the fuzzers print a lot after this.
@@ -55,6 +56,6 @@ stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
 stage "fuzzers (${FUZZ_SECONDS:-60} s each)" bash scripts/fuzz.sh
 
 [[ -s $logs/failed.txt ]] && cat "$logs/failed.txt"
-echo "=== stages: ${failures[*]:-none} failed"
+echo "=== stages: ${failures[*]:-none} failed (the whole run took $((SECONDS / 60)) min $((SECONDS % 60)) s)"
 echo "stages: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
