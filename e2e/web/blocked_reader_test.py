@@ -80,12 +80,7 @@ def press_and_flood(addr, port, device, label, seconds):
 
 host = LogHost(a.bin, a.work)
 try:
-    link = host.url()
-    if link is None:
-        check("the host is ready with a pairing link (its --ready-file)", False)
-        finish(1)
-    addr, port, device = pair(link, "blocked-reader", host.data)
-    check("pairs through the link, accepted on the computer", "credential" in device)
+    addr, port, device = host.paired_phone("blocked-reader")
 
     # 1. The host's writes are stuck and the phone falls silent: the watchdog ends the
     #    session within the timeout of the host's last read (before the fix: never).

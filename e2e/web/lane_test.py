@@ -14,7 +14,7 @@ import struct
 import subprocess
 import time
 
-from raw_page_client import CHECKS, LogHost, PageSocket, button, motion, pair, ping
+from raw_page_client import CHECKS, LogHost, PageSocket, button, motion, ping
 
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
@@ -87,12 +87,7 @@ def wait_for(predicate, timeout=3.0):
 
 host = LogHost(a.bin, a.work)
 try:
-    link = host.url()
-    if link is None:
-        check("the host is ready with a pairing link (its --ready-file)", False)
-        finish(1)
-    addr, port, device = pair(link, "lane-test", host.data)
-    check("pairs", "credential" in device)
+    addr, port, device = host.paired_phone("lane-test", "pairs")
     early, answer = lane(addr, port, device, "00000001")
     check("a lane before any session is refused (no-session)", answer.get("reason") == "no-session", answer)
     primary = PageSocket(addr, port)

@@ -68,6 +68,17 @@ class LogHost:
             time.sleep(0.05)
         return None
 
+    def paired_phone(self, name, label="pairs through the link, accepted on the computer", checks=CHECKS):
+        """Waits for the pairing link (the ready file) and pairs a phone through it as the page
+        does, the host's user accepting it: (addr, port, device). No link ends the test."""
+        link = self.url()
+        if link is None:
+            checks.check("the host is ready with a pairing link (its --ready-file)", False)
+            checks.finish(1)
+        addr, port, device = pair(link, name, self.data)
+        checks.check(label, "credential" in device)
+        return addr, port, device
+
     def events(self):
         """The log injector's JSON events: (time, event)."""
         return [(t, json.loads(l)) for t, l in list(self.lines) if l.startswith('{"session"')]

@@ -19,7 +19,7 @@ import socket
 import subprocess
 import time
 
-from raw_page_client import CHECKS, LogHost, PageSocket, button, motion, pair, tls_context
+from raw_page_client import CHECKS, LogHost, PageSocket, button, motion, tls_context
 
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
@@ -34,12 +34,7 @@ check, finish = CHECKS.check, CHECKS.finish
 host = LogHost(a.bin, a.work, "--timeout", "6")
 lines = host.lines
 try:
-    link = host.url()
-    if link is None:
-        check("the host is ready with a pairing link (its --ready-file)", False)
-        finish(1)
-    addr, port, device = pair(link, "stall-test", host.data)
-    check("pairs through the link, accepted on the computer", "credential" in device)
+    addr, port, device = host.paired_phone("stall-test")
     tls = tls_context()
     page = PageSocket(addr, port)
     check("WebSocket upgrade", page.upgraded)
