@@ -33,11 +33,6 @@ public struct AnalogState: Hashable, Sendable {
         self.leftX = leftX; self.leftY = leftY; self.rightX = rightX; self.rightY = rightY
         self.leftTrigger = leftTrigger; self.rightTrigger = rightTrigger
     }
-
-    /// On the wire: each stick axis an Int16 (−32767…32767), each trigger a UInt16
-    /// (0…65535); values out of range are clamped when encoded.
-    static func stick(_ v: Float) -> Int16 { Int16((min(max(v.isFinite ? v : 0, -1), 1) * 32767).rounded()) }
-    static func trigger(_ v: Float) -> UInt16 { UInt16((min(max(v.isFinite ? v : 0, 0), 1) * 65535).rounded()) }
 }
 
 /// One sensor sample as the controller streams it.

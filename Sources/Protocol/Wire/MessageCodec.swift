@@ -10,6 +10,11 @@ public enum MessageCodec {
     static let hasAnalog: UInt8 = 1 << 3
     static let knownFields: UInt8 = hasAttitude | hasGyro | hasAcceleration | hasAnalog
 
+    /// The analog block's units: each stick axis an Int16 (−32767…32767), each trigger a
+    /// UInt16 (0…65535); values out of range (or not finite) are clamped when encoded.
+    static func stickUnits(_ v: Float) -> Int16 { Int16((min(max(v.isFinite ? v : 0, -1), 1) * 32767).rounded()) }
+    static func triggerUnits(_ v: Float) -> UInt16 { UInt16((min(max(v.isFinite ? v : 0, 0), 1) * 65535).rounded()) }
+
     public static func encode(_ message: Message, into w: inout ByteWriter) {
         w.u8(message.typeCode.rawValue)
         switch message {
@@ -36,8 +41,8 @@ public enum MessageCodec {
             if let g = m.sample.gyro { w.f32(g.x); w.f32(g.y); w.f32(g.z) }
             if let a = m.sample.acceleration { w.f32(a.x); w.f32(a.y); w.f32(a.z) }
             if let a = m.sample.analog {
-                for v in [a.leftX, a.leftY, a.rightX, a.rightY] { w.u16(UInt16(bitPattern: AnalogState.stick(v))) }
-                w.u16(AnalogState.trigger(a.leftTrigger)); w.u16(AnalogState.trigger(a.rightTrigger))
+                for v in [a.leftX, a.leftY, a.rightX, a.rightY] { w.u16(UInt16(bitPattern: stickUnits(v))) }
+                w.u16(triggerUnits(a.leftTrigger)); w.u16(triggerUnits(a.rightTrigger))
             }
         case let .ack(a):
             w.u32(a.cumulative); w.u64(a.selective)
