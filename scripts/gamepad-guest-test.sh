@@ -29,8 +29,4 @@ HOST_TIMEOUT=1
 CLIENT_SECONDS=3
 ENV
 kguest_boot 90
-total=$(/usr/bin/python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$started")
-echo "gamepad-guest: ${total} s in all (guest ${guest_seconds} s)"
-/usr/bin/python3 "$repo/scripts/lib/gamepad_guest_check.py" "$results"; rc=$?
-if [[ $rc -ne 0 ]]; then KEEP_WORK=1; fi
-exit $rc
+kguest_check gamepad-guest scripts/lib/gamepad_guest_check.py; exit $?

@@ -43,8 +43,4 @@ ENV
 kguest_boot 150
 
 # 5. The checks, on what the guest wrote (their last line: N passed, N failed).
-total=$(/usr/bin/python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$started")
-echo "kernel-guest: ${total} s in all (guest ${guest_seconds} s)"
-/usr/bin/python3 "$repo/scripts/lib/kernel_guest_check.py" "$results"; rc=$?
-if [[ $rc -ne 0 ]]; then KEEP_WORK=1; fi
-exit $rc
+kguest_check kernel-guest scripts/lib/kernel_guest_check.py; exit $?

@@ -9,6 +9,8 @@
 #                                    modules.dep) and runs the script INSIDE (a path in the checkout)
 #   kguest_boot SECONDS              boots; fails the stage when the guest does not boot or the
 #                                    script inside does not finish; sets guest_seconds
+#   kguest_check LABEL CHECKER       says how long it all took (from $started), runs the checks
+#                                    (a Python script in the checkout) on the results; its status
 # Environment: REMOTION_SKIP_BUILD, REMOTION_BIN, REMOTION_KERNEL_CACHE, GUEST_CPUS, KEEP_WORK.
 
 # Every module a stage loads, and so every module the cache keeps (with their dependencies).
@@ -187,4 +189,15 @@ kguest_boot() {
     KEEP_WORK=1
     fail_now "the test inside the guest did not finish (qemu exit $qemu_rc after ${guest_seconds} s)"
   fi
+}
+
+# The checks, on what the guest wrote (their last line: N passed, N failed); the work folder
+# is kept when they fail.
+kguest_check() {
+  local label=$1 checker=$2 total rc
+  total=$(/usr/bin/python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$started")
+  echo "$label: ${total} s in all (guest ${guest_seconds} s)"
+  /usr/bin/python3 "$repo/$checker" "$results"; rc=$?
+  if [[ $rc -ne 0 ]]; then KEEP_WORK=1; fi
+  return $rc
 }
