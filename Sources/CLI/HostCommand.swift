@@ -153,12 +153,12 @@ struct HostCommand: AsyncParsableCommand {
         options.dsu.serve = try dsuServe.map { try DSUEndpoint.server($0) }
         // The flag wins over the file's [gamepad]; `none` turns the file's pad off.
         switch gamepad {
-        case nil: options.gamepad = loaded.gamepad.pad
-        case "none": options.gamepad = nil
-        case "dualsense-usb": options.gamepad = .usb
-        default: options.gamepad = .bluetooth
+        case nil: options.gamepad.pad = loaded.gamepad.pad
+        case "none": options.gamepad.pad = nil
+        case "dualsense-usb": options.gamepad.pad = .usb
+        default: options.gamepad.pad = .bluetooth
         }
-        options.gyroStick = loaded.gamepad.gyroStick ?? (gyroStick ? GyroStick() : nil)
+        options.gamepad.gyroStick = loaded.gamepad.gyroStick ?? (gyroStick ? GyroStick() : nil)
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)

@@ -51,10 +51,9 @@ extension HostDaemon {
         package var injection = Injection()
         package var web = Web()
         package var dsu = DSU()
-        /// `--gamepad dualsense`: a virtual DualSense per controller on this bus (docs/GAMEPAD.md); nil: none.
-        package var gamepad: DualSenseBus?
-        /// Gyro as each pad's right stick (`[gamepad] gyro = "right-stick"`, `--gyro-stick`); nil: off.
-        package var gyroStick: GyroStick?
+        /// A virtual DualSense per controller and gyro as its right stick (`--gamepad`,
+        /// `--gyro-stick`, `[gamepad]`; docs/GAMEPAD.md); no pad by default.
+        package var gamepad = GamepadConfig()
         /// nil: no dashboard (`--no-dashboard`).
         package var dashboardPort: Int? = 7475
         package var discovery = true

@@ -166,8 +166,8 @@ extension HostDaemon {
         /// `--gamepad`: the virtual pads' observer on the host's loop (docs/GAMEPAD.md).
         func startGamepads(_ loop: HostLoop) async throws {
             #if os(Linux)
-            guard let bus = options.gamepad else { return }
-            let console = self.console, gyroStick = options.gyroStick
+            guard let bus = options.gamepad.pad else { return }
+            let console = self.console, gyroStick = options.gamepad.gyroStick
             try await loop.onLoop { context in
                 let pipeline = context.pipeline
                 let pads = VirtualPadObserver(bus: bus, identity: { [weak pipeline] id, address in
@@ -182,7 +182,7 @@ extension HostDaemon {
             let stick = gyroStick.map { ", gyro as its right stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
             console.say("gamepad: each controller gets a virtual DualSense (\(bus.rawValue)) through /dev/uhid\(stick)")
             #else
-            if options.gamepad != nil { throw HostStartError("--gamepad needs Linux (/dev/uhid)") }
+            if options.gamepad.pad != nil { throw HostStartError("--gamepad needs Linux (/dev/uhid)") }
             #endif
         }
 

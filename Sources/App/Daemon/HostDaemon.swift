@@ -41,7 +41,7 @@ package struct HostDaemon: Sendable {
         let publisher = SnapshotPublisher()
         #if os(Linux)
         // --gamepad without /dev/uhid: one line with the fix, before anything is bound.
-        if options.gamepad != nil {
+        if options.gamepad.pad != nil {
             do { try UHIDDualSense.checkAccess() } catch { throw HostStartError("--gamepad: \(error.description)") }
         }
         #endif
