@@ -5,26 +5,10 @@
 
 import { chooseLanes, laneSent, laneAcked, serialAtLeast, LanedSocket,
          LANE_NUDGE_MS, LANE_STALL_MS, LANE_CONNECT_MS, LANE_CONNECT_SLOW_MS, LANE_PING_MS } from "./lanes.js";
+import { fakeClock } from "./selftest-clock.js";
 
 function fakes() {
-  let now = 0, nextId = 1;
-  const pending = new Map();
-  const timers = {
-    setTimeout: (fn, ms) => { const id = nextId++; pending.set(id, { at: now + ms, fn }); return id; },
-    clearTimeout: (id) => pending.delete(id),
-  };
-  const advance = (ms) => {
-    const end = now + ms;
-    for (;;) {
-      let best = null;
-      for (const [id, p] of pending) if (p.at <= end && (!best || p.at < best[1].at)) best = [id, p];
-      if (!best) break;
-      pending.delete(best[0]);
-      now = best[1].at;
-      best[1].fn();
-    }
-    now = end;
-  };
+  const clock = fakeClock(), { timers, advance, now } = clock;
   const sockets = [];
   class WS {
     constructor(url) { this.url = url; this.readyState = 0; this.sent = []; this.bufferedAmount = 0; sockets.push(this); }
@@ -33,8 +17,8 @@ function fakes() {
     open() { this.readyState = 1; this.onopen && this.onopen(); }
     receive(data) { this.onmessage && this.onmessage({ data }); }
   }
-  const s = new LanedSocket({ url: "wss://h/ws", device: { id: "0011", credential: "c" }, WebSocket: WS, timers, now: () => now });
-  return { s, sockets, advance, now: () => now };
+  const s = new LanedSocket({ url: "wss://h/ws", device: { id: "0011", credential: "c" }, WebSocket: WS, timers, now });
+  return { s, sockets, advance, now };
 }
 
 const motion = (seq) => { const b = new ArrayBuffer(52), v = new DataView(b); v.setUint8(0, 1); v.setUint32(4, seq, true); return b; };

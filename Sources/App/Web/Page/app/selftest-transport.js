@@ -3,28 +3,10 @@
 // 403, and the fallback to the WebSocket within the same attempt. Imported by selftest.js.
 
 import { TransportChooser, RTC_OPEN_TIMEOUT_MS, RTC_GATHER_TIMEOUT_MS, RTC_RETRY_AFTER_MS, STALL_AFTER_MS, PROBE_EVERY_MS } from "./transport.js";
+import { fakeClock } from "./selftest-clock.js";
 
 function fakes({ status = 200, open = true } = {}) {
-  let now = 0, nextId = 1;
-  const pending = new Map();
-  const timers = {
-    setTimeout: (fn, ms) => { const id = nextId++; pending.set(id, { at: now + ms, fn }); return id; },
-    clearTimeout: (id) => pending.delete(id),
-  };
-  const advance = async (ms) => {
-    const end = now + ms;
-    for (;;) {
-      await new Promise((r) => setImmediate(r));
-      let best = null;
-      for (const [id, p] of pending) if (p.at <= end && (!best || p.at < best[1].at)) best = [id, p];
-      if (!best) break;
-      pending.delete(best[0]);
-      now = best[1].at;
-      best[1].fn();
-    }
-    now = end;
-    await new Promise((r) => setImmediate(r));
-  };
+  const clock = fakeClock(), { timers } = clock, advance = clock.advanceAsync, now = clock.now;
   const pcs = [], sockets = [], posts = [];
   class Channel {
     constructor(label, o) { this.label = label; this.o = o || {}; this.readyState = "connecting"; this.sent = []; this.bufferedAmount = 0; }
@@ -50,7 +32,7 @@ function fakes({ status = 200, open = true } = {}) {
     return { status, ok: status === 200, json: async () => (status === 200 ? { sdp: "v=0\r\n" } : { error: "no" }) };
   };
   const chooser = new TransportChooser({ device: { id: "0011", credential: "c" }, signalUrl: "/api/rtc", fetch,
-                                         RTCPeerConnection: PC, WebSocket: WS, timers, now: () => now });
+                                         RTCPeerConnection: PC, WebSocket: WS, timers, now });
   return { chooser, pcs, sockets, posts, advance };
 }
 
