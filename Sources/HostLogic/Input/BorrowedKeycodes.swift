@@ -42,6 +42,6 @@ extension SpareKeycodes {
     package func rebased(on spares: [UInt8]) -> SpareKeycodes {
         var next = SpareKeycodes(codes: spares)
         for code in spares { if let sym = carrying[code] { next.adopt(code, carrying: sym) } }
-        return next
+        return next.inOrder(of: self)
     }
 }

@@ -74,6 +74,17 @@ package struct SpareKeycodes: Sendable, Equatable {
         carrying[code] = keysym
     }
 
+    /// The same keycodes and what they carry, taken in `previous`'s order of use where it
+    /// knew them (new spares first: never used). Giving keycodes back or finding them again
+    /// keeps that order, so the next character does not take the keycode a character just
+    /// used: an application may still read that key with the map it had (a slow browser
+    /// typed "é" as the "ß" that followed).
+    package func inOrder(of previous: SpareKeycodes) -> SpareKeycodes {
+        var s = self
+        s.order = codes.filter { !previous.order.contains($0) } + previous.order.filter { codes.contains($0) }
+        return s
+    }
+
     private mutating func touch(_ code: UInt8) {
         order.removeAll { $0 == code }
         order.append(code)

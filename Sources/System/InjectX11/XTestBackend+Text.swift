@@ -65,7 +65,7 @@ extension XTestBackend: TextTypingBackend {
             var none: [KeySym] = [KeySym(0)]
             XChangeKeyboardMapping(dpy, Int32(code), 1, &none, 1)
         }
-        typing = SpareKeycodes(codes: typing?.codes ?? [])
+        typing = typing.map { SpareKeycodes(codes: $0.codes).inOrder(of: $0) }
         XSync(dpy, 0)
         removeRecord()
     }

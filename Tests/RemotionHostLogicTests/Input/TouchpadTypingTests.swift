@@ -69,6 +69,22 @@ import Testing
         #expect(none.assign(0x61) == nil)
     }
 
+    @Test func keycodesGivenBackOrFoundAgainAreNotReusedFirst() {
+        var s = SpareKeycodes(codes: [250, 251, 252])
+        _ = s.assign(0xe9)                               // é on 250
+        // Given back (restoreBorrowedKeycodes): 250 was used last, so ß takes 251.
+        var back = SpareKeycodes(codes: s.codes).inOrder(of: s)
+        #expect(back.remapped.isEmpty)
+        #expect(back.assign(0xdf)! == (251, true))
+        // Found again after a map change: 250 still carries é and stays last.
+        var again = s.rebased(on: [250, 251, 252])
+        #expect(again.assign(0xdf)! == (251, true))
+        #expect(again.assign(0xe9)! == (250, false), "é still carried: no remap")
+        // A new spare found then is taken before any used one.
+        var grown = s.rebased(on: [249, 250, 251, 252])
+        #expect(grown.assign(0xdf)! == (249, true))
+    }
+
     @Test func laserFollowsThePointerEventsAndFades() {
         let screen = ScreenGeometry(width: 1920, height: 1080)
         // Pointer mode's position as is; FPS mode's relative moves from the dot, kept on screen.
