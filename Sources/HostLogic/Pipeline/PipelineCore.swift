@@ -46,29 +46,51 @@ package struct PipelineCore: Sendable {
         if pad != nil { out.append(.padOpened(identity: identity)) }
     }
 
-    /// One motion sample of `id`, mapped on `screen`: a pointer frame for the injector (unless
-    /// paused or gated), its pad's new state.
+    /// One motion sample of `id`, mapped on `screen`: a pointer event for the injector (unless
+    /// paused or gated), its pad's new state, a note. The per-packet path: a value, no buffer
+    /// (`HostPipeline` routes its parts to the outputs of their kind).
     package mutating func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?, screen: ScreenGeometry,
-                                 now: Instant, into out: inout [PipelineOutput]) {
-        guard let i = sessions.index(forKey: id) else { return }
+                                 now: Instant) -> MotionOutput {
+        guard let i = sessions.index(forKey: id) else { return MotionOutput() }
         // One in-place access to the record for the whole sample (`&sessions.values[i]`):
         // reading `sessions.values[i].field` goes through the getter and copies the whole
         // record, mapper and trail included, for every field read (issue 27 item 9).
-        Self.map(sample, into: &sessions.values[i], latencyMicros: latencyMicros, paused: paused, screen: screen,
-                 now: now, into: &out)
+        return Self.map(sample, into: &sessions.values[i], latencyMicros: latencyMicros, paused: paused,
+                        screen: screen, now: now)
+    }
+
+    /// The same as outputs appended to `out`, in order: the note, the pointer, the pad.
+    package mutating func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?, screen: ScreenGeometry,
+                                 now: Instant, into out: inout [PipelineOutput]) {
+        let m = motion(id, sample, latencyMicros: latencyMicros, screen: screen, now: now)
+        if let note = m.note { out.append(.note(note)) }
+        if let event = m.pointer { out.append(.input(event)) }
+        if let state = m.pad { out.append(.pad(state)) }
+    }
+
+    /// What one sample decided: each part for the outputs of its kind.
+    package struct MotionOutput: Sendable {
+        /// `moveTo` or `moveBy`, one frame for the injector.
+        package var pointer: InputEvent?
+        /// The session's pad's new state.
+        package var pad: GamepadState?
+        /// Said once per session: pointer or seed mode without an attitude.
+        package var note: PipelineNote?
+        package init() {}
     }
 
     /// A sample through one session's record, in place: telemetry, mapper, trail, pad.
     static func map(_ sample: MotionSample, into s: inout PipelineSession, latencyMicros: Int64?, paused: Bool,
-                    screen: ScreenGeometry, now: Instant, into out: inout [PipelineOutput]) {
+                    screen: ScreenGeometry, now: Instant) -> MotionOutput {
+        var result = MotionOutput()
         s.telemetry.recordMotion(latencyMicros: latencyMicros, sample: sample, now: now)
-        if s.pad != nil, let state = s.pad?.motion(sample) { out.append(.pad(state)) }
+        if s.pad != nil { result.pad = s.pad?.motion(sample) }
         let mode = s.mapper.settings.mode
         guard !paused, s.motionEnabled else {
             // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
             s.mapper.observe(sample)
             s.telemetry.attitude = s.mapper.attitude
-            return
+            return result
         }
         let output = s.mapper.update(sample, screen: screen)
         s.telemetry.attitude = s.mapper.attitude
@@ -79,15 +101,16 @@ package struct PipelineCore: Sendable {
             let text = "\(mode.rawValue) mode needs attitude, which this controller does not send (nor gyro and acceleration to fuse one from); "
                 + "use FPS mode (mode = \"fps\" in [mapping] or the dashboard) — it works from the gyro rates"
             s.telemetry.note = text
-            out.append(.note(.missingAttitude(mode: mode, text: text)))
+            result.note = .missingAttitude(mode: mode, text: text)
         }
         if let p = output.moveTo {
             s.telemetry.pointer = p
             s.trail?.append(x: p.x, y: p.y)
-            out.append(.input(.moveTo(x: p.x, y: p.y)))
+            result.pointer = .moveTo(x: p.x, y: p.y)
         } else if output.moveBy != (0, 0) {
-            out.append(.input(.moveBy(dx: output.moveBy.dx, dy: output.moveBy.dy)))
+            result.pointer = .moveBy(dx: output.moveBy.dx, dy: output.moveBy.dy)
         }
+        return result
     }
 
     /// A button edge of `id`: what its map makes of it (events for the injector, or a host

@@ -45,7 +45,11 @@ package final class HostPipeline: HostEventSink {
     /// The injector as an output (always the first of `outputs`).
     let injectorOutput: InjectorOutput
     /// Every output, the injector first; `addOutput` adds more (the virtual pads).
-    package private(set) var outputs: [any HostOutput]
+    package private(set) var outputs: [any HostOutput] { didSet { sortOutputs() } }
+    /// The outputs that accept input, and those that accept pad states (worked out when an
+    /// output is added, not per sample).
+    private var inputOutputs: [any HostOutput] = []
+    private var padOutputs: [any HostOutput] = []
     /// What the core decided for the action being handled (reused: no array per packet).
     private var pending: [PipelineOutput] = []
     package var injectionErrors: Int { injectorOutput.errors }
@@ -84,6 +88,12 @@ package final class HostPipeline: HostEventSink {
         self.logger = logger
         injectorOutput = InjectorOutput(injector: injector, logger: logger)
         outputs = [injectorOutput]
+        sortOutputs()
+    }
+
+    private func sortOutputs() {
+        inputOutputs = outputs.filter { $0.accepts.contains(.input) }
+        padOutputs = outputs.filter { $0.accepts.contains(.pad) }
     }
 
     package convenience init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
@@ -111,8 +121,11 @@ package final class HostPipeline: HostEventSink {
             for o in observers { o.sessionOpened(id, address: address, now: now) }
         case let .motion(id, sample, latency):
             for o in observers { o.motion(id, sample, now: now) }
-            core.motion(id, sample, latencyMicros: latency, screen: injector.screen, now: now, into: &pending)
-            route(from: start, session: id, now: now)
+            // The per-packet path: the core's decision as a value, its parts straight to their outputs.
+            let m = core.motion(id, sample, latencyMicros: latency, screen: injector.screen, now: now)
+            if let note = m.note { say(note, session: id) }
+            if let event = m.pointer { for o in inputOutputs { o.perform(.input(event), session: id, now: now) } }
+            if let state = m.pad { for o in padOutputs { o.perform(.pad(state), session: id, now: now) } }
         case let .button(id, button, isDown):
             core.button(id, button, isDown: isDown, now: now, into: &pending)
             route(from: start, session: id, now: now)
