@@ -98,10 +98,8 @@ package struct PipelineCore: Sendable {
         // gyro and accelerometer (HostLogic/Motion/Raw). Say so once if neither is there.
         if mode != .fps, s.mapper.attitude == nil, !s.attitudeNoted {
             s.attitudeNoted = true
-            let text = "\(mode.rawValue) mode needs attitude, which this controller does not send (nor gyro and acceleration to fuse one from); "
-                + "use FPS mode (mode = \"fps\" in [mapping] or the dashboard) — it works from the gyro rates"
-            s.telemetry.note = text
-            result.note = .missingAttitude(mode: mode, text: text)
+            result.note = .missingAttitude(mode: mode)
+            s.telemetry.note = result.note?.text
         }
         if let p = output.moveTo {
             s.telemetry.pointer = p

@@ -50,7 +50,18 @@ package enum PipelineOutput: Sendable, Hashable {
 package enum PipelineNote: Sendable, Hashable {
     /// Pointer or seed mode needs an attitude this controller neither sends nor gives the
     /// gyro and acceleration to fuse (said once per session; also in its status note).
-    case missingAttitude(mode: MappingSettings.Mode, text: String)
+    case missingAttitude(mode: MappingSettings.Mode)
     /// A calibrate button started a gyro calibration (`started`), or calibration is off.
     case calibration(started: Bool)
+
+    /// The words for the log and the status.
+    package var text: String {
+        switch self {
+        case let .missingAttitude(mode):
+            "\(mode.rawValue) mode needs attitude, which this controller does not send (nor gyro and acceleration to fuse one from); "
+                + "use FPS mode (mode = \"fps\" in [mapping] or the dashboard) — it works from the gyro rates"
+        case let .calibration(started):
+            started ? "gyro calibration started; hold the controller still" : "gyro calibration is off"
+        }
+    }
 }

@@ -46,9 +46,10 @@ package final class HostPipeline: HostEventSink {
     let injectorOutput: InjectorOutput
     /// Every output, the injector first; `addOutput` adds more (the virtual pads).
     package private(set) var outputs: [any HostOutput] { didSet { sortOutputs() } }
-    /// The outputs that accept input, and those that accept pad states (worked out when an
-    /// output is added, not per sample).
-    private var inputOutputs: [any HostOutput] = []
+    /// The outputs other than the injector that accept input, and those that accept pad
+    /// states (worked out when an output is added, not per sample). The injector, always
+    /// there, is called directly on the per-packet path: no existential call, no enum.
+    private var otherInputOutputs: [any HostOutput] = []
     private var padOutputs: [any HostOutput] = []
     /// What the core decided for the action being handled (reused: no array per packet).
     private var pending: [PipelineOutput] = []
@@ -92,7 +93,7 @@ package final class HostPipeline: HostEventSink {
     }
 
     private func sortOutputs() {
-        inputOutputs = outputs.filter { $0.accepts.contains(.input) }
+        otherInputOutputs = outputs.filter { $0 !== injectorOutput && $0.accepts.contains(.input) }
         padOutputs = outputs.filter { $0.accepts.contains(.pad) }
     }
 
@@ -124,7 +125,10 @@ package final class HostPipeline: HostEventSink {
             // The per-packet path: the core's decision as a value, its parts straight to their outputs.
             let m = core.motion(id, sample, latencyMicros: latency, screen: injector.screen, now: now)
             if let note = m.note { say(note, session: id) }
-            if let event = m.pointer { for o in inputOutputs { o.perform(.input(event), session: id, now: now) } }
+            if let event = m.pointer {
+                injectorOutput.inject(event, session: id, now: now)
+                for o in otherInputOutputs { o.perform(.input(event), session: id, now: now) }
+            }
             if let state = m.pad { for o in padOutputs { o.perform(.pad(state), session: id, now: now) } }
         case let .button(id, button, isDown):
             core.button(id, button, isDown: isDown, now: now, into: &pending)
@@ -167,13 +171,12 @@ package final class HostPipeline: HostEventSink {
 
     private func say(_ note: PipelineNote, session id: SessionID) {
         switch note {
-        case let .missingAttitude(_, text):
+        case .missingAttitude:
             let t = core.sessions[id]?.telemetry
             let who = t.map { $0.name.isEmpty ? $0.address : $0.name } ?? "\(id)"
-            logger.warning("\(who): \(text)", metadata: ["session": "\(id)"])
-        case let .calibration(started):
-            logger.info(started ? "gyro calibration started; hold the controller still" : "gyro calibration is off",
-                        metadata: ["session": "\(id)", "seconds": "\(settings.sensors.calibrationDuration)"])
+            logger.warning("\(who): \(note.text)", metadata: ["session": "\(id)"])
+        case .calibration:
+            logger.info("\(note.text)", metadata: ["session": "\(id)", "seconds": "\(settings.sensors.calibrationDuration)"])
         }
     }
 
