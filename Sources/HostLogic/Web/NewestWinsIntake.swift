@@ -166,6 +166,9 @@ package struct NewestWinsIntake: Sendable, Equatable {
         flush() + [.button(button, isDown: isDown)]
     }
 
+    /// Sends the held motion now (before a page message that must not overtake it).
+    package mutating func sendHeld() -> [Output] { flush() }
+
     /// Sends the held motion once the hold has lasted `holdLimit`.
     package mutating func expire(now: Instant) -> [Output] {
         guard let d = deadline, now >= d else { return [] }
