@@ -28,16 +28,25 @@ package protocol ExternalControllerHost: Sendable {
     func recenter(_ id: SessionID)
     /// The session's device may type, or not (set after `open`, again when the owner changes it).
     func setTyping(_ id: SessionID, allowed: Bool)
-    /// Sets (or, with nil, reads) the session's mode; returns the mode in effect.
-    func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode
+    /// Sets (or, with nil, reads) the session's mode, in order with the session's other
+    /// calls; `reply` gets the mode in effect (on the host's loop).
+    func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void)
     /// Gives the session its own profile (mapping settings and button map) at run time;
     /// nil returns it to the host's.
     func setProfile(_ id: SessionID, _ profile: MappingProfile?)
     /// The session's button map as the phone page labels it (sent after the welcome).
     func buttonLabels(_ id: SessionID) async -> WebInputReply?
     /// One touchpad/typing/laser message of the page, in order with the session's motion
-    /// and button frames; a reply for the page when there is one.
-    func input(_ id: SessionID, _ message: WebInputMessage) async -> WebInputReply?
+    /// and button frames; `reply` gets the answer for the page, nil when there is none (on
+    /// the host's loop).
+    func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void)
+}
+
+extension ExternalControllerHost {
+    /// `mode(_:set:reply:)`, awaited.
+    func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode {
+        await withCheckedContinuation { done in self.mode(id, set: mode) { done.resume(returning: $0) } }
+    }
 }
 
 extension HostLoopContext {
@@ -87,8 +96,8 @@ package struct PipelineControllers: ExternalControllerHost {
         loop.execute { $0.pipeline.recenter(id) }
     }
 
-    package func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode {
-        (try? await loop.onLoop { $0.pipeline.setMode(id, mode) }) ?? nil ?? .pointer
+    package func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void) {
+        loop.execute { reply($0.pipeline.setMode(id, mode) ?? .pointer) }
     }
 
     package func setProfile(_ id: SessionID, _ profile: MappingProfile?) {
