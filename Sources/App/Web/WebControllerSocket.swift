@@ -146,9 +146,8 @@ struct WebControllerSocket: Sendable {
                         // One live session per device, on either transport: this one replaces the last.
                         let token = registry.claimSession(device.id) { link.replaced.store(true, ordering: .relaxed) }
                         claim = (device.id, token)
-                        let address = remote ?? (try! SocketAddress(ipAddress: "0.0.0.0", port: 0))
                         let opened = WebSessionDriver(host: host, stats: stats, transport: .webSocket, limit: timeout)
-                        guard let id = await host.open(from: address, name: device.name) else {
+                        guard let id = await host.open(from: .web(device: device.id, peer: remote), name: device.name) else {
                             stats.count(refused: .full)
                             try await outbound.write(.text(WebHostMessage.refused(
                                 reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text))

@@ -165,8 +165,8 @@ final class WebRTCSession: Sendable {
             return false
         }
         if unclaimed { registry.releaseSession(device.id, token: claim); return }
-        let address = (try? SocketAddress(ipAddress: "0.0.0.0", port: 0))!
-        guard let id = await host.open(from: address, name: device.name) else {
+        // The page's address is not known here (ICE chose the path inside GStreamer).
+        guard let id = await host.open(from: .web(device: device.id, peer: nil), name: device.name) else {
             stats.count(refused: .full)
             send(WebHostMessage.refused(reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text)
             end(.refused)
