@@ -60,6 +60,10 @@ package struct NewestWinsIntake: Sendable, Equatable {
 
     /// A frame this far behind the baseline lag (and catching up) is part of a backlog.
     package var lateBoundMicros: Int64 = 40_000
+    /// Whether a backlog is held and merged; false: only stale frames are dropped (a data
+    /// channel's motion is never retransmitted, so frames close together are the transport's
+    /// pacing, not a stall's backlog, and holding them would only delay them).
+    package var holdsBursts = true
     /// The longest a held frame waits for a newer one.
     package var holdLimit: Duration = .milliseconds(50)
     package private(set) var counters = Counters()
@@ -141,7 +145,7 @@ package struct NewestWinsIntake: Sendable, Equatable {
 
         let base = baseline ?? lag
         let behind = lag - base > lateBoundMicros
-        if (behind && (jumped || catchingUp)) || (holding && catchingUp) {
+        if holdsBursts, (behind && (jumped || catchingUp)) || (holding && catchingUp) {
             latePaced = 0
             if now >= held!.since + holdLimit { return flush() }
             tailDeadline = now + tailWait

@@ -13,7 +13,8 @@ import RemotionProtocol
 ///   On the primary WebSocket a MOTION frame's button field is the truth (as it always was:
 ///   its edges and frames ride one ordered stream).
 /// - **Newest wins** (`NewestWinsIntake`): a frame not newer than one taken is stale and
-///   dropped, whichever channel it came on; a stall's backlog is merged.
+///   dropped, whichever channel it came on; a WebSocket stall's backlog is merged (a data
+///   channel retransmits nothing, so it has no backlog to merge and nothing is held).
 /// - **Hold to aim** (`PageClutch`) and the **clock offset** from the pings (every channel
 ///   but a lane, whose pings say nothing about the primary's path) are the session's.
 /// - **Closed** is final: releases for every button the page held, then `.end`, and nothing
@@ -93,7 +94,10 @@ package struct WebSession: Sendable {
     /// Page input messages waiting for the host at most (more are dropped, counted).
     package static let maxInputsInFlight = 256
 
-    package init(transport: Transport) { self.transport = transport }
+    package init(transport: Transport) {
+        self.transport = transport
+        intake.holdsBursts = transport == .webSocket   // a data channel's motion: stale drops only
+    }
 
     package var isOpen: Bool { phase == .open }
     /// Closed or closing: nothing reaches the host any more.

@@ -37,7 +37,8 @@ package protocol ExternalControllerHost: Sendable {
     func buttonLabels(_ id: SessionID) async -> WebInputReply?
     /// One touchpad/typing/laser message of the page, in order with the session's motion
     /// and button frames; `reply` gets the answer for the page, nil when there is none (on
-    /// the host's loop).
+    /// the host's loop, later: never from inside this call, which a caller may make under
+    /// its lock — `WebSessionDriver` does).
     func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void)
 }
 
