@@ -170,11 +170,11 @@ extension HostDaemon {
             let console = self.console, gyroStick = options.gamepad.gyroStick
             try await loop.onLoop { context in
                 let pipeline = context.pipeline
-                let pads = VirtualPadObserver(bus: bus, identity: { [weak pipeline] id, address in
-                    // The controller's name (paired, or what it says it is), else its address
-                    // without the port: stable across a reconnect.
+                let pads = VirtualPadObserver(bus: bus, identity: { [weak pipeline] id, origin in
+                    // The controller's name (paired, or what it says it is), else where it came
+                    // from (a UDP address without the port): stable across a reconnect.
                     if let name = pipeline?.sessions[id]?.telemetry.name, !name.isEmpty { return "name:\(name)" }
-                    return "address:\(address.ipAddress ?? address.description)"
+                    return origin.stableIdentity
                 }, say: { console.say($0) }, gyroStick: gyroStick)
                 pipeline.observers.append(pads)
                 pipeline.dropReporters.append(pads)

@@ -29,7 +29,7 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
     }
 
     private let bus: DualSenseBus
-    private let identity: (SessionID, SocketAddress) -> String
+    private let identity: (SessionID, HostControllerOrigin) -> String
     private let say: (String) -> Void
     private let makePad: (String, DualSenseBus) throws -> any VirtualPadDevice
     private let gyroStick: GyroStick?
@@ -42,7 +42,7 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
     /// `identity` names a session's controller stably (its paired name, its address);
     /// `say` reports pads made and refused, one line each; `makePad` makes a device for an
     /// identity (a UHID DualSense unless a test says otherwise).
-    package init(bus: DualSenseBus, identity: @escaping (SessionID, SocketAddress) -> String,
+    package init(bus: DualSenseBus, identity: @escaping (SessionID, HostControllerOrigin) -> String,
                  say: @escaping (String) -> Void, gyroStick: GyroStick? = nil,
                  makePad: @escaping (String, DualSenseBus) throws -> any VirtualPadDevice = { identity, bus in
                      try UHIDDualSense(identity: identity, bus: bus)
@@ -65,8 +65,8 @@ package final class VirtualPadObserver: HostPipelineObserver, HostDropReporter {
         "gamepad: \(created) virtual DualSense pads made, \(failed) refused, \(writeFailures) reports not written"
     }
 
-    package func sessionOpened(_ id: SessionID, address: SocketAddress, now: Instant) {
-        var name = identity(id, address)
+    package func sessionOpened(_ id: SessionID, origin: HostControllerOrigin, now: Instant) {
+        var name = identity(id, origin)
         // Two live controllers with one identity would get one MAC, which the driver refuses.
         let taken = Set(pads.values.map(\.identity))
         if taken.contains(name) {

@@ -26,7 +26,7 @@ import RemotionSystem
         var lines: [String] = []
         var refuse: UHIDError?
         lazy var observer = VirtualPadObserver(
-            bus: .bluetooth, identity: { _, address in "address:\(address.ipAddress ?? "")" },
+            bus: .bluetooth, identity: { _, origin in "address:\(origin.address?.ipAddress ?? "")" },
             say: { [unowned self] in self.lines.append($0) },
             makePad: { [unowned self] identity, _ in
                 if let refuse = self.refuse { throw refuse }
@@ -41,7 +41,7 @@ import RemotionSystem
 
     @Test func aSessionGetsAPadThatItsMotionAndButtonsFeed() throws {
         let rig = Rig()
-        rig.observer.sessionOpened(SessionID(1), address: phone, now: .zero)
+        rig.observer.sessionOpened(SessionID(1), origin: .udp(phone), now: .zero)
         let pad = try #require(rig.pads.first)
         #expect(pad.identity == "address:192.168.1.20")
         rig.observer.motion(SessionID(1), MotionSample(timestampMicros: 4_000, gyro: Vector3(x: 0, y: 0, z: .pi)), now: .zero)
@@ -55,7 +55,7 @@ import RemotionSystem
 
     @Test func aClosedSessionsPadIsClosedOnceAndNotFedAgain() throws {
         let rig = Rig()
-        rig.observer.sessionOpened(SessionID(1), address: phone, now: .zero)
+        rig.observer.sessionOpened(SessionID(1), origin: .udp(phone), now: .zero)
         let pad = try #require(rig.pads.first)
         rig.observer.button(SessionID(1), .a, isDown: true, now: .zero)
         rig.observer.sessionClosed(SessionID(1), now: .zero)
@@ -68,20 +68,20 @@ import RemotionSystem
 
     @Test func theSameControllerComingBackGetsTheSameMACTwoAtOnceDiffer() throws {
         let rig = Rig()
-        rig.observer.sessionOpened(SessionID(1), address: phone, now: .zero)
-        rig.observer.sessionOpened(SessionID(2), address: phoneAgain, now: .zero)
+        rig.observer.sessionOpened(SessionID(1), origin: .udp(phone), now: .zero)
+        rig.observer.sessionOpened(SessionID(2), origin: .udp(phoneAgain), now: .zero)
         #expect(rig.pads.count == 2)
         #expect(rig.pads[1].identity == "address:192.168.1.20#2")
         #expect(rig.pads[0].mac != rig.pads[1].mac)
         rig.observer.sessionClosed(SessionID(1), now: .zero)
         rig.observer.sessionClosed(SessionID(2), now: .zero)
-        rig.observer.sessionOpened(SessionID(3), address: phoneAgain, now: .zero)
+        rig.observer.sessionOpened(SessionID(3), origin: .udp(phoneAgain), now: .zero)
         #expect(rig.pads[2].mac == rig.pads[0].mac)
     }
 
     @Test func closeAllRestsEveryPad() {
         let rig = Rig()
-        for i in 1...3 { rig.observer.sessionOpened(SessionID(UInt32(i)), address: phone, now: .zero) }
+        for i in 1...3 { rig.observer.sessionOpened(SessionID(UInt32(i)), origin: .udp(phone), now: .zero) }
         rig.observer.closeAll()
         #expect(rig.pads.map(\.closed) == [1, 1, 1])
         #expect(rig.observer.padCount == 0)
@@ -91,12 +91,12 @@ import RemotionSystem
     @Test func refusedPadsAndFailedWritesAreCountedAndSaidOnce() throws {
         let rig = Rig()
         rig.refuse = UHIDError.openFailure(errno: 13, path: "/dev/uhid")
-        rig.observer.sessionOpened(SessionID(1), address: phone, now: .zero)
-        rig.observer.sessionOpened(SessionID(2), address: phone, now: .zero)
+        rig.observer.sessionOpened(SessionID(1), origin: .udp(phone), now: .zero)
+        rig.observer.sessionOpened(SessionID(2), origin: .udp(phone), now: .zero)
         #expect(rig.observer.dropCounts == ["pad-not-created": 2])
         #expect(rig.lines.count == 1 && rig.lines[0].contains("TAG+=\"uaccess\""))
         rig.refuse = nil
-        rig.observer.sessionOpened(SessionID(3), address: phone, now: .zero)
+        rig.observer.sessionOpened(SessionID(3), origin: .udp(phone), now: .zero)
         let pad = try #require(rig.pads.first)
         pad.accepts = false
         rig.observer.button(SessionID(3), .b, isDown: true, now: .zero)

@@ -79,12 +79,12 @@ package final class HostPipeline: HostEventSink {
 
     package func handle(_ action: HostAction<SocketAddress>, now: Instant) {
         switch action {
-        case let .sessionOpened(id, address):
-            sessions[id] = PipelineSession(telemetry: SessionTelemetry(address: address.displayText, opened: now),
+        case let .sessionOpened(id, origin):
+            sessions[id] = PipelineSession(telemetry: SessionTelemetry(address: origin.displayText, opened: now),
                                            profile: profile, keepsTrail: publisher != nil)
             if let name = nameForSession?(id) { setName(id, name) }
-            logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(address.displayText)"])
-            for o in observers { o.sessionOpened(id, address: address, now: now) }
+            logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(origin.displayText)"])
+            for o in observers { o.sessionOpened(id, origin: origin, now: now) }
         case let .motion(id, sample, latency):
             for o in observers { o.motion(id, sample, now: now) }
             motion(id, sample, latencyMicros: latency, now: now)
