@@ -28,6 +28,9 @@ struct GamepadProbeCommand: ParsableCommand {
     @Option(help: "The controller identity the pad's MAC is derived from.")
     var identity: String = "gamepad-probe"
 
+    @Option(help: "When Cross is held, FROM-TO in seconds of feeding (default: the middle half).")
+    var cross: String?
+
     @Option(help: "Wait until this file exists before feeding (the reader's readiness).")
     var goFile: String?
 
@@ -68,7 +71,12 @@ struct GamepadProbeCommand: ParsableCommand {
         }
         let period = 1 / max(rate, 1)
         let count = Int((seconds / period).rounded())
-        let pressFrom = count / 4, pressTo = 3 * count / 4
+        var pressFrom = count / 4, pressTo = 3 * count / 4
+        if let cross {
+            let span = cross.split(separator: "-").compactMap { Double($0) }
+            guard span.count == 2, span[0] >= 0, span[1] > span[0] else { pad.close(); throw UserError("--cross: FROM-TO in seconds, e.g. 0.5-1.5") }
+            pressFrom = Int((span[0] / period).rounded()); pressTo = Int((span[1] / period).rounded())
+        }
         var state = GamepadState(motion: .still(at: UHIDDualSense.now()))
         say(["event": "feeding", "reports": count, "gyro": [parts[0], parts[1], parts[2]].map(Double.init)])
         for i in 0..<count {

@@ -92,6 +92,18 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Gyro as each virtual pad's right stick, for games that read no gyro (docs/GAMEPAD.md; the stick's settings are in [gamepad] of config.toml).")
     var gyroStick = false
 
+    @Flag(help: "Gamepads plugged into this computer (DualSense, DualShock 4, Switch Pro, Steam Deck) become controllers: their own gyro drives the pointer, DSU and the virtual pad (docs/LOCAL-PADS.md; or [local-pads] in config.toml).")
+    var localPads = false
+
+    @Flag(help: "With --local-pads: grab each pad (EVIOCGRAB) so only Remotion sees it and a game does not see it twice.")
+    var localPadsGrab = false
+
+    /// Test only: read Remotion's own virtual pads too (the guest stage feeds `gamepad-probe`'s
+    /// pad through hid-playstation as an "owned" DualSense). Never for use: a host's own
+    /// `--gamepad` pad read back would feed each controller into itself.
+    @Flag(help: .hidden)
+    var localPadsIncludeOwn = false
+
     @Option(help: ArgumentHelp(
         "Once every listener is up, write one JSON object with every bound port (UDP, web, dashboard, control socket, DSU server) to this file (0600, atomically); scripts wait for it.",
         valueName: "path"))
@@ -159,6 +171,10 @@ struct HostCommand: AsyncParsableCommand {
         default: options.gamepad.pad = .bluetooth
         }
         options.gamepad.gyroStick = loaded.gamepad.gyroStick ?? (gyroStick ? GyroStick() : nil)
+        options.localPads = loaded.localPads
+        if localPads { options.localPads.enabled = true }
+        if localPadsGrab { options.localPads.grab = true }
+        options.localPads.includeOwn = localPadsIncludeOwn
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Runs INSIDE the QEMU guest of scripts/localpads-guest-test.sh (uhid, hid-playstation, evdev
+# and uinput loaded by its /init). An "owned" DualSense is made by `remotion gamepad-probe`
+# over UHID and the kernel's real hid-playstation gives it a Motion Sensors node; the host
+# under test reads it with `--local-pads` and injects through uinput, libinput the witness.
+# Remotion's own pads are never read as local pads: this test says so explicitly with the
+# hidden `--local-pads-include-own` on the host under test, and a second host without it
+# must say it skips the same pad. The checks run outside (localpads_guest_check.py).
+# No network device; loopback only.
+set -uo pipefail
+out=/run/results
+. "$out/guest.env"
+. "$(dirname "$0")/ready.sh"
+. "$(dirname "$0")/guest-helpers.sh"
+fact kernel "$(uname -r)"
+
+ip link set lo up
+say "udev"
+/lib/systemd/systemd-udevd --daemon
+udevadm trigger --action=add --subsystem-match=input --subsystem-match=misc >/dev/null 2>&1
+udevadm settle -t 20
+
+pids=()
+stop_all() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; }
+trap stop_all EXIT
+
+# FPS mode made linear (no acceleration curve, smoothing, tightening, calibration or rest
+# gate) and calibrated in counts: 10 counts per degree the pad turns.
+cat >"$HOME/fps.toml" <<'TOML'
+[mapping]
+mode = "fps"
+sensitivity = 1
+"fps.calibration" = "counts"
+"fps.counts_per_360" = 3600
+"fps.slow_sensitivity" = 1
+"fps.fast_sensitivity" = 1
+"fps.tightening" = 0
+"fps.smooth_threshold" = 0
+"fps.space" = "local"
+"calibration.mode" = "off"
+"calibration.rest_gate" = false
+TOML
+
+stdbuf -oL libinput debug-events --show-keycodes --udev seat0 >"$out/libinput" 2>&1 &
+li=$!; pids+=("$li")
+"$REMOTION_BIN" host --local-pads --local-pads-include-own --inject uinput --insecure --bind 127.0.0.1 --port 0 \
+  --no-discovery --no-web --no-dashboard --timeout "$HOST_TIMEOUT" --config "$HOME/fps.toml" \
+  --data-dir "$HOME/data" --ready-file "$HOME/host.ready" >"$out/host.out" 2>"$out/host.err" &
+host=$!; pids+=("$host")
+# The exclusion: a host without the hidden switch must skip Remotion's own pad.
+"$REMOTION_BIN" host --local-pads --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web \
+  --no-dashboard --data-dir "$HOME/data-own" --ready-file "$HOME/own.ready" >"$out/own.out" 2>"$out/own.err" &
+own=$!; pids+=("$own")
+wait_ready "$HOME/host.ready" "$host" 60 || { fact timeout "the host was not ready: $(tail -2 "$out/host.err")"; exit 1; }
+wait_ready "$HOME/own.ready" "$own" 60 || { fact timeout "the second host was not ready: $(tail -2 "$out/own.err")"; exit 1; }
+wait_for 30 "libinput sees the host's mouse" at_least "$out/libinput" "DEVICE_ADDED.*Remotion virtual mouse" 1 || exit 1
+
+say "a DualSense turning right at 90 °/s for $PROBE_SECONDS s, Cross held over the middle half"
+"$REMOTION_BIN" gamepad-probe --seconds "$PROBE_SECONDS" --rate 100 --gyro 0,-90,0 --identity owned-pad \
+  --go-file /tmp/go1 >"$out/probe1.out" 2>"$out/probe1.err" &
+probe=$!; pids+=("$probe")
+/usr/bin/python3 "$(dirname "$0")/localpads_guest_read.py" "$out/probe1.out" "$out/host.err" /tmp/go1 \
+  "$out/frames.json" >"$out/reader.out" 2>&1
+fact reader_rc $?
+wait "$probe"; fact probe1_rc $?
+wait_for 20 "the host ends the first pad's session" at_least "$out/host.err" "local pads: Remotion virtual DualSense .* ended" 1
+wait_for 20 "the second host skips Remotion's own pad" at_least "$out/own.err" "own virtual pad" 1
+wait_for 10 "libinput saw the release" at_least "$out/libinput" "BTN_LEFT (272) released" 1
+wc -l <"$out/libinput" >"$out/libinput.mark"
+
+say "a second pad that holds Cross and is unplugged (SIGKILL: no rest report) mid-press"
+"$REMOTION_BIN" gamepad-probe --seconds 60 --rate 100 --gyro 0,0,0 --cross 0.2-60 --identity owned-pad-2 \
+  --go-file /tmp/go2 >"$out/probe2.out" 2>"$out/probe2.err" &
+probe=$!; pids+=("$probe")
+if wait_for 30 "the host reads the second pad" at_least "$out/host.err" "local pads: reading" 2; then
+  touch /tmp/go2
+  if wait_for 30 "the second press" at_least "$out/libinput" "BTN_LEFT (272) pressed" 2; then
+    t0=$(now); kill -9 "$probe"
+    wait_for 20 "the release after the unplug" at_least "$out/libinput" "BTN_LEFT (272) released" 2
+    fact unplug_release_seconds "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
+  fi
+fi
+kill -9 "$probe" 2>/dev/null; wait "$probe" 2>/dev/null
+kill -INT "$host"; wait "$host"; fact host_rc $?
+kill -INT "$own"; wait "$own"; fact own_rc $?
+wait_for 20 "libinput sees the host's mouse removed" at_least "$out/libinput" "DEVICE_REMOVED.*Remotion virtual mouse" 1
+kill "$li"; wait "$li" 2>/dev/null
+cp /proc/bus/input/devices "$out/devices-end"
+dmesg >"$out/dmesg" 2>/dev/null
+say "done"

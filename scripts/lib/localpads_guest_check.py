@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""The checks of scripts/localpads-guest-test.sh, on what the guest wrote into RESULTS.
+
+The witness of what the pad did is the kernel's own Motion Sensors node, read by
+localpads_guest_read.py (frames.json: MSC_TIMESTAMP and ABS_RX/RY/RZ per frame); the witness
+of what the host injected is libinput (its raw, unaccelerated motion in brackets). The counts
+a rotation should give are computed here the way docs/MOTION.md's FPS mode defines them with
+the test's linear settings: 10 counts per degree, each frame's rate times the time since the
+previous frame (capped at 0.1 s, none after a gap over 0.5 s). Last line: N passed, N failed.
+"""
+import json
+import os
+import re
+import sys
+
+results = sys.argv[1]
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+
+
+def read(name):
+    path = os.path.join(results, name)
+    return open(path, errors="replace").read() if os.path.exists(path) else ""
+
+
+facts = dict(line.split("=", 1) for line in read("facts").splitlines() if "=" in line)
+NUM = r"([-+]?\d+(?:\.\d+)?)"
+COUNTS_PER_DEGREE = 10
+
+
+def expected_counts(frames, resolution):
+    x = y = 0.0
+    for (t0, *_), (t1, rx, ry, rz) in zip(frames, frames[1:]):
+        dt = ((t1 - t0) & 0xFFFFFFFF) / 1e6
+        if dt <= 0 or dt > 0.5:
+            continue
+        dt = min(dt, 0.1)
+        # hid-playstation's frame: ABS_RY is the yaw (+ = turning left), ABS_RX the pitch
+        # (+ = far end up). FPS mode moves right for a right turn and up for a pitch up.
+        x += -ry / resolution * dt * COUNTS_PER_DEGREE
+        y += -rx / resolution * dt * COUNTS_PER_DEGREE
+    return x, y
+
+
+def main():
+    check("the guest booted Debian's kernel", bool(read("booted").strip()), "no booted marker")
+    check("the test inside the guest finished", read("inside.rc").strip() == "0", f"exit {read('inside.rc').strip()!r}")
+    for key, value in facts.items():
+        if key == "timeout":
+            check(f"guest wait: {value}", False, "timed out")
+    check("the witness read the pad's Motion Sensors node until it was gone",
+          facts.get("reader_rc") == "0", read("reader.out")[-300:])
+    check("the probe fed its pad and destroyed it", facts.get("probe1_rc") == "0", read("probe1.err")[-300:])
+    host_err, own_err = read("host.err"), read("own.err")
+    data = json.loads(read("frames.json") or "{}")
+    node, uniq = data.get("node", "?"), data.get("uniq", "?")
+    reading = [l for l in host_err.splitlines() if "local pads: reading" in l]
+    check(f"the host reads the pad's Motion Sensors node {node} with hid-playstation's axes",
+          any(node in l and uniq in l and "(playstation axes)" in l for l in reading), "\n".join(reading))
+    skipped = [l for l in own_err.splitlines() if "own virtual pad" in l]
+    check("a host without the hidden switch skips Remotion's own pad and reads none",
+          any(node in l for l in skipped) and "local pads: reading" not in own_err, own_err[-400:])
+    resolution = data.get("axes", {}).get("4", {}).get("resolution", 0)
+    frames = data.get("frames", [])
+    check(f"the node reports 1024 per °/s on ABS_RY and {len(frames)} frames with a timestamp",
+          resolution == 1024 and len(frames) >= 50 and all(f[0] is not None for f in frames), f"resolution {resolution}")
+    want = expected_counts(frames, resolution or 1)
+    lines = read("libinput").splitlines()
+    mark = int(read("libinput.mark").strip() or len(lines))
+    first, second = "\n".join(lines[:mark]), "\n".join(lines[mark:])
+    raw = [0.0, 0.0]
+    for m in re.finditer(r"POINTER_MOTION\s.*?\(\s*" + NUM + r"\s*/\s*" + NUM + r"\s*\)", first):
+        raw[0] += float(m.group(1)); raw[1] += float(m.group(2))
+    error = abs(raw[0] - want[0]) / abs(want[0]) * 100 if want[0] else 100.0
+    print(f"     pointer: libinput raw ({raw[0]:+.0f}, {raw[1]:+.0f}), the rotation gives ({want[0]:+.1f}, {want[1]:+.1f}): "
+          f"error {error:.2f}%")
+    check(f"the pointer moved right by the counts the rotation gives within 2% ({error:.2f}%)",
+          want[0] > 1000 and error <= 2.0 and abs(raw[1] - want[1]) <= 0.02 * abs(want[0]) + 1)
+    check("Cross is a left click, pressed and released once",
+          first.count("BTN_LEFT (272) pressed") == 1 and first.count("BTN_LEFT (272) released") == 1)
+    release = facts.get("unplug_release_seconds")
+    check(f"a pad unplugged mid-press releases the click ({release} s after the kill)",
+          release is not None and float(release) <= 2.0 and second.count("BTN_LEFT (272) pressed") == 1
+          and second.count("BTN_LEFT (272) released") == 1, "no release seen")
+    check("the hosts stopped cleanly", facts.get("host_rc") == "0" and facts.get("own_rc") == "0",
+          f"{facts.get('host_rc')} {facts.get('own_rc')}")
+    ended = [l for l in host_err.splitlines() if "local pads: Remotion virtual DualSense" in l and " ended (" in l]
+    check(f"both pads' sessions ended when they went ({len(ended)})", len(ended) == 2, "\n".join(ended))
+    stop = [l for l in host_err.splitlines() + read("host.out").splitlines() if "local pads: 2 opened" in l]
+    check("the stop line counts both pads", bool(stop), host_err[-400:])
+
+
+try:
+    main()
+except Exception as error:  # a malformed result file is a failure with its reason, never a crash
+    check("the guest's results could be read", False, repr(error))
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
