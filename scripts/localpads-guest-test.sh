@@ -4,9 +4,10 @@
 # evdev and uinput. Inside (scripts/lib/localpads-guest-inside.sh): `remotion gamepad-probe`
 # makes a DualSense over UHID fed a known rotation (90 °/s to the right) and a Cross press;
 # the kernel's hid-playstation makes its Motion Sensors node; `remotion host --local-pads`
-# reads it and moves the pointer through uinput. Checked (scripts/lib/localpads_guest_check.py):
+# reads it (grabbed) and moves the pointer through uinput. Checked (scripts/lib/localpads_guest_check.py):
 # libinput's raw motion equals the counts the rotation gives (10 per degree, the integral of
-# the rates the node reported over its MSC_TIMESTAMPs) within 2%; Cross is a click pressed and
+# the rates the pad's own reports carry over its sensor clock, read on hidraw) within 2%; a
+# second reader of the grabbed evdev node gets nothing; Cross is a click pressed and
 # released once; a second pad unplugged (SIGKILL, no rest report) while Cross is held releases
 # it; a host without the hidden --local-pads-include-own skips Remotion's own pad (the probe's
 # pad is one: the test host reads it only through that explicit switch). No network device.

@@ -43,7 +43,7 @@ TOML
 
 stdbuf -oL libinput debug-events --show-keycodes --udev seat0 >"$out/libinput" 2>&1 &
 li=$!; pids+=("$li")
-"$REMOTION_BIN" host --local-pads --local-pads-include-own --inject uinput --insecure --bind 127.0.0.1 --port 0 \
+"$REMOTION_BIN" host --local-pads --local-pads-grab --local-pads-include-own --inject uinput --insecure --bind 127.0.0.1 --port 0 \
   --no-discovery --no-web --no-dashboard --timeout "$HOST_TIMEOUT" --config "$HOME/fps.toml" \
   --data-dir "$HOME/data" --ready-file "$HOME/host.ready" >"$out/host.out" 2>"$out/host.err" &
 host=$!; pids+=("$host")

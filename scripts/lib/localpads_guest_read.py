@@ -1,9 +1,11 @@
-"""Runs inside the local-pads guest: the witness of what the kernel reported. Finds the
-Motion Sensors node of the DualSense that `remotion gamepad-probe` made (by the uniq the probe
-printed), reads its axes' EVIOCGABS, waits until the host under test said it reads that node
-(its stderr line "local pads: reading … from /dev/input/eventN"), then creates the probe's go
-file and records every frame (MSC_TIMESTAMP and the three rates at each SYN_REPORT) until the
-node is gone (ENODEV). Writes one JSON file. Standard library only (no python3-evdev).
+"""Runs inside the local-pads guest: the witness of what the pad sent. Finds the Motion
+Sensors node and the hidraw node of the DualSense that `remotion gamepad-probe` made (by the
+uniq the probe printed), reads the node's EVIOCGABS, waits until the host under test said it
+reads that node (its stderr line "local pads: reading … from /dev/input/eventN"), then
+creates the probe's go file and records every input report on hidraw (the Bluetooth 0x31
+report: gyro at bytes 17–22, the sensor clock in thirds of a µs at 29–32) and every frame a
+second reader of the evdev node gets (none while the host grabs it), until the node is gone
+(ENODEV). Writes one JSON file. Standard library only (no python3-evdev).
 
 usage: localpads_guest_read.py PROBE_OUT HOST_ERR GO_FILE RESULT_JSON"""
 import fcntl, json, os, select, struct, sys, time
@@ -54,6 +56,20 @@ def motion_node():
 
 
 node = wait("the pad's Motion Sensors node", motion_node)
+
+
+def hidraw_node():
+    for name in sorted(os.listdir("/sys/class/hidraw")):
+        try:
+            if f"HID_UNIQ={uniq}" in open(f"/sys/class/hidraw/{name}/device/uevent").read().split():
+                return f"/dev/{name}"
+        except OSError:
+            pass
+    return None
+
+
+hidraw = wait("the pad's hidraw node", hidraw_node)
+hid = os.open(hidraw, os.O_RDONLY | os.O_NONBLOCK)
 fd = os.open(node, os.O_RDONLY | os.O_NONBLOCK)
 axes = {}
 for code in range(6):
@@ -72,9 +88,19 @@ def host_reads():
 wait(f"the host to say it reads {node}", host_reads)
 open(go_file, "w").close()
 values = [axes[c]["value"] for c in range(6)]
-frames, pending, gone = [], None, None
+frames, reports, pending, gone = [], [], None, None
 while gone is None and time.monotonic() < deadline:
-    select.select([fd], [], [], 0.5)
+    ready, _, _ = select.select([fd, hid], [], [], 0.5)
+    if hid in ready:
+        try:
+            report = os.read(hid, 128)
+            if len(report) >= 33 and report[0] == 0x31:
+                gx, gy, gz = struct.unpack_from("<3h", report, 17)
+                reports.append([struct.unpack_from("<I", report, 29)[0], gx, gy, gz])
+        except OSError:
+            pass
+    if fd not in ready:
+        continue
     try:
         data = os.read(fd, 24 * 64)
     except BlockingIOError:
@@ -91,4 +117,5 @@ while gone is None and time.monotonic() < deadline:
         elif kind == EV_SYN and code == 0:
             frames.append([pending] + values[3:6])
             pending = None
-json.dump({"node": node, "uniq": uniq, "axes": axes, "frames": frames, "gone": gone}, open(result, "w"))
+json.dump({"node": node, "hidraw": hidraw, "uniq": uniq, "axes": axes, "frames": frames, "reports": reports,
+           "gone": gone}, open(result, "w"))
