@@ -92,6 +92,20 @@ ups=$(count button 'e.get("button") == "left" and e.get("state") == "up"')
 check "exactly one left down ($downs) and one left up ($ups)" test "$downs" -eq 1 -a "$ups" -eq 1
 check "host stopped gracefully on SIGINT" grep -q "every held input released" "$work/host.err"
 
+# 1a. Flick stick (docs/GAMEPAD.md): FPS mode, a full turn 3600 counts, the controller's
+#     right stick held full right from its first sample: exactly a quarter turn, 900 counts
+#     of relative motion, and nothing more while the stick is held still (a still controller).
+printf '[mapping]\nmode = "fps"\n"fps.calibration" = "counts"\n"fps.counts_per_360" = 3600\n"flick.stick" = "right"\n' >"$work/flick.toml"
+start_host --config "$work/flick.toml" || exit 1
+"$bin" client --host "127.0.0.1:$port" --data-dir "$clientkeys" --source synthetic:still --rate 100 --duration 1 \
+  --analog rx=1 2>"$work/flick-client.err"; flick_rc=$?
+stop_host
+flicked=$(python3 -c "
+import json, sys
+print(sum(json.loads(l)['dx'] for l in open(sys.argv[1]) if l.startswith('{') and '\"move_by\"' in l))" "$work/host.out")
+check "flick stick: the right stick pushed right turns exactly a quarter (900 of 3600 counts: $flicked)" \
+  test "$flick_rc" -eq 0 -a "$flicked" = 900
+
 # 1b. While a host runs: pair --listen goes through its control socket (no port of its
 #     own), the new controller connects without a host restart; a second host on the
 #     same port is refused with one line (no SO_REUSEADDR: no port takeover).

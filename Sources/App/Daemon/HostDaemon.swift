@@ -40,9 +40,11 @@ package struct HostDaemon: Sendable {
                                          : Logger(label: "remotion.host")
         let publisher = SnapshotPublisher()
         #if os(Linux)
-        // --gamepad without /dev/uhid: one line with the fix, before anything is bound.
+        // --gamepad without /dev/uhid, or on a kernel without hid-playstation: one line with
+        // the fix, before anything is bound.
         if options.gamepad.pad != nil {
             do { try UHIDDualSense.checkAccess() } catch { throw HostStartError("--gamepad: \(error.description)") }
+            if let problem = UHIDDriverProbe.facts().problem { throw HostStartError("--gamepad: \(problem)") }
         }
         #endif
         var machine = HostStateMachine<SocketAddress>.Configuration()

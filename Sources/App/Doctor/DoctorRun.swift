@@ -86,6 +86,9 @@ package enum DoctorRun {
         lines.append(DoctorChecks.injector(o.inject, facts))
         lines.append(DoctorChecks.uinput(uinput, needed: InjectorSelection.decide(o.inject, facts).backend == .uinput))
         lines.append(DoctorChecks.uhid(DoctorProbes.access("/dev/uhid")))
+        #if os(Linux)
+        lines.append(DoctorChecks.dualSenseDriver(UHIDDriverProbe.facts()))
+        #endif
 
         if o.webPort != nil {
             let path = o.dataDirectory.appendingPathComponent(LocalCertificateAuthority.leafFile).path

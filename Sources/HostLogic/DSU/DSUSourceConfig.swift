@@ -22,16 +22,8 @@ package struct DSUSourceConfig: Hashable, Sendable {
         self.origin = origin
     }
 
-    /// One `[[dsu]]` element: its header line and its `key = value` entries.
-    package struct RawEntry: Hashable, Sendable {
-        package var key: String
-        package var value: String
-        package var line: Int
-        package var quoted: Bool
-        package init(key: String, value: String, line: Int, quoted: Bool) {
-            self.key = key; self.value = value; self.line = line; self.quoted = quoted
-        }
-    }
+    /// One `key = value` of a `[[dsu]]` element.
+    package typealias RawEntry = ConfigEntry
 
     /// Validates one `[[dsu]]` element; errors name the file and line and say what to write.
     package static func parse(_ entries: [RawEntry], headerLine: Int, path: String) throws(ConfigError) -> DSUSourceConfig {

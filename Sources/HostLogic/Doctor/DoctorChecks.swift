@@ -134,6 +134,15 @@ package enum DoctorChecks {
         }
     }
 
+    /// The kernel's hid-playstation driver, which makes a virtual DualSense a gamepad.
+    package static func dualSenseDriver(_ facts: DualSenseDriverFacts) -> DoctorLine {
+        guard let problem = facts.problem else {
+            let how = facts.registered ? "loaded" : facts.builtIn ? "built in" : "a module udev loads with the pad"
+            return DoctorLine("device.hid-playstation", .pass, "hid-playstation drives a virtual DualSense (\(how))")
+        }
+        return DoctorLine("device.hid-playstation", .warn, "only --gamepad needs it: " + problem)
+    }
+
     /// The host renews a certificate that expires within 30 days at its next start.
     package static func certificate(_ state: CertificateState, path: String, now: Date) -> DoctorLine {
         switch state {

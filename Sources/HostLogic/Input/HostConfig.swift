@@ -26,17 +26,8 @@ import RemotionProtocol
 ///
 /// Unknown tables, unknown keys and bad values are errors naming file and line.
 package struct HostConfig: Sendable, Hashable {
-    /// One raw `[mapping]` setting; `value` is a string's contents or the literal
-    /// text of a number / boolean; `quoted` tells which.
-    package struct MappingEntry: Sendable, Hashable {
-        package var key: String
-        package var value: String
-        package var line: Int
-        package var quoted: Bool
-        package init(key: String, value: String, line: Int, quoted: Bool) {
-            self.key = key; self.value = value; self.line = line; self.quoted = quoted
-        }
-    }
+    /// One raw `[mapping]` setting.
+    package typealias MappingEntry = ConfigEntry
 
     /// The seed's default map with the file's `[buttons]` entries applied.
     package var buttons: ButtonMap
@@ -82,8 +73,7 @@ package struct HostConfig: Sendable, Hashable {
                 throw ConfigError(path: path, line: entry.line,
                                   "\(EchoedValue.quoted(entry.key)) is outside any table; put it under [buttons] or [mapping]")
             case "dsu":
-                dsu[entry.element ?? 0, default: []].append(
-                    DSUSourceConfig.RawEntry(key: entry.key, value: entry.value, line: entry.line, quoted: entry.kind == .string))
+                dsu[entry.element ?? 0, default: []].append(ConfigEntry(entry))
             case "gamepad", "local-pads":
                 continue   // checked together below
             case "buttons":
@@ -99,8 +89,7 @@ package struct HostConfig: Sendable, Hashable {
                 case .failure(let e): throw ConfigError(path: path, line: entry.line, "button \(button): \(e.message)")
                 }
             default:
-                config.mapping.append(MappingEntry(key: entry.key, value: entry.value, line: entry.line,
-                                                   quoted: entry.kind == .string))
+                config.mapping.append(ConfigEntry(entry))
             }
         }
         config.gamepad = try GamepadConfig.parse(doc.entries.filter { $0.table == "gamepad" }, path: path)

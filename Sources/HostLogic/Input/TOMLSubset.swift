@@ -81,3 +81,20 @@ struct TOMLSubset {
         return doc
     }
 }
+
+/// One `key = value` of a config table as the tables' own parsers read it (`[mapping]`, each
+/// `[[dsu]]` element): `value` is a string's contents or the literal text of a number or
+/// boolean; `quoted` tells which; `line` is for error messages.
+package struct ConfigEntry: Sendable, Hashable {
+    package var key: String
+    package var value: String
+    package var line: Int
+    package var quoted: Bool
+    package init(key: String, value: String, line: Int, quoted: Bool) {
+        self.key = key; self.value = value; self.line = line; self.quoted = quoted
+    }
+
+    init(_ entry: TOMLSubset.Entry) {
+        self.init(key: entry.key, value: entry.value, line: entry.line, quoted: entry.kind == .string)
+    }
+}

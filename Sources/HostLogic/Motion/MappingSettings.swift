@@ -21,6 +21,8 @@ package struct MappingSettings: Sendable, Equatable, Hashable, Codable {
     package var sensors = SensorSettings()
     /// The phone page's touchpad: speed, acceleration, scroll step (docs/WEB-CONTROLLER.md).
     package var touchpad = TouchpadMapper.Settings()
+    /// Flick stick in FPS mode: a controller's stick turns the camera (docs/GAMEPAD.md).
+    package var flick = FlickSettings()
 
     package init() {}
 
@@ -134,4 +136,29 @@ package struct FilterSettings: Sendable, Equatable, Hashable, Codable {
     package var beta: Double = 0.1
     package var dCutoff: Double = 1.0
     package init() {}
+}
+
+/// Flick stick (`FlickStick`, docs/GAMEPAD.md "Flick stick"), FPS mode only: a full turn is
+/// `fps.counts_per_360` counts (the game's own, not scaled by `sensitivity`).
+package struct FlickSettings: Sendable, Equatable, Hashable, Codable {
+    package enum Stick: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+        case off, right, left
+    }
+    /// Which of the controller's sticks flicks (off: none).
+    package var stick: Stick = .off
+    /// Seconds a flick takes (JSM's FLICK_TIME).
+    package var time: Double = 0.1
+    /// Stick magnitude (0…1) that starts a flick.
+    package var threshold: Double = 0.9
+    /// Degrees either side of straight ahead where a push does not flick.
+    package var forwardDeadzone: Double = 0
+    package var snap: FlickStick.Snap = .none
+
+    /// The flick stick these settings make, or nil when off.
+    package func make(countsPer360: Double) -> FlickStick? {
+        guard stick != .off else { return nil }
+        return FlickStick(FlickStick.Settings(
+            countsPerTurn: Float(countsPer360), flickTime: .nanoseconds(Int64(time * 1e9)),
+            threshold: Float(threshold), forwardDeadzoneDegrees: Float(forwardDeadzone), snap: snap))
+    }
 }

@@ -29,6 +29,8 @@ package struct MotionMapper: Sendable, Equatable {
     /// fused from its raw sensors (nil when it had neither).
     package private(set) var attitude: Attitude?
     private var filter: AttitudeFilter
+    /// FPS mode's flick stick (`flick.stick`), nil when off.
+    private var flick: FlickStick?
 
     package init(settings: MappingSettings = MappingSettings()) {
         self.settings = settings
@@ -39,6 +41,7 @@ package struct MotionMapper: Sendable, Equatable {
         var rawSettings = RawMotionPipeline.Settings()
         rawSettings.apply(settings)
         raw = RawMotionPipeline(settings: rawSettings)
+        flick = settings.flick.make(countsPer360: settings.fps.countsPer360)
     }
 
     /// Maps one motion sample. Time comes from the sample's own timestamp.
@@ -58,22 +61,35 @@ package struct MotionMapper: Sendable, Equatable {
             guard let a = attitude else { return .none }
             return seed.update(a, screen: screen)
         case .fps:
-            guard processed.gyroEnabled else {      // clutch disengaged: no leftover motion later
-                fps.reset()
-                return .none
+            var d = (dx: 0, dy: 0)
+            if !processed.gyroEnabled {
+                fps.reset()                          // clutch disengaged: no leftover motion later
+            } else if processed.isProcessed {
+                d = fps.update(yawRate: processed.yawRate, pitchRate: processed.pitchRate,
+                               timestampMicros: sample.timestampMicros, attitude: attitude, screen: screen)
+            } else {
+                d = fps.update(sample, attitude: attitude, screen: screen)
             }
-            let d = processed.isProcessed
-                ? fps.update(yawRate: processed.yawRate, pitchRate: processed.pitchRate,
-                             timestampMicros: sample.timestampMicros, attitude: attitude, screen: screen)
-                : fps.update(sample, attitude: attitude, screen: screen)
+            if flick != nil { d.dx += flickCounts(sample) }   // the stick turns whatever the clutch says
             return PointerOutput(moveTo: nil, moveBy: d)
         }
+    }
+
+    /// The flick stick's counts for this sample's stick (centred when it has none). A flick
+    /// runs on over the next samples' times: a controller streams at 60 Hz or more, so a
+    /// 0.1 s flick spreads over six samples or more.
+    private mutating func flickCounts(_ sample: MotionSample) -> Int {
+        let a = sample.analog ?? AnalogState()
+        let (x, y) = settings.flick.stick == .left ? (a.leftX, a.leftY) : (a.rightX, a.rightY)
+        let now = Instant(nanoseconds: Int64(clamping: sample.timestampMicros) &* 1_000)
+        return Int(flick?.stick(x: x, y: y, at: now).counts ?? 0)
     }
 
     /// Feeds a sample whose output is not wanted (motion paused or held off) to the gyro
     /// pipeline only, so calibration, fusion and the clutch keep up with the controller.
     package mutating func observe(_ sample: MotionSample) {
         attitude = raw.process(sample).attitude
+        flick?.reset()
     }
 
     /// Starts a manual gyro calibration over the next `calibration.duration` seconds of
@@ -117,6 +133,10 @@ package struct MotionMapper: Sendable, Equatable {
             pointer.resetBaseline()
             seed.resetBaseline()
             fps.reset()
+            flick?.reset()
+        }
+        if settings.flick != old.flick || settings.fps.countsPer360 != old.fps.countsPer360 {
+            flick = settings.flick.make(countsPer360: settings.fps.countsPer360)
         }
         if settings.filter != old.filter {
             filter = AttitudeFilter(settings.filter)

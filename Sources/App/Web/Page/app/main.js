@@ -1,5 +1,7 @@
-// main.js — the Remotion phone controller page: wires pairing, the motion streamer, buttons
-// and the connection to the DOM. Protocol: docs/WEB-CONTROLLER.md. No framework, no CDN.
+// main.js — the Remotion phone controller page: wires pairing, the motion streamer, buttons,
+// the modes and the connection to the DOM. The page's state has one owner (page-state.js):
+// the transports and the modes write it, render() and the test hook read it.
+// Protocol: docs/WEB-CONTROLLER.md. No framework, no CDN.
 
 import { encodeButton } from "./protocol.js";
 import { Connection } from "./connection.js";
@@ -8,7 +10,8 @@ import { ButtonState, HoldSet, bindButtons } from "./buttons.js";
 import { parsePairFragment, proposeDeviceName, sanitizeName, loadDevice, saveDevice, forgetDevice, pair } from "./pairing.js";
 import { sensorSupport, WakeLock } from "./sensors.js";
 import { MotionStreamer } from "./streamer.js";
-import { setupModes } from "./controls.js";
+import { renderModes, setupModes } from "./controls.js";
+import { PageState } from "./page-state.js";
 import { parseButtonsMessage, parseUntypedMessage } from "./modes.js";
 import { Notices, escapeHtml, sensorProblemHtml, insecureContextHtml, certificateHintHtml, refusalHtml } from "./notices.js";
 
@@ -20,24 +23,19 @@ const buttons = new ButtonState();
 const clutch = new HoldSet();
 const wake = new WakeLock(navigator, document);
 const notices = new Notices($("notice"));
-const sentButtons = { count: 0 };
+const state = new PageState();
 const streamer = new MotionStreamer({
   win: window, buttons, clutch, onStatus: onSensorStatus,
   send: (frame) => !!conn && (!modes || modes.wantsMotion) && conn.sendBinary(frame, true),
 });
 
-let screenName = "loading";
-let device = null;               // {id, credential, host}
-let conn = null;
-let snap = null;                 // last connection snapshot
-let modePendingUntil = 0;
-let flash = { text: "", until: 0 };
-let pad = null;
+let conn = null;                 // the connection (connection.js): writes state.conn through onConnState
+let pad = null;                  // the buttons (buttons.js)
 let modes = null;                // the page's modes (controls.js)
 
 // ── buttons ─────────────────────────────────────────────────────────────────────────────
 function sendButtonEdge(edge) {
-  if (conn && conn.sendBinary(encodeButton(edge.index, edge.down, edge.state))) sentButtons.count++;
+  if (conn && conn.sendBinary(encodeButton(edge.index, edge.down, edge.state))) state.sentButtons++;
 }
 
 function releaseEverything() {
@@ -51,7 +49,7 @@ const START_HINT = { asking: "Asking for motion access…", waiting: "Waiting fo
 
 function onSensorStatus(status, detail) {
   $("start").disabled = status === "asking";
-  $("start").hidden = status === "on" || screenName !== "controller" || (modes && !modes.needsMotion);
+  $("start").hidden = status === "on" || state.screen !== "controller" || (modes && !modes.needsMotion);
   $("start-hint").textContent = START_HINT[status] || "Tap to try again";
   if (status === "on") notices.hide("sensors");
   else if (!(status in START_HINT)) showSensorProblem(status, detail);
@@ -93,7 +91,7 @@ function statusText(s) {
   switch (s.status) {
     case "connecting": return [`Connecting to ${host}…`, s.attempts > 1 ? `(attempt ${s.attempts})` : ""];
     case "connected": {
-      if (flash.until > performance.now()) return [escapeHtml(flash.text), ""];
+      if (state.flash.until > performance.now()) return [escapeHtml(state.flash.text), ""];
       const motion = streamer.status === "on" ? `· motion ${streamer.rate}/s` : "· motion off";
       return [`Connected to ${host} · ${s.mode === "fps" ? "FPS" : "pointer"} mode`, motion];
     }
@@ -111,10 +109,11 @@ function setText(el, text) { if (el.textContent !== text) el.textContent = text;
 const TRANSPORT_LABEL = { webrtc: "data channel", websocket: "WebSocket" };
 
 function render() {
-  if (screenName !== "controller") return;
+  if (state.screen !== "controller") return;
   const s = conn ? conn.snapshot() : null;
-  snap = s;
+  state.conn = s;
   if (!s) return;
+  const device = state.device;
   const pill = $("conn");
   pill.dataset.state = s.status;
   document.body.dataset.conn = s.status;
@@ -127,7 +126,7 @@ function render() {
   setText($("status-extra"), extra);
   certificateHint(s);
   refusalNotice(s);
-  const pending = modePendingUntil > performance.now();
+  const pending = state.hostModePendingUntil > performance.now();
   for (const seg of document.querySelectorAll(".mode-seg")) seg.toggleAttribute("data-pending", pending);
   for (const b of document.querySelectorAll(".mode-seg [data-mode]")) {
     b.setAttribute("aria-pressed", String(s.mode === b.dataset.mode));
@@ -138,7 +137,7 @@ function render() {
   $("d-host").textContent = s.host || "–";
   $("d-session").textContent = s.session || "–";
   $("d-device").textContent = device ? device.id : "–";
-  $("d-motion").textContent = `${streamer.status}, ${streamer.rate}/s, sent ${streamer.sent} frames, ${sentButtons.count} edges`;
+  $("d-motion").textContent = `${streamer.status}, ${streamer.rate}/s, sent ${streamer.sent} frames, ${state.sentButtons} edges`;
   const att = streamer.lastAttitude;
   $("d-attitude").textContent = att
     ? ["roll", "pitch", "yaw"].map((k) => `${(att[k] * 180 / Math.PI).toFixed(1)}°`).join(" / ") : "–";
@@ -146,16 +145,15 @@ function render() {
 }
 
 function onConnState(s) {
-  const was = snap ? snap.status : "";
-  if (s.status !== "connected" && was === "connected") releaseEverything();
-  if (s.status === "connected" && s.host && device && s.host !== device.host) {
-    device = { ...device, host: s.host };
-    saveDevice(storage, device);
+  const was = state.conn;
+  if (s.status !== "connected" && was && was.status === "connected") releaseEverything();
+  if (s.status === "connected" && s.host && state.device && s.host !== state.device.host) {
+    state.device = { ...state.device, host: s.host };
+    saveDevice(storage, state.device);
   }
-  if (s.mode !== (snap && snap.mode)) modePendingUntil = 0;
+  if (s.mode !== (was && was.mode)) state.hostModePendingUntil = 0;
   wake.want(s.status === "connected");
-  snap = s;
-  render();
+  state.update({ conn: s });
 }
 
 function setStatus(text) { setText($("status-live"), text); setText($("status-extra"), ""); }
@@ -166,7 +164,7 @@ function fmtMs(ms) { return ms < 10 ? ms.toFixed(1) : String(Math.round(ms)); }
 
 // ── screens ─────────────────────────────────────────────────────────────────────────────
 function showScreen(name) {
-  screenName = name;
+  state.screen = name;
   document.body.dataset.screen = name;
   $("pair-screen").hidden = name !== "pair";
   $("unpaired-screen").hidden = name !== "unpaired";
@@ -210,8 +208,8 @@ function showPairing(frag) {
     $("pair-wait").hidden = true;
     go.textContent = "Pair";
     if (!r.ok) { go.disabled = false; $("pair-error").textContent = r.error; return; }
-    device = r.device;
-    if (!saveDevice(storage, device)) {
+    state.device = r.device;
+    if (!saveDevice(storage, state.device)) {
       notices.show("storage", "<p>This browser will not remember the pairing (private mode?). " +
                             "You will need to scan the QR code again next time.</p>");
     }
@@ -226,6 +224,7 @@ function startController() {
   showScreen("controller");
   if (conn) conn.stop();
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const device = state.device;
   const chooser = new TransportChooser({
     device, signalUrl: "/api/rtc", fetch: globalThis.fetch && globalThis.fetch.bind(globalThis),
     RTCPeerConnection: globalThis.RTCPeerConnection, WebSocket: globalThis.WebSocket, timers: globalThis,
@@ -248,21 +247,22 @@ function onHostMessage(text) {
 
 // ── wiring ──────────────────────────────────────────────────────────────────────────────
 function wire() {
+  renderModes(document);                      // the mode bar and the panes, from page-modes.js
   pad = bindButtons(document, buttons, sendButtonEdge);
   modes = setupModes({
-    doc: document, storage, host: location.host, clutch, paintClutch,
+    doc: document, storage, state, host: location.host, clutch, paintClutch,
     send: (text) => !!conn && conn.sendText(text),
     beforeModeChange: releaseEverything,
-    onMode: () => render(),
   });
+  state.subscribe(() => render());
   $("start").addEventListener("click", () => { streamer.start(); });   // synchronously in the tap
   for (const b of document.querySelectorAll(".recenter")) b.addEventListener("click", () => {
-    if (conn && conn.sendCommand("recenter")) { flash = { text: "Recentered: this direction is the centre now.", until: performance.now() + 1500 }; render(); }
+    if (conn && conn.sendCommand("recenter")) state.update({ flash: { text: "Recentered: this direction is the centre now.", until: performance.now() + 1500 } });
   });
   for (const b of document.querySelectorAll(".mode-seg [data-mode]")) {
     b.addEventListener("click", () => {
-      if (!conn || !snap || snap.mode === b.dataset.mode) return;
-      if (conn.sendCommand("mode", b.dataset.mode)) { modePendingUntil = performance.now() + 2000; render(); }
+      if (!conn || !state.conn || state.conn.mode === b.dataset.mode) return;
+      if (conn.sendCommand("mode", b.dataset.mode)) state.update({ hostModePendingUntil: performance.now() + 2000 });
     });
   }
   $("menu-button").addEventListener("click", () => {
@@ -279,7 +279,7 @@ function wire() {
     if (!confirm("Forget this computer? You will need to scan its QR code again.")) return;
     if (conn) { releaseEverything(); conn.stop(); conn = null; }
     forgetDevice(storage);
-    device = null;
+    state.device = null;
     closeMenu();
     showScreen("unpaired");
     setStatus("Not paired.");
@@ -306,13 +306,13 @@ function installTestHook() {
   const hook = Object.freeze({
     state() {
       const s = conn ? conn.snapshot() : { status: "idle" };
-      return Object.freeze({ ...s, screen: screenName, buttons: buttons.bits, clutch: clutch.held,
-                             pageMode: modes ? modes.mode : null, labels: modes && modes.labels ? [...modes.labels] : null,
-                             laser: modes ? modes.laserOn : false,
+      return Object.freeze({ ...s, screen: state.screen, buttons: buttons.bits, clutch: clutch.held,
+                             pageMode: state.pageMode, labels: state.labels ? [...state.labels] : null,
+                             laser: state.laserOn,
                              sensors: streamer.status, seq: streamer.seq, motionRate: streamer.rate, wakeLock: wake.held,
                              lane: conn && conn.ws && conn.ws.stats ? { ready: !!conn.ws.laneReady, ...conn.ws.stats } : null });
     },
-    get sent() { return Object.freeze({ motion: streamer.sent, button: sentButtons.count, ...(modes ? modes.counts : {}) }); },
+    get sent() { return Object.freeze({ motion: streamer.sent, button: state.sentButtons, ...(modes ? modes.counts : {}) }); },
     get lastAttitude() { return streamer.lastAttitude ? Object.freeze({ ...streamer.lastAttitude }) : null; },
   });
   Object.defineProperty(window, "remotionTest", { value: hook, writable: false, configurable: false });
@@ -334,8 +334,8 @@ function init() {
   const frag = parsePairFragment(location.hash);
   if (hadFragment) history.replaceState(null, "", location.pathname + location.search);
   if (frag) { showPairing(frag); return; }
-  device = loadDevice(storage);
-  if (device) { startController(); return; }
+  state.device = loadDevice(storage);
+  if (state.device) { startController(); return; }
   showScreen("unpaired");
   setStatus(hadFragment ? "This link has no valid pairing code. Scan the QR code again." : "Not paired.");
 }

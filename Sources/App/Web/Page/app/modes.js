@@ -1,27 +1,7 @@
-// modes.js — the page's modes (Pointer, Presenter, Touchpad, Gamepad) as pure pieces: the
-// mode list and its per-host memory, labels for the host's button map, the touchpad's
-// gesture recogniser, the presenter's timer text, and the touchpad/typing/laser messages.
-// No DOM (testable under node); controls.js binds them to the page.
-
-export const MODES = ["pointer", "presenter", "touchpad", "gamepad"];
-export const MODE_TITLES = { pointer: "Pointer", presenter: "Presenter", touchpad: "Touchpad", gamepad: "Gamepad" };
-/** Modes that aim with the phone's motion (they show Start motion). */
-export const MOTION_MODES = new Set(["pointer", "presenter", "gamepad"]);
-
-/** localStorage key of the mode remembered for a host (`location.host`: name and port). */
-export function modeKey(host) { return "remotion.mode." + String(host || "").toLowerCase(); }
-
-/** The mode remembered for `host`, or "pointer". */
-export function loadMode(storage, host) {
-  let m = null;
-  try { m = storage.getItem(modeKey(host)); } catch { /* blocked */ }
-  return MODES.includes(m) ? m : "pointer";
-}
-
-export function saveMode(storage, host, mode) {
-  if (!MODES.includes(mode)) return false;
-  try { storage.setItem(modeKey(host), mode); return true; } catch { return false; }
-}
+// modes.js — the pure pieces the page's modes share: labels for the host's button map, the
+// touchpad's gesture recogniser, the presenter's timer text, and the touchpad/typing/laser
+// messages. No DOM (testable under node); the modes themselves are mode-*.js, listed in
+// page-modes.js.
 
 const KEY_GLYPHS = { Left: "←", Right: "→", Up: "↑", Down: "↓", Return: "Enter", BackSpace: "⌫", Tab: "Tab",
                      Escape: "Esc", space: "Space", Page_Up: "Page ↑", Page_Down: "Page ↓", Delete: "Del",

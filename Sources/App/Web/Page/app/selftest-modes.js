@@ -1,8 +1,10 @@
-// selftest-modes.js — checks of modes.js (pure): mode memory per host, labels for the host's
+// selftest-modes.js — checks of modes.js and page-modes.js (pure): the mode table, mode memory per host, labels for the host's
 // map, the touchpad's gestures, scrolling direction, the timer text, the messages.
 // Used by selftest.js; never served (the host skips files named selftest*).
 
-import * as M from "./modes.js";
+import * as M0 from "./modes.js";
+import * as PM from "./page-modes.js";
+const M = { ...M0, ...PM };
 import { buzz } from "./buttons.js";
 
 export function modeChecks(t) {
@@ -20,6 +22,13 @@ export function modeChecks(t) {
   t("the mode is remembered per host", M.loadMode(store, "pc:7476") === "presenter" && M.loadMode(store, "other:7476") === "gamepad");
   t("an unknown stored mode → pointer", (mem.set(M.modeKey("x"), "bogus"), M.loadMode(store, "x")) === "pointer");
   t("blocked storage → pointer, no throw", M.loadMode({ getItem() { throw new Error("blocked"); } }, "h") === "pointer");
+  t("the mode table: four modes, each with a title, its own pane and bindings",
+    M.MODES.join() === "pointer,presenter,touchpad,gamepad" &&
+    PM.PAGE_MODES.every((m) => m.title && m.pane.includes(`data-pane="${m.id}"`) && typeof m.bind === "function"));
+  t("… the modes that aim with motion", [...M.MOTION_MODES].join() === "pointer,presenter,gamepad");
+  t("… each pane has its own section, no two ids alike",
+    new Set(PM.PAGE_MODES.flatMap((m) => [...m.pane.matchAll(/ id="([^"]+)"/g)].map((x) => x[1]))).size ===
+    PM.PAGE_MODES.flatMap((m) => [...m.pane.matchAll(/ id="([^"]+)"/g)]).length);
 
   const labels = [["left", "Left click"], ["right", "Right click"], ["key:Left", "←"], ["key:i", "I"],
                   ["key:ctrl+shift+i", "Ctrl+Shift+I"], ["wheel:up", "Scroll ↑"], ["action:recenter", "Recenter"],
