@@ -81,6 +81,38 @@ import Testing
         #expect(xs.count == 10 && xs.first == 960 && xs.last! > 960, "pointer x: \(xs)")
     }
 
+    /// A DualSense read here, served to emulators over DSU: hid-playstation's frame and DSU's
+    /// (DualShock 4 as Dolphin and yuzu read it) were derived separately; the round trip agrees.
+    @Test func aPadIsServedOverDSUInTheDualShocksOwnFrame() throws {
+        let rig = DSURig()
+        let (_, server) = try rig.addServer()
+        let emulator = try SocketAddress(ipAddress: "127.0.0.1", port: 5000)
+        try server.receive(DSUCodec.encode(DSUPacket(senderID: 9, message: .padDataRequest(.allPads))), from: emulator)
+        let sessions = open(rig)
+        var pad = try Self.dualSense()
+        var events = pad.attachControls(axes: [:], pressed: [EvdevCode.btnSouth])
+        // Flat, pitching up 30 °/s, turning right 90 °/s, rolling about the axis toward the player +45 °/s.
+        events += pad.motionEvents([
+            EvdevInputEvent(type: EvdevCode.absType, code: EvdevCode.absY, value: 8192),
+            EvdevInputEvent(type: EvdevCode.absType, code: EvdevCode.absRX, value: 30 * 1024),
+            EvdevInputEvent(type: EvdevCode.absType, code: EvdevCode.absRY, value: -90 * 1024),
+            EvdevInputEvent(type: EvdevCode.absType, code: EvdevCode.absRZ, value: 45 * 1024),
+            EvdevInputEvent(type: EvdevCode.mscType, code: EvdevCode.mscTimestamp, value: 1000),
+            EvdevInputEvent(type: EvdevCode.synType, code: EvdevCode.synReport, value: 0)])
+        sessions.handle(.events(key: Self.key, events))
+        let served = try server.sentDatagrams().compactMap { _, bytes -> DSUPadData? in
+            if case .padData(let p) = try DSUCodec.decode(bytes).message { return p }
+            return nil
+        }
+        let last = try #require(served.last)
+        // DSU: pitch > 0 far end up, yaw > 0 turning right, roll > 0 right side down (+45 about
+        // the axis toward the player lifts the right side); flat reads (0, −1, 0) g.
+        #expect(abs(last.gyro.pitch - 30) < 1e-3 && abs(last.gyro.yaw - 90) < 1e-3 && abs(last.gyro.roll + 45) < 1e-3,
+                "\(last.gyro)")
+        #expect(abs(last.accel.x) < 1e-6 && abs(last.accel.y + 1) < 1e-6 && abs(last.accel.z) < 1e-6, "\(last.accel)")
+        #expect(last.buttons.contains(.cross))
+    }
+
     @Test func whatThePadsDroppedIsReportedAndTheStopLineCountsThem() throws {
         let rig = DSURig()
         let sessions = open(rig)
