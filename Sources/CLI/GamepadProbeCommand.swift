@@ -31,6 +31,11 @@ struct GamepadProbeCommand: ParsableCommand {
     @Option(help: "When Cross is held, FROM-TO in seconds of feeding (default: the middle half).")
     var cross: String?
 
+    /// The local-pads guest stage's "owned" DualSense: named as a real one and with a phys that
+    /// is not Remotion's, so `remotion host --local-pads` reads it like a pad a person plugged in.
+    @Flag(help: .hidden)
+    var asOwned = false
+
     @Option(help: "Wait until this file exists before feeding (the reader's readiness).")
     var goFile: String?
 
@@ -41,7 +46,7 @@ struct GamepadProbeCommand: ParsableCommand {
         let angular = Vector3(x: parts[0], y: parts[1], z: parts[2])
         let pad: UHIDDualSense
         do {
-            pad = try UHIDDualSense(identity: identity, bus: bus, onEvent: { event in
+            pad = try UHIDDualSense(identity: identity, bus: bus, looksOwned: asOwned, onEvent: { event in
                 switch event {
                 case .start: say(["event": "start"])
                 case .open: say(["event": "open"])

@@ -98,12 +98,6 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "With --local-pads: grab each pad (EVIOCGRAB) so only Remotion sees it and a game does not see it twice.")
     var localPadsGrab = false
 
-    /// Test only: read Remotion's own virtual pads too (the guest stage feeds `gamepad-probe`'s
-    /// pad through hid-playstation as an "owned" DualSense). Never for use: a host's own
-    /// `--gamepad` pad read back would feed each controller into itself.
-    @Flag(help: .hidden)
-    var localPadsIncludeOwn = false
-
     @Option(help: ArgumentHelp(
         "Once every listener is up, write one JSON object with every bound port (UDP, web, dashboard, control socket, DSU server) to this file (0600, atomically); scripts wait for it.",
         valueName: "path"))
@@ -174,7 +168,6 @@ struct HostCommand: AsyncParsableCommand {
         options.localPads = loaded.localPads
         if localPads { options.localPads.enabled = true }
         if localPadsGrab { options.localPads.grab = true }
-        options.localPads.includeOwn = localPadsIncludeOwn
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)

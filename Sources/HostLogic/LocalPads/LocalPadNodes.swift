@@ -41,8 +41,8 @@ package enum LocalPadNodes {
     }
 
     /// Why a motion node is not read (nil: it is), in the words the log uses.
-    package static func skipReason(_ node: EvdevNodeInfo, includeOwn: Bool) -> String? {
-        if !includeOwn, isRemotionsOwn(node) { return "Remotion's own virtual pad" }
+    package static func skipReason(_ node: EvdevNodeInfo) -> String? {
+        if isRemotionsOwn(node) { return "Remotion's own virtual pad" }
         if LocalPadDriver(vendor: node.vendor) == nil {
             return "no known axis convention for vendor \(hex(node.vendor)) (hid-playstation, hid-sony, hid-nintendo, hid-steam are known)"
         }
@@ -50,10 +50,10 @@ package enum LocalPadNodes {
     }
 
     /// The pads among `nodes`, in path order; motion nodes skipped for `skipReason` are left out.
-    package static func plans(_ nodes: [EvdevNodeInfo], includeOwn: Bool) -> [Plan] {
+    package static func plans(_ nodes: [EvdevNodeInfo]) -> [Plan] {
         let pads = nodes.filter { $0.isGamepad && !$0.isMotion }
         return nodes.filter(\.isMotion).sorted { $0.path < $1.path }.compactMap { m in
-            guard skipReason(m, includeOwn: includeOwn) == nil, let driver = LocalPadDriver(vendor: m.vendor) else { return nil }
+            guard skipReason(m) == nil, let driver = LocalPadDriver(vendor: m.vendor) else { return nil }
             let byUniq = m.uniq.isEmpty ? nil : pads.first { $0.uniq == m.uniq }
             let byParent = m.parent.isEmpty ? nil : pads.first { $0.parent == m.parent }
             return Plan(motion: m, controls: byUniq ?? byParent, driver: driver)

@@ -8,13 +8,10 @@
 package struct LocalPadsConfig: Hashable, Sendable {
     package var enabled = false
     package var grab = false
-    /// Test only (`--local-pads-include-own`, hidden): Remotion's own virtual pads are read too.
-    package var includeOwn = false
 
-    package init(enabled: Bool = false, grab: Bool = false, includeOwn: Bool = false) {
+    package init(enabled: Bool = false, grab: Bool = false) {
         self.enabled = enabled
         self.grab = grab
-        self.includeOwn = includeOwn
     }
 
     static let keys = ["enabled", "grab"]

@@ -22,11 +22,11 @@ extension LocalPadReaderLoop {
         }
         let nodes = EvdevSysfs.nodes()
         for node in nodes where node.isMotion {
-            if let why = LocalPadNodes.skipReason(node, includeOwn: config.includeOwn) {
+            if let why = LocalPadNodes.skipReason(node) {
                 say("local pads: not reading \(node.path), \(node.name): \(why)")
             }
         }
-        let plans = LocalPadNodes.plans(nodes, includeOwn: config.includeOwn)
+        let plans = LocalPadNodes.plans(nodes)
         let planned = Set(plans.map(\.motion.path))
         for key in pads.keys.sorted() where !planned.contains(key) { close(key, why: "unplugged") }
         for plan in plans {
