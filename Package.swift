@@ -109,6 +109,7 @@ let package = Package(
         .executableTarget(name: "FuzzDatagram", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzDatagram"),
         .executableTarget(name: "FuzzHandshake", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHandshake"),
         .executableTarget(name: "FuzzWebRTC", dependencies: ["RemotionHostLogic"], path: "Sources/Testing/Fuzzers/FuzzWebRTC"),
+        .executableTarget(name: "FuzzGamepad", dependencies: ["RemotionHostLogic"], path: "Sources/Testing/Fuzzers/FuzzGamepad"),
         .executableTarget(name: "FuzzSeeds", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzSeeds"),
         // ns per motion sample, release mode (docs/BENCHMARKS.md)
         .executableTarget(name: "MotionBench", dependencies: ["RemotionHostLogic", "RemotionProtocol"],

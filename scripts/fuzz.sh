@@ -3,7 +3,7 @@
 # for a bounded time (docs/FUZZING.md). Works from a fresh clone.
 #
 #   FUZZ_SECONDS   seconds per target (default 60)
-#   FUZZ_TARGETS   targets to run (default "FuzzDatagram FuzzHandshake"; also FuzzWebRTC)
+#   FUZZ_TARGETS   targets to run (default "FuzzDatagram FuzzHandshake"; also FuzzWebRTC, FuzzGamepad)
 #   FUZZ_SCRATCH   where the SwiftPM scratch paths go (default .build-fuzz/<name>)
 #
 # New corpus entries go to $FUZZ_SCRATCH/corpus/<name> (kept between runs, not
@@ -31,6 +31,7 @@ corpus_name() {
         FuzzDatagram) echo datagram ;;
         FuzzHandshake) echo handshake ;;
         FuzzWebRTC) echo webrtc ;;
+        FuzzGamepad) echo gamepad ;;
         *) echo "fuzz.sh: unknown target $1" >&2; exit 2 ;;
     esac
 }
