@@ -47,7 +47,14 @@ li=$!; pids+=("$li")
   --no-discovery --no-web --no-dashboard --timeout "$HOST_TIMEOUT" --config "$HOME/fps.toml" \
   --data-dir "$HOME/data" --ready-file "$HOME/host.ready" >"$out/host.out" 2>"$out/host.err" &
 host=$!; pids+=("$host")
+# A host that may not read the pads (user nobody, no input group): it must say which node and what fixes it.
+mkdir -p /tmp/nobody && chmod 0777 /tmp/nobody
+setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp/nobody "$REMOTION_BIN" host --local-pads --inject log \
+  --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --no-dashboard --data-dir /tmp/nobody/data \
+  --ready-file /tmp/nobody/ready >"$out/nobody.out" 2>"$out/nobody.err" &
+nobody=$!; pids+=("$nobody")
 wait_ready "$HOME/host.ready" "$host" 60 || { fact timeout "the host was not ready: $(tail -2 "$out/host.err")"; exit 1; }
+wait_ready /tmp/nobody/ready "$nobody" 60 || { fact timeout "nobody's host was not ready: $(tail -2 "$out/nobody.err")"; exit 1; }
 wait_for 30 "libinput sees the host's mouse" at_least "$out/libinput" "DEVICE_ADDED.*Remotion virtual mouse" 1 || exit 1
 
 say "a DualSense turning right at 90 °/s for $PROBE_SECONDS s, Cross held over the middle half"
@@ -63,6 +70,8 @@ fact reader_rc $?
 wait "$probe"; fact probe1_rc $?
 wait_for 20 "the host ends the first pad's session" at_least "$out/host.err" "local pads: DualSense Wireless Controller .* ended" 1
 wait "$virtual"; fact virtual_reader_rc $?
+wait_for 10 "nobody's host says it cannot read the pad" at_least "$out/nobody.err" "local pads: cannot read" 1
+kill -INT "$nobody"; wait "$nobody"; fact nobody_rc $?
 wait_for 10 "libinput saw the release" at_least "$out/libinput" "BTN_LEFT (272) released" 1
 wc -l <"$out/libinput" >"$out/libinput.mark"
 

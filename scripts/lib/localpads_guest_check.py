@@ -81,6 +81,13 @@ def main():
     peak = min(rates, default=0) / 1024
     check(f"the pad's virtual DualSense turns with it: ABS_RY down to {peak:.2f} °/s (the pad: -90 within 2%)",
           facts.get("virtual_reader_rc") == "0" and abs(peak + 90) <= 1.8, read("virtual-reader.out")[-300:])
+    denied = [l for l in read("nobody.err").splitlines() if "local pads: cannot read" in l]
+    check("a host that may not read the pad says once which node and what fixes it",
+          len([l for l in denied if f"cannot read {node} " in l]) == 1
+          and all("usermod -aG" in l or "udev rule" in l for l in denied) and facts.get("nobody_rc") == "0",
+          "\n".join(denied) or read("nobody.err")[-300:])
+    if denied:
+        print(f"     {denied[0]}")
     resolution = data.get("axes", {}).get("4", {}).get("resolution", 0)
     frames, reports = data.get("frames", []), data.get("reports", [])
     check(f"the node reports 1024 per °/s on ABS_RY (EVIOCGABS) and the pad sent {len(reports)} reports",
