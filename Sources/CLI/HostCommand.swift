@@ -168,6 +168,9 @@ struct HostCommand: AsyncParsableCommand {
         options.localPads = loaded.localPads
         if localPads { options.localPads.enabled = true }
         if localPadsGrab { options.localPads.grab = true }
+        if options.localPads.grab && !options.localPads.enabled {
+            throw UserError("--local-pads-grab (or [local-pads] grab = true) needs --local-pads or [local-pads] enabled = true")
+        }
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)
