@@ -47,8 +47,9 @@ extension LocalPadReaderLoop {
             let pad = try LocalPad(driver: plan.driver, motionAxes: device.absInfos(EvdevCode.motionAxes))
             pads[plan.motion.path] = OpenPad(pad: pad, motion: device)
             notify(.opened(key: plan.motion.path, name: LocalPadNodes.displayName(plan.motion)))
-            say("local pads: reading \(LocalPadNodes.displayName(plan.motion)) from \(plan.motion.path) "
-                + "(\(plan.driver.rawValue) axes\(config.grab ? ", grabbed" : ""))")
+            // Said every time (a pad plugged in again is read again).
+            notify(.say("local pads: reading \(LocalPadNodes.displayName(plan.motion)) from \(plan.motion.path) "
+                + "(\(plan.driver.rawValue) axes\(config.grab ? ", grabbed" : ""))"))
         } catch {
             device.close()
             say("local pads: not reading \(plan.motion.path), \(plan.motion.name): it \(error)")

@@ -70,8 +70,10 @@ struct LocalPadReaderLoop {
     var inotify: Int32 = -1
     var watchingInput = false
     var pads: [String: OpenPad] = [:]
-    /// Lines said once per node and reason (bounded by the nodes that ever existed here).
+    /// Problem lines already said (a rescan finds the same problem again); at most
+    /// `saidLimit`, then forgotten, so a line may come again but the set never grows unbounded.
     var said: Set<String> = []
+    static let saidLimit = 256
 
     init(config: LocalPadsConfig, wake: Int32, notify: @escaping @Sendable (LocalPadNotice) -> Void) {
         self.config = config
@@ -150,7 +152,9 @@ struct LocalPadReaderLoop {
         notify(.closed(key: key, why: why))
     }
 
+    /// Says a problem line once (not again at every rescan).
     mutating func say(_ line: String) {
+        if said.count >= Self.saidLimit { said.removeAll() }
         guard said.insert(line).inserted else { return }
         notify(.say(line))
     }
