@@ -11,21 +11,15 @@
 set -u
 cd "$(dirname "$0")/.."
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare ip python3 /usr/bin/chromium /usr/bin/chromedriver; do
-        command -v "$tool" >/dev/null || { echo "browser-test: $tool is missing (apt-get install -y chromium chromium-driver iproute2)"; echo "0 passed, 1 failed"; exit 1; }
-    done
-    python3 -c 'import selenium' 2>/dev/null || { echo "browser-test: pip install selenium==4.51.0"; echo "0 passed, 1 failed"; exit 1; }
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || { echo "browser-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
-    fi
-    export REMOTION_DEMO_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+netns_precheck() {
+    python3 -c 'import selenium' 2>/dev/null || { echo "browser-test: pip install selenium==4.51.0"; return 1; }
+}
+. scripts/lib/private-netns.sh
+enter_private_netns browser-test "python3 /usr/bin/chromium /usr/bin/chromedriver" "$@"
+export REMOTION_DEMO_BIN="$REMOTION_BIN"
 
 # Inside the namespace: only lo exists; bring it up.
 ip link set lo up
-if ip -o link show | grep -qv ': lo:'; then echo "browser-test: namespace has more than lo"; echo "0 passed, 1 failed"; exit 1; fi
 
 work=$(mktemp -d)
 mkdir -p artifacts

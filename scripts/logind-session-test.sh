@@ -9,19 +9,12 @@
 set -u
 cd "$(dirname "$0")/.."
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare Xvfb dbus-daemon gdbus python3; do
-        command -v "$tool" >/dev/null || { echo "logind-session-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
-    done
-    /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || { echo "logind-session-test: python3-dbusmock is missing"; echo "0 passed, 1 failed"; exit 1; }
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || { echo "logind-session-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
-    fi
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+netns_precheck() {
+    /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || { echo "logind-session-test: python3-dbusmock is missing"; return 1; }
+}
+. scripts/lib/private-netns.sh
+enter_private_netns logind-session-test "Xvfb dbus-daemon gdbus python3" "$@"
 
-ip link set lo up
 work=$(mktemp -d)
 source scripts/lib/xvfb.sh
 cleanup() { [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }

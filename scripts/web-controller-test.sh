@@ -8,23 +8,15 @@
 set -u
 cd "$(dirname "$0")/.."
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare ip python3 node Xvfb xdotool xinput /usr/bin/chromium /usr/bin/chromedriver; do
-        command -v "$tool" >/dev/null || { echo "web-controller-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
-    done
+netns_precheck() {
     node e2e/web/run-selftest.mjs > /tmp/remotion-web-selftest.log 2>&1
     selftest=$?
     tail -1 /tmp/remotion-web-selftest.log | sed 's/^/page self-checks: /'
-    [ $selftest -eq 0 ] || { grep FAIL /tmp/remotion-web-selftest.log; echo "0 passed, 1 failed"; exit 1; }
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || { echo "web-controller-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
-    fi
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+    [ $selftest -eq 0 ] || { grep FAIL /tmp/remotion-web-selftest.log; return 1; }
+}
+. scripts/lib/private-netns.sh
+enter_private_netns web-controller-test "python3 node Xvfb xdotool xinput /usr/bin/chromium /usr/bin/chromedriver" "$@"
 
-ip link set lo up
-if ip -o link show | grep -qv ': lo:'; then echo "web-controller-test: namespace has more than lo"; echo "0 passed, 1 failed"; exit 1; fi
 
 work=$(mktemp -d)
 mkdir -p artifacts

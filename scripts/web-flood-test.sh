@@ -8,19 +8,9 @@
 set -u
 cd "$(dirname "$0")/.."
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare ip prlimit python3; do
-        command -v "$tool" >/dev/null || { echo "web-flood-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
-    done
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || { echo "web-flood-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
-    fi
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+. scripts/lib/private-netns.sh
+enter_private_netns web-flood-test "prlimit python3" "$@"
 
-ip link set lo up
-if ip -o link show | grep -qv ': lo:'; then echo "web-flood-test: namespace has more than lo"; echo "0 passed, 1 failed"; exit 1; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 timeout 120 python3 e2e/web/flood_test.py --bin "$REMOTION_BIN" --work "$work" "$@"

@@ -11,19 +11,9 @@
 set -u
 cd "$(dirname "$0")/.."
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare ip python3 Xvfb xdotool xinput xev xwininfo import /usr/bin/chromium /usr/bin/chromedriver; do
-        command -v "$tool" >/dev/null || { echo "web-modes-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
-    done
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || { echo "web-modes-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
-    fi
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+. scripts/lib/private-netns.sh
+enter_private_netns web-modes-test "python3 Xvfb xdotool xinput xev xwininfo import /usr/bin/chromium /usr/bin/chromedriver" "$@"
 
-ip link set lo up
-if ip -o link show | grep -qv ': lo:'; then echo "web-modes-test: namespace has more than lo"; echo "0 passed, 1 failed"; exit 1; fi
 
 work=$(mktemp -d)
 artifacts=${ARTIFACTS:-artifacts}/web-modes

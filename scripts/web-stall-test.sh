@@ -9,18 +9,9 @@
 set -u
 cd "$(dirname "$0")/.."
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare ip nft python3; do
-        command -v "$tool" >/dev/null || { echo "web-stall-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
-    done
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || { echo "web-stall-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
-    fi
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+. scripts/lib/private-netns.sh
+enter_private_netns web-stall-test "nft python3" "$@"
 
-ip link set lo up
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 timeout 90 python3 e2e/web/stall_test.py --bin "$REMOTION_BIN" --work "$work"

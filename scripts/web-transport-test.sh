@@ -12,20 +12,12 @@ set -u
 cd "$(dirname "$0")/.."
 fail() { echo "web-transport-test: $*"; echo "0 passed, 1 failed"; exit 1; }
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare ip nft cc python3 Xvfb xdotool xinput /usr/bin/chromium /usr/bin/chromedriver gst-inspect-1.0; do
-        command -v "$tool" >/dev/null || fail "$tool is missing (bash scripts/setup.sh installs it)"
-    done
+netns_precheck() {
     gst-inspect-1.0 webrtcbin >/dev/null 2>&1 || fail "GStreamer's webrtcbin is missing (bash scripts/setup.sh installs it)"
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || fail "build failed"
-    fi
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    [ -x "$REMOTION_BIN" ] || fail "no $REMOTION_BIN (build it first)"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+}
+. scripts/lib/private-netns.sh
+enter_private_netns web-transport-test "nft cc python3 Xvfb xdotool xinput /usr/bin/chromium /usr/bin/chromedriver gst-inspect-1.0" "$@"
 
-ip link set lo up
 a="wt$$a"; b="wt$$b"
 ip link add "$a" type veth peer name "$b" || fail "cannot make a veth pair"
 ip addr add 192.0.2.1/24 dev "$a"; ip addr add 192.0.2.2/24 dev "$b"

@@ -13,19 +13,9 @@ set -u
 cd "$(dirname "$0")/.."
 minibrowser=/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare ip python3 Xvfb xdotool xinput xev /usr/bin/WebKitWebDriver $minibrowser; do
-        command -v "$tool" >/dev/null || { echo "webkit-test: $tool is missing (bash scripts/setup.sh installs it: webkit2gtk-driver)"; echo "0 passed, 1 failed"; exit 1; }
-    done
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || { echo "webkit-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
-    fi
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+. scripts/lib/private-netns.sh
+enter_private_netns webkit-test "python3 Xvfb xdotool xinput xev /usr/bin/WebKitWebDriver $minibrowser" "$@"
 
-ip link set lo up
-if ip -o link show | grep -qv ': lo:'; then echo "webkit-test: namespace has more than lo"; echo "0 passed, 1 failed"; exit 1; fi
 
 work=$(mktemp -d)
 artifacts=${ARTIFACTS:-artifacts}/webkit

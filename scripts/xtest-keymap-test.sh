@@ -8,18 +8,9 @@
 set -u
 cd "$(dirname "$0")/.."
 
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    for tool in unshare Xvfb python3; do
-        command -v "$tool" >/dev/null || { echo "xtest-keymap-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
-    done
-    if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-        swift build --product remotion >/dev/null || { echo "xtest-keymap-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
-    fi
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
+. scripts/lib/private-netns.sh
+enter_private_netns xtest-keymap-test "Xvfb python3" "$@"
 
-ip link set lo up
 work=$(mktemp -d)
 source scripts/lib/xvfb.sh
 cleanup() { [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
