@@ -189,7 +189,7 @@ stop_host
 sent=$(sed -n 's/.*sent \([0-9]*\) motion samples.*/\1/p' "$work/clientD.err")
 # Pointer mode (the default). The DSU slots send gyro and acceleration, no attitude: the host
 # fuses one (docs/MOTION.md), so they move the pointer too; count each session's moves.
-dsu_sessions=$(sed -n "s/.*address=127.0.0.1:$q2 session=\([0-9a-f]*\).*controller connected.*/\1/p" "$work/hostD.err" | sort -u)
+dsu_sessions=$(sed -n "s/.*address=dsu 127.0.0.1:$q2 slot [0-9]* session=\([0-9a-f]*\).*controller connected.*/\1/p" "$work/hostD.err" | sort -u)
 moved_by() { grep '"move_to"' "$work/hostD.out" | grep -c "\"session\":\"$1\"" ; }
 moved=0
 for s in $(grep -o '"session":"[0-9a-f]*"' "$work/hostD.out" | sort -u | sed 's/.*:"\(.*\)"/\1/'); do

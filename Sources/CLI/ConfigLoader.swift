@@ -12,6 +12,8 @@ enum ConfigLoader {
         var dsuSources: [DSUSourceConfig] = []
         /// `[gamepad]` (no pad when absent).
         var gamepad = GamepadConfig()
+        /// `[local-pads]` (off when absent).
+        var localPads = LocalPadsConfig()
     }
 
     static func load(explicitPath: String?, environment: [String: String]) throws -> Loaded {
@@ -40,6 +42,6 @@ enum ConfigLoader {
             }
         }
         return Loaded(path: path, buttons: config.buttons, settings: settings, dsuSources: config.dsuSources,
-                      gamepad: config.gamepad)
+                      gamepad: config.gamepad, localPads: config.localPads)
     }
 }

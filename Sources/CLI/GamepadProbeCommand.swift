@@ -28,6 +28,14 @@ struct GamepadProbeCommand: ParsableCommand {
     @Option(help: "The controller identity the pad's MAC is derived from.")
     var identity: String = "gamepad-probe"
 
+    @Option(help: "When Cross is held, FROM-TO in seconds of feeding (default: the middle half).")
+    var cross: String?
+
+    /// The local-pads guest stage's "owned" DualSense: named as a real one and with a phys that
+    /// is not Remotion's, so `remotion host --local-pads` reads it like a pad a person plugged in.
+    @Flag(help: .hidden)
+    var asOwned = false
+
     @Option(help: "Wait until this file exists before feeding (the reader's readiness).")
     var goFile: String?
 
@@ -38,7 +46,7 @@ struct GamepadProbeCommand: ParsableCommand {
         let angular = Vector3(x: parts[0], y: parts[1], z: parts[2])
         let pad: UHIDDualSense
         do {
-            pad = try UHIDDualSense(identity: identity, bus: bus, onEvent: { event in
+            pad = try UHIDDualSense(identity: identity, bus: bus, looksOwned: asOwned, onEvent: { event in
                 switch event {
                 case .start: say(["event": "start"])
                 case .open: say(["event": "open"])
@@ -68,7 +76,12 @@ struct GamepadProbeCommand: ParsableCommand {
         }
         let period = 1 / max(rate, 1)
         let count = Int((seconds / period).rounded())
-        let pressFrom = count / 4, pressTo = 3 * count / 4
+        var pressFrom = count / 4, pressTo = 3 * count / 4
+        if let cross {
+            let span = cross.split(separator: "-").compactMap { Double($0) }
+            guard span.count == 2, span[0] >= 0, span[1] > span[0] else { pad.close(); throw UserError("--cross: FROM-TO in seconds, e.g. 0.5-1.5") }
+            pressFrom = Int((span[0] / period).rounded()); pressTo = Int((span[1] / period).rounded())
+        }
         var state = GamepadState(motion: .still(at: UHIDDualSense.now()))
         say(["event": "feeding", "reports": count, "gyro": [parts[0], parts[1], parts[2]].map(Double.init)])
         for i in 0..<count {

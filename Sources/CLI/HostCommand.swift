@@ -92,6 +92,12 @@ struct HostCommand: AsyncParsableCommand {
     @Flag(help: "Gyro as each virtual pad's right stick, for games that read no gyro (docs/GAMEPAD.md; the stick's settings are in [gamepad] of config.toml).")
     var gyroStick = false
 
+    @Flag(help: "Gamepads plugged into this computer (DualSense, DualShock 4, Switch Pro, Steam Deck) become controllers: their own gyro drives the pointer, DSU and the virtual pad (docs/LOCAL-PADS.md; or [local-pads] in config.toml).")
+    var localPads = false
+
+    @Flag(help: "With --local-pads: grab each pad (EVIOCGRAB) so only Remotion sees it and a game does not see it twice.")
+    var localPadsGrab = false
+
     @Option(help: ArgumentHelp(
         "Once every listener is up, write one JSON object with every bound port (UDP, web, dashboard, control socket, DSU server) to this file (0600, atomically); scripts wait for it.",
         valueName: "path"))
@@ -159,6 +165,12 @@ struct HostCommand: AsyncParsableCommand {
         default: options.gamepad.pad = .bluetooth
         }
         options.gamepad.gyroStick = loaded.gamepad.gyroStick ?? (gyroStick ? GyroStick() : nil)
+        options.localPads = loaded.localPads
+        if localPads { options.localPads.enabled = true }
+        if localPadsGrab { options.localPads.grab = true }
+        if options.localPads.grab && !options.localPads.enabled {
+            throw UserError("--local-pads-grab (or [local-pads] grab = true) needs --local-pads or [local-pads] enabled = true")
+        }
         let daemon: HostDaemon
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)

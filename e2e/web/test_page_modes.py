@@ -198,6 +198,21 @@ def main():
         check("gamepad: A → exactly one Button1 click", wait(lambda: log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1) == (1, 1), 2),
               log.pair(BUTTON_PRESS, BUTTON_RELEASE, 1))
 
+        # ── gamepad: the right stick reaches the host (the MOTION frames' analog block): in FPS
+        #    mode with flick stick on it (web-desk.sh: a full turn is 400 counts), a push right
+        #    turns a quarter: the X pointer moves 100 px right and no further while held ──────
+        click(d, '[data-pane=gamepad] [data-mode="fps"]')
+        check("gamepad: the host is in FPS mode", wait(lambda: state(d).get("mode") == "fps", 3), state(d).get("mode"))
+        subprocess.run(["xdotool", "mousemove", "500", "500"])
+        wait(lambda: xy() == (500, 500), 2)
+        drag('[data-pane=gamepad] [data-stick="right"]', 90, 0)
+        moved = wait(lambda: xy() == (600, 500) and xy(), 3)
+        time.sleep(0.3)
+        check("gamepad: the right stick pushed right flicks a quarter turn: the pointer 100 px right, and stays",
+              moved and xy() == (600, 500), (xy(), js(d, "remotionTest.sent")))
+        click(d, '[data-pane=gamepad] [data-mode="pointer"]')
+        wait(lambda: state(d).get("mode") == "pointer", 3)
+
         # ── presenter laser: the overlay dot, the real pointer still, clicks pass through ──
         set_mode(d, "presenter")
         orient(d, 0, 0, 0)

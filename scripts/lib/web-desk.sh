@@ -17,7 +17,12 @@ start_web_desk() {
     start_key_witness "$work/xev.log"; kw=$?
     pids+=($key_pid)
     [ $kw -eq 0 ] || fail "no keyboard witness"
-    export XDG_CONFIG_HOME="$work/config"   # no user config: the default button map and settings
+    # No user config: the default button map and settings, but for flick stick on the right
+    # stick in FPS mode with a full turn of 400 counts (the Gamepad mode's stick check).
+    export XDG_CONFIG_HOME="$work/config"
+    mkdir -p "$work/config/remotion"
+    printf '[mapping]\n"fps.calibration" = "counts"\n"fps.counts_per_360" = 400\n"flick.stick" = "right"\n' \
+        > "$work/config/remotion/config.toml"
     "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard --pair-at-start \
         --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
     hostpid=$!

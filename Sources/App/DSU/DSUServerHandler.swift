@@ -72,7 +72,7 @@ package final class DSUServerHandler: ChannelInboundHandler, HostPipelineObserve
 
     // MARK: the host's controllers
 
-    package func sessionOpened(_ id: SessionID, address: SocketAddress, now: Instant) {
+    package func sessionOpened(_ id: SessionID, origin: HostControllerOrigin, now: Instant) {
         buttons[id] = ButtonSet.none
         if let slot = machine.attach(id) {
             logger.info("DSU server slot filled", metadata: ["session": "\(id)", "slot": "\(slot)"])

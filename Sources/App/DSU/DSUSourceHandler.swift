@@ -150,7 +150,7 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
 
     private func open(_ slot: UInt8, now: Instant) {
         guard sessions[slot] == nil else { return }
-        guard let id = host.openExternal(from: server, name: "\(name) slot \(slot)") else {
+        guard let id = host.openExternal(from: .dsu(server: server, slot: slot), name: "\(name) slot \(slot)") else {
             if waiting[slot] == nil {
                 logger.warning("\(name) slot \(slot): the host is full (--max-controllers); retrying every second")
             }

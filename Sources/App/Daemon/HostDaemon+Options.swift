@@ -54,6 +54,9 @@ extension HostDaemon {
         /// A virtual DualSense per controller and gyro as its right stick (`--gamepad`,
         /// `--gyro-stick`, `[gamepad]`; docs/GAMEPAD.md); no pad by default.
         package var gamepad = GamepadConfig()
+        /// The gamepads plugged into this computer as controllers (`--local-pads`,
+        /// `[local-pads]`; docs/LOCAL-PADS.md); off by default.
+        package var localPads = LocalPadsConfig()
         /// nil: no dashboard (`--no-dashboard`).
         package var dashboardPort: Int? = 7475
         package var discovery = true

@@ -47,12 +47,13 @@ extension HostDaemon {
             var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)
             let dsu = try await startDSU(loop)
             try await startGamepads(loop)
+            let localPads = try await startLocalPads(loop)
             ready.dsuServe = dsu?.serverAddress?.displayText
             let status = StatusDisplay(publisher: publisher, name: options.instance.value,
                                        addresses: StatusDisplay.addresses(for: loop.localAddress),
                                        port: boundPort, console: console, pairingHint: hint)
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-                .init(service: HostRunner(loop: loop, dsu: dsu, console: console)), .init(service: status)]
+                .init(service: HostRunner(loop: loop, dsu: dsu, localPads: localPads, console: console)), .init(service: status)]
             var webCommands: ControlCommands.Web?
             var phonePairing: (@Sendable () -> String?)?
             if let webPort = options.web.port {
@@ -180,6 +181,26 @@ extension HostDaemon {
             #endif
         }
 
+        /// `--local-pads`: the gamepads plugged in here as controllers (docs/LOCAL-PADS.md).
+        func startLocalPads(_ loop: HostLoop) async throws -> LocalPadBridge? {
+            guard options.localPads.enabled else { return nil }
+            #if os(Linux)
+            let console = self.console
+            let bridge: LocalPadBridge
+            do {
+                bridge = try await LocalPadBridge.start(host: loop, config: options.localPads, say: { console.say($0) })
+            } catch {
+                await loop.shutdown()
+                throw HostStartError("--local-pads: \(error)")
+            }
+            let grab = options.localPads.grab ? " (grabbed: only Remotion sees them)" : ""
+            console.say("local pads: gamepads with motion sensors plugged into this computer become controllers\(grab)")
+            return bridge
+            #else
+            throw HostStartError("--local-pads needs Linux (evdev)")
+            #endif
+        }
+
         /// The DSU sources and server (docs/DSU.md), on the host's loop; nil when none is asked for.
         func startDSU(_ loop: HostLoop) async throws -> DSUBridge? {
             guard !options.dsu.sources.isEmpty || options.dsu.serve != nil else { return nil }
@@ -206,11 +227,13 @@ extension HostDaemon {
 struct HostRunner: Service {
     let loop: HostLoop
     var dsu: DSUBridge?
+    var localPads: LocalPadBridge?
     let console: HostConsole
 
     func run() async throws {
         try? await gracefulShutdown()
         await dsu?.stop()
+        await localPads?.stop()
         #if os(Linux)
         // Every virtual pad to rest, then destroyed, before the loop goes.
         _ = try? await loop.onLoop { context in

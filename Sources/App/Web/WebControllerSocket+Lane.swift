@@ -20,7 +20,7 @@ extension WebControllerSocket {
     struct Lane: Sendable {
         let device: String
         let token: UInt64
-        let core: WebSessionCore
+        let core: WebSessionDriver
     }
 
     /// Verifies and attaches a lane hello, tells the page, and returns the lane; nil when
@@ -44,23 +44,10 @@ extension WebControllerSocket {
         return Lane(device: device.id, token: attached.token, core: attached.core)
     }
 
-    /// One message on an attached lane: MOTION (acknowledged on this socket) and PING.
+    /// One message on an attached lane: MOTION (acknowledged on this socket) and PING; the
+    /// session's machine drops a BUTTON (a lane never presses or releases anything).
     func laneMessage(_ message: WebSocketMessage, _ lane: Lane, _ outbound: WebSocketOutboundWriter) async throws {
         guard case .binary(let buffer) = message else { stats.drop(.laneText); return }
-        let frame: WebFrame
-        do { frame = try WebFrame.decode(buffer.readableBytesView) } catch {
-            stats.drop(.badFrame(error))
-            return
-        }
-        switch frame {
-        case .motion(let m):
-            lane.core.motion(m, lane: true)
-            try await outbound.write(.binary(ByteBuffer(bytes: WebSessionCore.ack(m.sequence))))
-        case .button:
-            stats.drop(.laneButton)     // buttons ride the primary socket only, in order
-        case .ping:
-            host.heard(lane.core.session)   // (the clock offset is the primary's pings' alone)
-            try await outbound.write(.binary(ByteBuffer(bytes: WebFrame.pong(echoing: buffer.readableBytesView))))
-        }
+        try await Self.write(lane.core.received(buffer.readableBytesView, on: .lane), to: outbound)
     }
 }

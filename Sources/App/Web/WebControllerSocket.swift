@@ -36,7 +36,7 @@ struct WebControllerSocket: Sendable {
         let typing = Atomic<Bool>(true)
         /// A newer session of the same device took over (`WebDeviceRegistry.claimSession`).
         let replaced = Atomic<Bool>(false)
-        let session = Mutex<(id: SessionID, device: String)?>(nil)
+        let session = Mutex<(driver: WebSessionDriver, device: String)?>(nil)
         /// The device whose session this socket is the motion lane of (docs/WEB-CONTROLLER.md).
         let lane = Mutex<String?>(nil)
         /// Tells the connection guard that this socket authenticated (no caps, no idle timeout).
@@ -48,7 +48,7 @@ struct WebControllerSocket: Sendable {
         }
     }
 
-    enum Ending: Sendable { case closedByPage, timedOut, revoked, refused, replaced, shutdown }
+    typealias Ending = WebSessionEnding
 
     /// `abort` closes the connection at once, failing any write still pending (the
     /// server passes its channel's close).
@@ -64,7 +64,7 @@ struct WebControllerSocket: Sendable {
             if lane { stats.count(ended: "lane-\(ending)") }
             // Release before anything that could wait on the phone.
             end(link, ending)
-            if let goodbye = Self.goodbye(ending, limit: limit, lane: lane) {
+            if let goodbye = ending.goodbye(limit: limit, lane: lane) {
                 await Self.within(Self.goodbyeDeadline) { try? await outbound.write(.text(goodbye.text)) }
             }
             // Cut the connection without a close handshake the phone may never read: a
@@ -77,28 +77,8 @@ struct WebControllerSocket: Sendable {
 
     /// Closes the host's session (releasing what it held) once, with the ending's reason.
     private func end(_ link: Link, _ ending: Ending) {
-        guard let (id, _) = link.session.withLock({ s in defer { s = nil }; return s }) else { return }
-        let reason: SessionCloseReason = switch ending {
-        case .closedByPage, .refused, .replaced: .clientDisconnected(.user)
-        case .timedOut: .timedOut
-        case .revoked: .revoked
-        case .shutdown: .hostShutdown
-        }
-        host.close(id, reason: reason)
-        stats.count(ended: reason.description)
-    }
-
-    /// What the page is told when the host ends its socket (nothing when the page did).
-    private static func goodbye(_ ending: Ending, limit: Duration, lane: Bool) -> WebHostMessage? {
-        if lane, ending == .replaced {
-            return .closing(reason: "replaced", message: "a newer motion lane took this one's place, or its session ended")
-        }
-        return switch ending {
-        case .timedOut: .closing(reason: "timeout", message: "nothing arrived from this phone for \(limit); reconnecting")
-        case .revoked: .closing(reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again")
-        case .replaced: .closing(reason: "replaced", message: "this phone connected again; this older connection ends")
-        case .closedByPage, .refused, .shutdown: nil
-        }
+        guard let (driver, _) = link.session.withLock({ s in defer { s = nil }; return s }) else { return }
+        driver.close(ending)
     }
 
     /// Runs `body` for at most `limit`; returns when it finished or the time is up (a body
@@ -124,21 +104,20 @@ struct WebControllerSocket: Sendable {
             if let lane, !registry.isTrusted(lane) { return .revoked }
             if link.replaced.load(ordering: .relaxed) { return .replaced }
             if link.silence() > (session == nil && lane == nil ? helloTimeout : timeout) { return .timedOut }
-            if let (id, device) = session {
+            if let (driver, device) = session {
                 guard registry.isTrusted(device) else { return .revoked }
                 let may = registry.mayType(device)
-                if link.typing.exchange(may, ordering: .relaxed) != may { host.setTyping(id, allowed: may) }
+                if link.typing.exchange(may, ordering: .relaxed) != may, let id = driver.session { host.setTyping(id, allowed: may) }
             }
         }
     }
 
     private func read(_ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter,
                       remote: SocketAddress?, link: Link) async -> Ending {
-        var core: WebSessionCore?         // the session this primary socket opened
+        var core: WebSessionDriver?       // the session this primary socket opened (closed by `run`)
         var lane: Lane?                   // or: this socket is a motion lane of another's session
         var claim: (device: String, token: UInt64)?   // this device's one live session
         defer {
-            core?.close()
             if let claim { registry.releaseSession(claim.device, token: claim.token) }
             if let lane { registry.releaseLane(lane.device, token: lane.token) }
         }
@@ -152,8 +131,8 @@ struct WebControllerSocket: Sendable {
                 switch message {
                 case .text(let text):
                     if let input = WebInputMessage.parse(text) {   // touchpad, typing, laser
-                        guard let session = core?.session else { stats.drop(.beforeHello); continue }
-                        if let reply = await host.input(session, input) { try await outbound.write(.text(reply.text)) }
+                        guard let core else { stats.drop(.beforeHello); continue }
+                        if let reply = await core.input(input, on: .primary) { try await outbound.write(.text(reply.text)) }
                         continue
                     }
                     guard let parsed = WebClientMessage.parse(text) else { stats.drop(.badText); continue }
@@ -167,8 +146,8 @@ struct WebControllerSocket: Sendable {
                         // One live session per device, on either transport: this one replaces the last.
                         let token = registry.claimSession(device.id) { link.replaced.store(true, ordering: .relaxed) }
                         claim = (device.id, token)
-                        let address = remote ?? (try! SocketAddress(ipAddress: "0.0.0.0", port: 0))
-                        guard let id = await host.open(from: address, name: device.name) else {
+                        let opened = WebSessionDriver(host: host, stats: stats, transport: .webSocket, limit: timeout)
+                        guard let id = await host.open(from: .web(device: device.id, peer: remote), name: device.name) else {
                             stats.count(refused: .full)
                             try await outbound.write(.text(WebHostMessage.refused(
                                 reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text))
@@ -176,9 +155,9 @@ struct WebControllerSocket: Sendable {
                         }
                         host.setTyping(id, allowed: device.mayType)
                         link.typing.store(device.mayType, ordering: .relaxed)
-                        let opened = WebSessionCore(host: host, session: id, stats: stats)
+                        _ = opened.opened(id)
                         core = opened
-                        link.session.withLock { $0 = (id, device.id) }
+                        link.session.withLock { $0 = (opened, device.id) }
                         link.authenticated()
                         stats.count(opened: 1)
                         // Lanes may attach from here on (the page opens one after the welcome).
@@ -192,38 +171,30 @@ struct WebControllerSocket: Sendable {
                         guard let attached = try await attachLane(version: version, id: id, credential: credential,
                                                                   session: session, link: link, outbound) else { return .refused }
                         lane = attached
-                    case .recenter:
-                        if let session = core?.session { host.recenter(session) }
-                    case .mode(let wanted):
-                        if let session = core?.session {
-                            let now = await host.mode(session, set: wanted)
+                    case .recenter, .mode:
+                        if let now = await core?.command(parsed, on: .primary) {
                             try await outbound.write(.text(WebHostMessage.mode(now).text))
                         }
                     }
                 case .binary(let buffer):
                     guard let core else { stats.drop(.beforeHello); continue }
-                    let frame: WebFrame
-                    do { frame = try WebFrame.decode(buffer.readableBytesView) } catch {
-                        stats.drop(.badFrame(error))
-                        continue
-                    }
-                    switch frame {
-                    case .motion(let m):
-                        core.motion(m, lane: false)
-                        try await outbound.write(.binary(ByteBuffer(bytes: WebSessionCore.ack(m.sequence))))
-                    case let .button(button, isDown, _):
-                        core.button(button, isDown: isDown)
-                    case let .ping(_, pageTime, rtt):
-                        host.heard(core.session)
-                        core.ping(pageTimeMillis: pageTime, rttTenths: rtt)
-                        try await outbound.write(.binary(ByteBuffer(bytes: WebFrame.pong(echoing: buffer.readableBytesView))))
-                    }
+                    try await Self.write(core.received(buffer.readableBytesView, on: .primary), to: outbound)
                 }
             }
         } catch {
             // A protocol error or a cancelled read: the socket is over either way.
         }
         return Task.isCancelled ? .shutdown : .closedByPage
+    }
+
+    /// What the session machine sends back (acks, pongs), in order, on this socket.
+    static func write(_ out: [WebSessionDriver.Outgoing], to outbound: WebSocketOutboundWriter) async throws {
+        for item in out {
+            switch item {
+            case .binary(let bytes, _): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+            case .text(let text, _): try await outbound.write(.text(text))
+            }
+        }
     }
 
     func refuseUnknown(_ outbound: WebSocketOutboundWriter) async throws {

@@ -18,7 +18,7 @@ package final class WebDeviceRegistry: Sendable {
         var offers = PerKeyRateLimit(limit: 6, window: 30)
         /// The one live session of each device, on either transport, its motion lane, and
         /// how to end each.
-        var live = WebLiveSessions<@Sendable () -> Void, WebSessionCore>()
+        var live = WebLiveSessions<@Sendable () -> Void, WebSessionDriver>()
         var refusedHellos = 0
         var refusedPairings = 0
     }
@@ -76,7 +76,7 @@ package final class WebDeviceRegistry: Sendable {
     }
 
     /// The claimed WebSocket session is open: a motion lane naming `label` may attach to `core`.
-    func sessionOpened(_ id: String, token: UInt64, label: String, core: WebSessionCore) {
+    func sessionOpened(_ id: String, token: UInt64, label: String, core: WebSessionDriver) {
         state.withLock { _ = $0.live.opened(id, token: token, label: label, core: core) }
     }
 
@@ -90,7 +90,7 @@ package final class WebDeviceRegistry: Sendable {
     /// A second WebSocket's lane hello (already verified as device `id`): attaches it to the
     /// device's open session named `session`, replacing an older lane; nil when there is
     /// no such session. A lane never claims, replaces or ends a session.
-    func attachLane(_ id: String, session: String, end: @escaping @Sendable () -> Void) -> (token: UInt64, core: WebSessionCore)? {
+    func attachLane(_ id: String, session: String, end: @escaping @Sendable () -> Void) -> (token: UInt64, core: WebSessionDriver)? {
         let result = state.withLock { $0.live.attachLane(id, session: session, end: end) }
         guard case .success(let attached) = result else { return nil }
         for end in attached.replaced { end() }

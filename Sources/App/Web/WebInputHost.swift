@@ -8,17 +8,18 @@ extension PipelineControllers {
         try? await loop.onLoop { $0.pipeline.buttonLabels(id) }
     }
 
-    package func input(_ id: SessionID, _ message: WebInputMessage) async -> WebInputReply? {
-        // Every message waits for the host's loop: one in flight per session, so a page that
-        // floods touchpad or key messages fills its own transport's buffer (TCP's window, the
-        // data channel's bounded queue, counted when full), never the host loop's queue.
-        let reply = (try? await loop.onLoop { $0.pipeline.webInput(id, message) }) ?? nil
-        guard case .text = message else { return reply }
-        // Give the borrowed keycodes back soon after the text (issue 25 item 7).
+    package func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void) {
+        // Enqueued on the host's loop in order with the session's motion and buttons. The
+        // transport bounds what waits: a WebSocket awaits each reply (a page that floods fills
+        // its own TCP window), a data channel's session drops past `WebSession.maxInputsInFlight`.
         let loop = self.loop
-        loop.eventLoop.scheduleTask(in: .milliseconds(1_050)) {   // typingRestoreDelay + a margin
-            loop.execute { $0.pipeline.restoreTypingIfIdle() }
+        loop.execute { context in
+            reply(context.pipeline.webInput(id, message))
+            guard case .text = message else { return }
+            // Give the borrowed keycodes back soon after the text (issue 25 item 7).
+            loop.eventLoop.scheduleTask(in: .milliseconds(1_050)) {   // typingRestoreDelay + a margin
+                loop.execute { $0.pipeline.restoreTypingIfIdle() }
+            }
         }
-        return reply
     }
 }

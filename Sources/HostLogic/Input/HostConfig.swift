@@ -16,6 +16,10 @@ import RemotionProtocol
 ///     pad = "dualsense"    # or "dualsense-usb", or "none"
 ///     gyro = "right-stick" # gyro as the right stick, for games that read no gyro
 ///
+///     [local-pads]         # gamepads plugged into this computer as controllers (docs/LOCAL-PADS.md)
+///     enabled = true
+///     grab = false
+///
 ///     [[dsu]]              # a DSU (cemuhook) server to read controllers from, one table each
 ///     address = "192.168.1.20:26760"
 ///     home = "P"           # DSU button overrides (docs/DSU.md)
@@ -33,6 +37,8 @@ package struct HostConfig: Sendable, Hashable {
     package var dsuSources: [DSUSourceConfig]
     /// `[gamepad]`: each controller's virtual pad and gyro as its right stick (none when absent).
     package var gamepad = GamepadConfig()
+    /// `[local-pads]`: the gyro of gamepads plugged in here (off when absent).
+    package var localPads = LocalPadsConfig()
 
     package init(buttons: ButtonMap = .seedDefault, mapping: [MappingEntry] = [], dsuSources: [DSUSourceConfig] = []) {
         self.buttons = buttons
@@ -40,7 +46,7 @@ package struct HostConfig: Sendable, Hashable {
         self.dsuSources = dsuSources
     }
 
-    package static let tables = ["buttons", "mapping", "gamepad"]
+    package static let tables = ["buttons", "mapping", "gamepad", "local-pads"]
     /// Tables written `[[name]]`, one element per source.
     package static let arrayTables = ["dsu"]
 
@@ -56,7 +62,7 @@ package struct HostConfig: Sendable, Hashable {
             if element == nil, !tables.contains(name) {
                 throw ConfigError(path: path, line: line, arrayTables.contains(name)
                     ? "write [[\(name)]] (double brackets), one table per source"
-                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping], [gamepad] or [[dsu]]")
+                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping], [gamepad], [local-pads] or [[dsu]]")
             }
         }
         var config = HostConfig()
@@ -68,7 +74,7 @@ package struct HostConfig: Sendable, Hashable {
                                   "\(EchoedValue.quoted(entry.key)) is outside any table; put it under [buttons] or [mapping]")
             case "dsu":
                 dsu[entry.element ?? 0, default: []].append(ConfigEntry(entry))
-            case "gamepad":
+            case "gamepad", "local-pads":
                 continue   // checked together below
             case "buttons":
                 guard let button = Button(letter: entry.key) else {
@@ -87,6 +93,7 @@ package struct HostConfig: Sendable, Hashable {
             }
         }
         config.gamepad = try GamepadConfig.parse(doc.entries.filter { $0.table == "gamepad" }, path: path)
+        config.localPads = try LocalPadsConfig.parse(doc.entries.filter { $0.table == "local-pads" }, path: path)
         for (name, line, element) in doc.tables where name == "dsu" {
             config.dsuSources.append(try DSUSourceConfig.parse(dsu[element ?? 0] ?? [], headerLine: line, path: path))
         }

@@ -60,6 +60,10 @@ package struct NewestWinsIntake: Sendable, Equatable {
 
     /// A frame this far behind the baseline lag (and catching up) is part of a backlog.
     package var lateBoundMicros: Int64 = 40_000
+    /// Whether a backlog is held and merged; false: only stale frames are dropped (a data
+    /// channel's motion is never retransmitted, so frames close together are the transport's
+    /// pacing, not a stall's backlog, and holding them would only delay them).
+    package var holdsBursts = true
     /// The longest a held frame waits for a newer one.
     package var holdLimit: Duration = .milliseconds(50)
     package private(set) var counters = Counters()
@@ -141,7 +145,7 @@ package struct NewestWinsIntake: Sendable, Equatable {
 
         let base = baseline ?? lag
         let behind = lag - base > lateBoundMicros
-        if (behind && (jumped || catchingUp)) || (holding && catchingUp) {
+        if holdsBursts, (behind && (jumped || catchingUp)) || (holding && catchingUp) {
             latePaced = 0
             if now >= held!.since + holdLimit { return flush() }
             tailDeadline = now + tailWait
@@ -165,6 +169,9 @@ package struct NewestWinsIntake: Sendable, Equatable {
     package mutating func button(_ button: Button, isDown: Bool) -> [Output] {
         flush() + [.button(button, isDown: isDown)]
     }
+
+    /// Sends the held motion now (before a page message that must not overtake it).
+    package mutating func sendHeld() -> [Output] { flush() }
 
     /// Sends the held motion once the hold has lasted `holdLimit`.
     package mutating func expire(now: Instant) -> [Output] {

@@ -22,12 +22,15 @@ package struct WebMotion: Sendable, Equatable {
     package var attitude: Attitude?
     package var gyro: Vector3?
     package var acceleration: Vector3?
+    /// The Gamepad mode's sticks and triggers (flag bit 4, a 64-byte frame), as in the UDP
+    /// motion packet's analog block.
+    package var analog: AnalogState?
 
     /// The protocol's sample (timestamps in microseconds on the page's clock).
     package var sample: MotionSample {
         // Saturated: a finite time past 2^64 µs (1e300 ms) would trap the conversion.
         MotionSample(timestampMicros: UInt64(min(max(0, timeMillis * 1000), 1.8e19)), attitude: attitude, gyro: gyro,
-                     acceleration: acceleration, buttons: buttons)
+                     acceleration: acceleration, buttons: buttons, analog: analog)
     }
 }
 
@@ -61,7 +64,7 @@ package enum WebFrameError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension WebFrame {
-    package static let motionLength = 52, buttonLength = 8, pingLength = 16
+    package static let motionLength = 52, motionAnalogLength = 64, buttonLength = 8, pingLength = 16
 
     package static func decode(_ bytes: some Collection<UInt8>) throws(WebFrameError) -> WebFrame {
         let b = Array(bytes)
@@ -72,10 +75,14 @@ extension WebFrame {
         func f32(_ o: Int) -> Float { Float(bitPattern: u32(o)) }
         func f64(_ o: Int) -> Double { Double(bitPattern: u64(o)) }
         func vector(_ o: Int) -> Vector3 { Vector3(x: f32(o), y: f32(o + 4), z: f32(o + 8)) }
+        // −32768 reads as −1 (the page never writes it): every stick value is in range.
+        func axis(_ o: Int) -> Float { max(-1, Float(Int16(bitPattern: u16(o))) / 32767) }
         switch type {
         case 0x01:
-            guard b.count == motionLength else { throw .badLength(type: type, length: b.count) }
-            let flags = b[1]
+            let flags = b.count >= 2 ? b[1] : 0
+            guard b.count == (flags & 0x10 != 0 ? motionAnalogLength : motionLength) else {
+                throw .badLength(type: type, length: b.count)
+            }
             let time = f64(8)
             guard time.isFinite else { throw .notFinite }
             var m = WebMotion(sequence: u32(4), timeMillis: time, buttons: ButtonSet(rawValue: u16(2)),
@@ -94,6 +101,10 @@ extension WebFrame {
                 let a = vector(40)
                 guard a.isFinite else { throw .notFinite }
                 m.acceleration = a
+            }
+            if flags & 0x10 != 0 {
+                m.analog = AnalogState(leftX: axis(52), leftY: axis(54), rightX: axis(56), rightY: axis(58),
+                                       leftTrigger: Float(u16(60)) / 65535, rightTrigger: Float(u16(62)) / 65535)
             }
             return .motion(m)
         case 0x02:

@@ -1,16 +1,17 @@
 import NIOCore
 import RemotionProtocol
 
-/// Controllers that arrive by another transport (the web controller's WebSocket, a DSU
-/// source) join the same host: the same state machine gives them a session slot, the
+/// Controllers that arrive by another transport (the web controller's WebSocket or data
+/// channels, a DSU source) join the same host: the same state machine gives them a session slot, the
 /// same sink maps and injects their motion, and the same release runs when they end.
 /// Call these on the host's loop (HostService's methods hop there).
 extension HostChannelHandler {
-    /// A new controller, or nil when the host is full.
-    public func openExternal(from address: SocketAddress) -> SessionID? {
+    /// A new controller from `origin` (the web page, a DSU slot, a local gamepad), or nil
+    /// when the host is full.
+    public func openExternal(from origin: ControllerOrigin<SocketAddress>) -> SessionID? {
         let now = loopNow()
         var random = SystemRandomNumberGenerator()
-        guard let (id, actions) = machine.openExternal(from: address, now: now, random: &random) else { return nil }
+        guard let (id, actions) = machine.openExternal(from: origin, now: now, random: &random) else { return nil }
         perform(actions, now: now)
         afterExternalEvent(now: now)
         return id

@@ -74,7 +74,8 @@ public enum SessionCloseReason: Hashable, Sendable, CustomStringConvertible {
 public enum HostAction<Address: Hashable & Sendable>: Sendable, Equatable {
     /// Send this message to that client (the transport frames it, plain or encrypted).
     case send(Message, session: SessionID, to: Address)
-    case sessionOpened(SessionID, Address)
+    /// A session opened: a datagram session's `.udp` origin, or where an external one came from.
+    case sessionOpened(SessionID, ControllerOrigin<Address>)
     /// A new motion sample; `latencyMicros` is the one-way latency estimated from the
     /// sample's timestamp and the client's clock offset, or nil where nobody can know it
     /// (no shared or estimated clock: a DSU app, a client whose offset is not plausible).

@@ -7,14 +7,15 @@
 /// `Configuration.externalTimeout` is closed by `tick` (the backstop behind the
 /// transport's own timeout, e.g. a WebSocket whose watchdog is stuck).
 public struct ExternalSession<Address: Hashable & Sendable>: Sendable, Equatable {
-    public var address: Address
+    /// Where the controller came from (never `.udp`: those are datagram sessions).
+    public var origin: ControllerOrigin<Address>
     public var buttons: ButtonSet = .none
     public var opened: Instant
     /// The last motion, edge or keep-alive from the transport.
     public var lastHeard: Instant
 
-    public init(address: Address, opened: Instant) {
-        self.address = address
+    public init(origin: ControllerOrigin<Address>, opened: Instant) {
+        self.origin = origin
         self.opened = opened
         lastHeard = opened
     }
@@ -27,7 +28,7 @@ extension HostStateMachine {
     /// Opens a session for a controller on another transport: its id and the
     /// `.sessionOpened` action, or nil when every slot is taken (`.tooManySessions`
     /// is counted). The id is random, never one in use.
-    public mutating func openExternal(from address: Address, now: Instant,
+    public mutating func openExternal(from origin: ControllerOrigin<Address>, now: Instant,
                                       random: inout some RandomNumberGenerator) -> (SessionID, [HostAction<Address>])? {
         guard sessionCount < configuration.maximumSessions else {
             storedDrops.count(.tooManySessions)
@@ -37,8 +38,8 @@ extension HostStateMachine {
         while id.rawValue == 0 || storedSessions[id] != nil || storedExternal[id] != nil {
             id = SessionID(UInt32.random(in: 1...UInt32.max, using: &random))
         }
-        storedExternal[id] = ExternalSession(address: address, opened: now)
-        return (id, [.sessionOpened(id, address)])
+        storedExternal[id] = ExternalSession(origin: origin, opened: now)
+        return (id, [.sessionOpened(id, origin)])
     }
 
     /// A button edge from the controller; a repeated press or release of the same

@@ -89,7 +89,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             fresh.clockOffsetMicros = offset
             fresh.stats.datagrams = 1
             storedSessions[id] = fresh
-            actions.append(.sessionOpened(id, address))
+            actions.append(.sessionOpened(id, .udp(address)))
             actions.append(pong(clientTime, id, address, now))
             return
         }

@@ -45,6 +45,7 @@ package final class UHIDDualSense: Sendable {
     /// Creates the pad. `onEvent` sees every kernel event (after the pad answered it);
     /// `onOutput` a game's rumble and lightbar. Both run on the reader thread.
     package init(identity: String, bus: DualSenseBus = .bluetooth, path: String = UHIDDualSense.defaultPath,
+                 looksOwned: Bool = false,
                  onEvent: @escaping @Sendable (DualSensePad.Event) -> Void = { _ in },
                  onOutput: @escaping @Sendable (DualSenseOutput) -> Void = { _ in }) throws(UHIDError) {
         let fd = open(path, O_RDWR | O_CLOEXEC)
@@ -61,7 +62,11 @@ package final class UHIDDualSense: Sendable {
         self.wakeWrite = pipeFDs[1]
         self.onOutput = onOutput
         self.onEvent = onEvent
-        let pad = DualSensePad(identity: identity, bus: bus)
+        // `looksOwned` (the local-pads guest stage only): a real pad's name and a phys of its
+        // own, so `--local-pads` reads it as a pad a person owns.
+        let pad = looksOwned ? DualSensePad(identity: identity, bus: bus, name: "DualSense Wireless Controller",
+                                            phys: "owned-pad/\(identity)")
+                             : DualSensePad(identity: identity, bus: bus)
         self.pad = Mutex(pad)
         let created = self.pad.withLock { pad in Self.write(fd, pad.create()) }
         guard created else {

@@ -35,7 +35,7 @@ import Testing
         }
         #expect(source.connectedSlots == [2])
         #expect(rig.pipeline.sessions.values.map(\.telemetry.name) == ["DSU 127.0.0.1:26760 slot 2"]
-               && rig.pipeline.sessions.values.map(\.telemetry.address) == ["127.0.0.1:26760"])
+               && rig.pipeline.sessions.values.map(\.telemetry.address) == ["dsu 127.0.0.1:26760 slot 2"])
         #expect(abs(rig.log.movedX - 480) <= 2, "moved \(rig.log.movedX) px")
         #expect(rig.log.lines.filter { $0.contains("move_by") }.allSatisfy { $0.hasSuffix("\"dy\":0}") })
         // Not on this machine's clock (stamped 5 s, the loop is at 1 s): latency not measured.

@@ -43,7 +43,7 @@ import RemotionSystem
             return p
         }()
 
-        func open(_ id: SessionID, _ address: SocketAddress) { pipeline.handle(.sessionOpened(id, address), now: .zero) }
+        func open(_ id: SessionID, _ address: SocketAddress) { pipeline.handle(.sessionOpened(id, .udp(address)), now: .zero) }
     }
 
     let phone = try! SocketAddress(ipAddress: "192.168.1.20", port: 40000)

@@ -9,7 +9,7 @@ import Testing
     @Test func arrowKeysAndMouseButtonsKeepTheirKind() async throws {
         let rig = try await PipelineRig.start()
         let id = SessionID(0x42)
-        let snapshot = try await rig.drive([.sessionOpened(id, PipelineRig.address),
+        let snapshot = try await rig.drive([.sessionOpened(id, .udp(PipelineRig.address)),
                                             .button(id, .c, isDown: true), .button(id, .d, isDown: true),
                                             .button(id, .a, isDown: true)])
         let held = try #require(snapshot.controllers.first?.held)

@@ -38,8 +38,8 @@ import Testing
         let p = HostPipeline(injector: Injector(backend: screen), buttonMap: map, settings: settings,
                              logger: Logger(label: "test"), publisher: SnapshotPublisher())
         let address = try SocketAddress(ipAddress: "127.0.0.1", port: 5000)
-        p.handle(.sessionOpened(Self.one, address), now: .zero)
-        p.handle(.sessionOpened(Self.two, address), now: .zero)
+        p.handle(.sessionOpened(Self.one, .udp(address)), now: .zero)
+        p.handle(.sessionOpened(Self.two, .udp(address)), now: .zero)
         return (p, screen)
     }
 

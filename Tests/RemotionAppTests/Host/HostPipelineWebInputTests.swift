@@ -30,7 +30,7 @@ import Testing
         let backend = LogBackend(sink: { lines.all.append($0) })
         let p = HostPipeline(injector: Injector(backend: backend), buttonMap: .seedDefault, settings: MappingSettings(),
                              logger: Logger(label: "test"))
-        p.handle(.sessionOpened(Self.one, try SocketAddress(ipAddress: "127.0.0.1", port: 5000)), now: .zero)
+        p.handle(.sessionOpened(Self.one, .udp(try SocketAddress(ipAddress: "127.0.0.1", port: 5000))), now: .zero)
         return (p, lines)
     }
 
@@ -101,7 +101,7 @@ import Testing
         p.webInput(Self.one, .laser(on: true))
         p.handle(.sessionClosed(Self.one, .timedOut), now: .zero)
         #expect(overlay.calls.withLock { $0.last } == "hide", "a session ending while its laser is held hides the dot")
-        p.handle(.sessionOpened(Self.one, try SocketAddress(ipAddress: "127.0.0.1", port: 5000)), now: .zero)
+        p.handle(.sessionOpened(Self.one, .udp(try SocketAddress(ipAddress: "127.0.0.1", port: 5000))), now: .zero)
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 3000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == moves + 1, "after the laser the pointer moves again")
     }

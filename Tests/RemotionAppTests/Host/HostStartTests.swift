@@ -14,7 +14,7 @@ import Testing
         #expect(first.listen == rig.host.localAddress.displayText && !first.listen.isEmpty)
         #expect(first.controllers.isEmpty)
         try await Task.sleep(for: .milliseconds(1200))
-        let later = try await rig.drive([.sessionOpened(SessionID(9), PipelineRig.address)])
+        let later = try await rig.drive([.sessionOpened(SessionID(9), .udp(PipelineRig.address))])
         #expect(later.uptime >= 1.1, "uptime counts from the host's start, not from the first controller: \(later.uptime)")
         #expect(later.listen == first.listen)
         await rig.stop()

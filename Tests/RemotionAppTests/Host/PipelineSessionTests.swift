@@ -28,7 +28,7 @@ import Testing
         let (p, _) = make()
         for i in 1...2_000 {
             let id = SessionID(UInt32(i))
-            p.handle(.sessionOpened(id, Self.address), now: .zero)
+            p.handle(.sessionOpened(id, .udp(Self.address)), now: .zero)
             p.handle(.motion(id, attitude(0.01, at: 1_000), latencyMicros: 300), now: .zero)
             p.handle(.button(id, .a, isDown: true), now: .zero)
             p.handle(.button(id, .a, isDown: false), now: .zero)
@@ -47,8 +47,8 @@ import Testing
     @Test func aSessionsOwnProfileChangesItsButtonsAndModeAndNotTheOthers() throws {
         let (p, screen) = make()
         let one = SessionID(1), two = SessionID(2)
-        p.handle(.sessionOpened(one, Self.address), now: .zero)
-        p.handle(.sessionOpened(two, Self.address), now: .zero)
+        p.handle(.sessionOpened(one, .udp(Self.address)), now: .zero)
+        p.handle(.sessionOpened(two, .udp(Self.address)), now: .zero)
         var presenter = MappingProfile()
         presenter.settings.mode = .fps
         presenter.buttons[.a] = .key(.right, modifiers: [])
@@ -78,8 +78,8 @@ import Testing
     @Test func aSessionsModeSurvivesAChangeOfTheHostsSettingsAndShowsInTheSnapshot() throws {
         let (p, _) = make()
         let one = SessionID(1), two = SessionID(2)
-        p.handle(.sessionOpened(one, Self.address), now: .zero)
-        p.handle(.sessionOpened(two, Self.address), now: .zero)
+        p.handle(.sessionOpened(one, .udp(Self.address)), now: .zero)
+        p.handle(.sessionOpened(two, .udp(Self.address)), now: .zero)
         #expect(p.setMode(one, .fps) == .fps)
         var host = p.settings
         host.sensitivity = 2
@@ -116,7 +116,7 @@ import Testing
         let laser = Laser()
         p.outputHooks.append(laser)
         let id = SessionID(7)
-        p.handle(.sessionOpened(id, Self.address), now: .zero)
+        p.handle(.sessionOpened(id, .udp(Self.address)), now: .zero)
         p.handle(.motion(id, attitude(0, at: 1_000), latencyMicros: 100), now: .zero)
         p.handle(.motion(id, attitude(0.1, at: 2_000), latencyMicros: 100), now: .zero)
         #expect(laser.seen.count == 2)
@@ -130,7 +130,7 @@ import Testing
     @Test func theSnapshotIsTypedAndNamesTheSampleItShows() throws {
         let (p, _) = make()
         let id = SessionID(0xabc)
-        p.handle(.sessionOpened(id, Self.address), now: .zero)
+        p.handle(.sessionOpened(id, .udp(Self.address)), now: .zero)
         p.setName(id, "phone")
         p.handle(.motion(id, attitude(0.05, at: 123_456, buttons: ButtonSet([.b])), latencyMicros: nil),
                  now: Instant(nanoseconds: 1_000_000_000))

@@ -14,7 +14,7 @@ import Testing
     @Test func setNameReachesTheSnapshotAndTheView() async throws {
         let rig = try await PipelineRig.start()
         let id = SessionID(0x51)
-        _ = try await rig.drive([.sessionOpened(id, PipelineRig.address)])
+        _ = try await rig.drive([.sessionOpened(id, .udp(PipelineRig.address))])
         try await rig.host.onLoop { $0.sink.setName(id, "web phone") }
         let snapshot = try await rig.drive([])
         #expect(snapshot.controllers.first?.name == "web phone")

@@ -81,7 +81,7 @@ import Testing
         ("[buttons]\nA = \"left\"\n\n\n\n\nQ = \"right\"", #"config.toml:7: button "Q" is not a button; use A to P"#),
         ("[buttons]\nA = \"kick\"", "config.toml:2: button A: \"kick\" is not an action"),
         ("[buttons]\nA = 3", "config.toml:2: button A needs a quoted action"),
-        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons], [mapping], [gamepad] or [[dsu]]"),
+        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons], [mapping], [gamepad], [local-pads] or [[dsu]]"),
         ("A = \"left\"", "config.toml:1: \"A\" is outside any table"),
         ("[buttons]\nA = \"left\"\nA = \"right\"", "config.toml:3: key \"A\" is set twice in [buttons]"),
         ("[buttons]\n[buttons]", "config.toml:2: table [buttons] appears twice"),
@@ -110,7 +110,7 @@ import Testing
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = \"fast\"", "config.toml:3: [gamepad] stick-rate must be a number"),
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = 0", "config.toml:3: [gamepad] stick-rate must be from 1 to 10000"),
         ("[gamepad]\ngyro = \"right-stick\"\nundeadzone-inner = 0.6\nundeadzone-outer = 0.5", "config.toml:4: [gamepad] undeadzone-inner and undeadzone-outer must be 0 or more, together less than 1"),
-        ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad] or [[dsu]]"),
+        ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad], [local-pads] or [[dsu]]"),
     ]
 
     @Test func gamepadTable() throws {

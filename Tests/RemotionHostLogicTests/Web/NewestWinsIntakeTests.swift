@@ -245,7 +245,7 @@ import Testing
         let (outputs, _) = Self.run(events)
         var machine = HostStateMachine<Int>()
         var random = SplitMix64(seed: 1)
-        let (id, _) = machine.openExternal(from: 1, now: .zero, random: &random)!
+        let (id, _) = machine.openExternal(from: .web(device: "phone", peer: nil), now: .zero, random: &random)!
         var delivered: [(Button, Bool)] = []
         for out in outputs {
             let actions = switch out {

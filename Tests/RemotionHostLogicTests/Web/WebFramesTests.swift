@@ -31,6 +31,24 @@ import Testing
         #expect(m.buttons == ButtonSet([.p]) && m.sequence == UInt32.max)
     }
 
+    /// The Gamepad mode's frame: flag bit 4 and 12 more bytes (the same golden as the page's
+    /// self-check: left stick full right and up, right stick full up, R2 full).
+    @Test func analogGoldenDecodesAndItsLengthFollowsTheFlag() throws {
+        let golden = Self.bytes("01 10 00 00 01 00 00 00") + [UInt8](repeating: 0, count: 44)
+            + Self.bytes("ff 7f 01 80 00 00 01 80  00 00 ff ff")
+        guard case let .motion(m) = try WebFrame.decode(golden) else { Issue.record("not motion"); return }
+        #expect(m.analog == AnalogState(leftX: 1, leftY: -1, rightX: 0, rightY: -1, leftTrigger: 0, rightTrigger: 1))
+        var lowest = golden
+        lowest[58...59] = [0x00, 0x80]
+        guard case let .motion(l) = try WebFrame.decode(lowest) else { Issue.record("not motion"); return }
+        #expect(l.analog?.rightY == -1, "−32768 (never written by the page) reads as −1")
+        #expect(m.sample.analog == m.analog, "the sample carries it to the host (pad, flick stick)")
+        #expect(throws: WebFrameError.badLength(type: 1, length: 52)) { try WebFrame.decode(Array(golden.prefix(52))) }
+        var noFlag = golden
+        noFlag[1] = 0
+        #expect(throws: WebFrameError.badLength(type: 1, length: 64)) { try WebFrame.decode(noFlag) }
+    }
+
     @Test func buttonAndPingGoldens() throws {
         #expect(try WebFrame.decode(Self.bytes("02 02 01 00 05 00 00 00")) == .button(.c, isDown: true, state: ButtonSet([.a, .c])))
         #expect(try WebFrame.decode(Self.bytes("02 0f 00 00 00 00 00 00")) == .button(.p, isDown: false, state: .none))

@@ -38,7 +38,7 @@ import Testing
         try send(.ping(clientTimeMicros: 77, clockOffsetMicros: 0), on: channel)
         let out = try replies(on: channel)
         #expect(out == [.pong(echoClientTimeMicros: 77, hostTimeMicros: 1_234_000)])
-        #expect(sink.actions.first == .sessionOpened(session, client))
+        #expect(sink.actions.first == .sessionOpened(session, .udp(client)))
         _ = try channel.finish()
     }
 

@@ -26,7 +26,7 @@ private func buttonActions(_ a: [Act]) -> [Act] { a.filter { if case .button = $
     @Test func firstPingOpensASessionAndGetsAPong() {
         var h = Host()
         let a = h.receive(pingMsg(123, offset: 7), session: s1, from: addr, now: ms(2))
-        #expect(a == [.sessionOpened(s1, addr), .send(.pong(echoClientTimeMicros: 123, hostTimeMicros: 2000), session: s1, to: addr)])
+        #expect(a == [.sessionOpened(s1, .udp(addr)), .send(.pong(echoClientTimeMicros: 123, hostTimeMicros: 2000), session: s1, to: addr)])
         #expect(h.sessions[s1]?.clockOffsetMicros == 7)
         #expect(h.nextDeadline == ms(2502))
         #expect(h.receive(pingMsg(124), session: s1, from: addr, now: ms(3)) == [.send(.pong(echoClientTimeMicros: 124, hostTimeMicros: 3000), session: s1, to: addr)])
@@ -81,7 +81,7 @@ private func buttonActions(_ a: [Act]) -> [Act] { a.filter { if case .button = $
         #expect(h.receive(pingMsg(), session: s3, from: addr + 2, now: ms(0)) == [.send(.disconnect(.full), session: s3, to: addr + 2)])
         #expect(h.drops[.tooManySessions] == 1 && h.sessions.count == 2)
         _ = h.receive(.disconnect(.user), session: s2, from: addr + 1, now: ms(1))
-        #expect(h.receive(pingMsg(), session: s3, from: addr + 2, now: ms(2)).first == .sessionOpened(s3, addr + 2))
+        #expect(h.receive(pingMsg(), session: s3, from: addr + 2, now: ms(2)).first == .sessionOpened(s3, .udp(addr + 2)))
     }
 
     @Test func buttonsAreDeliveredInOrderAndAcked() {

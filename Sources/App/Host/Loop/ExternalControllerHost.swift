@@ -4,8 +4,9 @@ import RemotionHostLogic
 import RemotionNetwork
 
 /// The one seam for controllers on other transports: the web page's WebSocket, a WebRTC
-/// data channel, a DSU app's slot, and whatever comes next. A transport opens a session
-/// (named as the user should see it), feeds it samples and edges, and closes it when its
+/// data channel, a DSU app's slot, and whatever comes next (a local gamepad). A transport
+/// opens a session from its typed origin (`ControllerOrigin`: what the status shows; no
+/// made-up address) and named as the user should see it, feeds it samples and edges, and closes it when its
 /// connection ends; the host's state machine gives it a slot under `--max-controllers`,
 /// delivers its edges once (the sample's button field is the truth), and releases
 /// everything it held when it closes.
@@ -16,8 +17,9 @@ import RemotionNetwork
 package protocol ExternalControllerHost: Sendable {
     /// The host's name (shown on the phone's page).
     var name: String { get }
-    /// A session for a controller, or nil when every controller slot is taken.
-    func open(from address: SocketAddress, name: String) async -> SessionID?
+    /// A session for a controller from `origin` (the page: `.web`, with the phone's address
+    /// when the transport knows it), or nil when every controller slot is taken.
+    func open(from origin: HostControllerOrigin, name: String) async -> SessionID?
     /// `latencyMicros`: one-way latency where the transport can estimate the clocks, else nil.
     func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?)
     func button(_ id: SessionID, _ button: Button, isDown: Bool)
@@ -28,22 +30,29 @@ package protocol ExternalControllerHost: Sendable {
     func recenter(_ id: SessionID)
     /// The session's device may type, or not (set after `open`, again when the owner changes it).
     func setTyping(_ id: SessionID, allowed: Bool)
-    /// Sets (or, with nil, reads) the session's mode; returns the mode in effect.
-    func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode
-    /// Gives the session its own profile (mapping settings and button map) at run time;
-    /// nil returns it to the host's.
-    func setProfile(_ id: SessionID, _ profile: MappingProfile?)
+    /// Sets (or, with nil, reads) the session's mode, in order with the session's other
+    /// calls; `reply` gets the mode in effect (on the host's loop).
+    func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void)
     /// The session's button map as the phone page labels it (sent after the welcome).
     func buttonLabels(_ id: SessionID) async -> WebInputReply?
     /// One touchpad/typing/laser message of the page, in order with the session's motion
-    /// and button frames; a reply for the page when there is one.
-    func input(_ id: SessionID, _ message: WebInputMessage) async -> WebInputReply?
+    /// and button frames; `reply` gets the answer for the page, nil when there is none (on
+    /// the host's loop, later: never from inside this call, which a caller may make under
+    /// its lock — `WebSessionDriver` does).
+    func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void)
+}
+
+extension ExternalControllerHost {
+    /// `mode(_:set:reply:)`, awaited.
+    func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode {
+        await withCheckedContinuation { done in self.mode(id, set: mode) { done.resume(returning: $0) } }
+    }
 }
 
 extension HostLoopContext {
     /// Opens an external session and names it, on the loop.
-    package func openExternal(from address: SocketAddress, name: String) -> SessionID? {
-        guard let id = openExternal(from: address) else { return nil }
+    package func openExternal(from origin: HostControllerOrigin, name: String) -> SessionID? {
+        guard let id = openExternal(from: origin) else { return nil }
         pipeline.setName(id, name)
         return id
     }
@@ -59,8 +68,8 @@ package struct PipelineControllers: ExternalControllerHost {
         self.name = name
     }
 
-    package func open(from address: SocketAddress, name: String) async -> SessionID? {
-        try? await loop.onLoop { $0.openExternal(from: address, name: name) }
+    package func open(from origin: HostControllerOrigin, name: String) async -> SessionID? {
+        try? await loop.onLoop { $0.openExternal(from: origin, name: name) }
     }
 
     package func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) {
@@ -87,11 +96,7 @@ package struct PipelineControllers: ExternalControllerHost {
         loop.execute { $0.pipeline.recenter(id) }
     }
 
-    package func mode(_ id: SessionID, set mode: MappingSettings.Mode?) async -> MappingSettings.Mode {
-        (try? await loop.onLoop { $0.pipeline.setMode(id, mode) }) ?? nil ?? .pointer
-    }
-
-    package func setProfile(_ id: SessionID, _ profile: MappingProfile?) {
-        loop.execute { $0.pipeline.setProfile(id, profile) }
+    package func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void) {
+        loop.execute { reply($0.pipeline.setMode(id, mode) ?? .pointer) }
     }
 }

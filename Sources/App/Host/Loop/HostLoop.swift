@@ -10,7 +10,7 @@ package protocol HostLoopContext: AnyObject {
     var pipeline: HostPipeline { get }
     func report() -> HostReport
     /// A session for a controller on another transport, or nil when the host is full.
-    func openExternal(from address: SocketAddress) -> SessionID?
+    func openExternal(from origin: HostControllerOrigin) -> SessionID?
     func externalMotion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?)
     func externalButton(_ id: SessionID, _ button: Button, isDown: Bool)
     /// A keep-alive from the transport (the state machine's backstop keeps the session).

@@ -7,7 +7,7 @@ import RemotionHostLogic
 /// synchronously, in the order the host decided things (opened, then motion and
 /// button edges, then closed after the session's buttons were released).
 package protocol HostPipelineObserver: AnyObject {
-    func sessionOpened(_ id: SessionID, address: SocketAddress, now: Instant)
+    func sessionOpened(_ id: SessionID, origin: HostControllerOrigin, now: Instant)
     func motion(_ id: SessionID, _ sample: MotionSample, now: Instant)
     func button(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant)
     func sessionClosed(_ id: SessionID, now: Instant)

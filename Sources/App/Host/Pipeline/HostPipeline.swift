@@ -113,13 +113,13 @@ package final class HostPipeline: HostEventSink {
     package func handle(_ action: HostAction<SocketAddress>, now: Instant) {
         let start = pending.count
         switch action {
-        case let .sessionOpened(id, address):
+        case let .sessionOpened(id, origin):
             let name = nameForSession?(id)
-            core.open(id, address: address.displayText, name: name, identity: Self.padIdentity(name: name, address: address),
+            core.open(id, address: origin.displayText, name: name, identity: Self.padIdentity(name: name, origin: origin),
                       now: now, into: &pending)
             route(from: start, session: id, now: now)
-            logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(address.displayText)"])
-            for o in observers { o.sessionOpened(id, address: address, now: now) }
+            logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(origin.displayText)"])
+            for o in observers { o.sessionOpened(id, origin: origin, now: now) }
         case let .motion(id, sample, latency):
             for o in observers { o.motion(id, sample, now: now) }
             // The per-packet path: the core's decision as a value, its parts straight to their outputs.
@@ -145,10 +145,11 @@ package final class HostPipeline: HostEventSink {
     }
 
     /// A controller's stable identity for its pad: the name it paired under (or says it
-    /// has), else its address without the port, so a reconnect gets the same pad address.
-    static func padIdentity(name: String?, address: SocketAddress) -> String {
+    /// has), else where it came from (a UDP address without the port, a web device, a DSU
+    /// slot, a local pad), so a reconnect gets the same pad address.
+    static func padIdentity(name: String?, origin: HostControllerOrigin) -> String {
         if let name, !name.isEmpty { return "name:\(name)" }
-        return "address:\(address.ipAddress ?? address.description)"
+        return origin.stableIdentity
     }
 
     /// Performs what the core appended since `start`, in order: each output to the outputs

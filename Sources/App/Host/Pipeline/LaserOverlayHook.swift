@@ -51,7 +51,7 @@ package final class LaserOverlayHook: HostOutputHook, HostPipelineObserver {
         return false
     }
 
-    package func sessionOpened(_ id: SessionID, address: SocketAddress, now: Instant) {}
+    package func sessionOpened(_ id: SessionID, origin: HostControllerOrigin, now: Instant) {}
     package func motion(_ id: SessionID, _ sample: MotionSample, now: Instant) {}
     package func button(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant) {}
     package func sessionClosed(_ id: SessionID, now: Instant) { set(id, on: false, from: nil) }

@@ -10,15 +10,16 @@ import Synchronization
 /// One phone on data channels (docs/WEB-CONTROLLER.md, "Transports"): the same messages
 /// as its WebSocket — a hello with the device credential on "control", then MOTION on
 /// "motion" (unordered, never retransmitted) and BUTTON / PING / commands on "control"
-/// (reliable, in order) — into a session of the host's pipeline, through the same
-/// `ExternalControllerHost` calls the WebSocket makes. Motion carries the button state the
-/// control channel's edges built (a late motion frame cannot undo an edge), and a frame
-/// older than the newest one is dropped as stale.
+/// (reliable, in order) — into a session of the host's pipeline through the same session
+/// machine as the WebSocket (`WebSession`, run by `WebSessionDriver`): the control channel
+/// owns the buttons, a frame older than the newest is stale, and page input reaches the
+/// host in order with the control channel's buttons (no queue in between).
 ///
-/// GStreamer's threads call `received`/`event`; every mutable field is in `state`.
+/// GStreamer's threads call `received`/`event`; every mutable field is in `state`, the
+/// session's own in the driver's machine.
 final class WebRTCSession: Sendable {
-    enum Channel: Sendable { case control, motion }
-    enum Ending: Sendable { case closedByPage, timedOut, revoked, refused, replaced, shutdown, fingerprint }
+    typealias Channel = WebSession.Channel
+    typealias Ending = WebSessionEnding
 
     /// The C peer, alive as long as this object: `deinit` frees it.
     final class Peer: @unchecked Sendable {
@@ -33,21 +34,26 @@ final class WebRTCSession: Sendable {
         deinit { remotion_webrtc_release(pointer) }
     }
 
+    /// The answered peer, until the session machine stops the transport.
+    final class PeerSlot: Sendable {
+        let peer = Mutex<Peer?>(nil)
+        /// Takes the peer out and closes it off the caller's thread (closing joins
+        /// GStreamer's threads, which may be the caller).
+        func stop() {
+            guard let peer = peer.withLock({ p in defer { p = nil }; return p }) else { return }
+            DispatchQueue.global().async { remotion_webrtc_close(peer.pointer) }
+        }
+    }
+
     struct State {
-        var peer: Peer?
+        var attached = false
         var token: UInt64 = 0
         var forget: (@Sendable () -> Void)?
-        var session: SessionID?
         var opening = false
         var ended = false
         /// This device's one live session (`WebDeviceRegistry.claimSession`), while it is.
         var claim: UInt64?
         var lastHeard = NIODeadline.now()
-        var clock = WebClockOffset()
-        var clutch = PageClutch()
-        var buttons = ButtonSet.none
-        var lastSequence: UInt32?
-        var lastAck = NIODeadline.uptimeNanoseconds(0)
     }
 
     let host: any ExternalControllerHost
@@ -60,27 +66,24 @@ final class WebRTCSession: Sendable {
     static let watchInterval = Duration.milliseconds(100)
     static let maxMessage = 4096
     private let state = Mutex(State())
-    /// The page's touchpad, typing and laser messages, handed to the host one after another
-    /// by one task (in the order GStreamer delivered them; bounded like the channel's buffer).
-    private let inputs: AsyncStream<(SessionID, WebInputMessage)>.Continuation
+    private let slot: PeerSlot
+    /// The session machine: buttons, newest wins, clock, clutch, closing.
+    private let driver: WebSessionDriver
+    /// The host's answers (page input, modes) go back in order, off the host's loop.
+    private let replies = DispatchQueue(label: "remotion.webrtc.replies")
 
     init(host: any ExternalControllerHost, registry: WebDeviceRegistry, stats: WebControllerStats, device: WebDevice, timeout: Duration) {
         self.host = host; self.registry = registry; self.stats = stats; self.device = device; self.timeout = timeout
-        let (stream, continuation) = AsyncStream.makeStream(of: (SessionID, WebInputMessage).self,
-                                                            bufferingPolicy: .bufferingOldest(256))
-        inputs = continuation
-        Task { [host, weak self] in
-            for await (session, message) in stream {
-                if let reply = await host.input(session, message) { self?.send(reply.text) }
-            }
-        }
+        let slot = PeerSlot()
+        self.slot = slot
+        driver = WebSessionDriver(host: host, stats: stats, transport: .dataChannels, limit: timeout, stop: { slot.stop() })
     }
 
     /// The answered peer is ours; the watchdog starts.
     func attach(_ peer: Peer, token: UInt64, forget: @escaping @Sendable () -> Void) {
         let late = state.withLock { s -> Bool in
             guard !s.ended else { return true }
-            s.peer = peer; s.token = token; s.forget = forget; s.lastHeard = .now()
+            s.attached = true; s.token = token; s.forget = forget; s.lastHeard = .now()
             return false
         }
         if late {
@@ -89,6 +92,7 @@ final class WebRTCSession: Sendable {
             DispatchQueue.global().async { remotion_webrtc_close(peer.pointer) }
             return
         }
+        slot.peer.withLock { $0 = peer }
         Task { await self.watch() }
     }
 
@@ -111,54 +115,23 @@ final class WebRTCSession: Sendable {
 
     func received(channel: Channel, isText: Bool, _ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count <= Self.maxMessage else { stats.drop(.tooLong); return }
-        let session: SessionID? = state.withLock { s in
-            s.lastHeard = .now()
-            return s.session
-        }
-        if isText {
-            let text = String(decoding: bytes, as: UTF8.self)
-            if channel == .control, let input = WebInputMessage.parse(text) {   // touchpad, typing, laser
-                guard let session else { stats.drop(.beforeHello); return }
-                self.input(input, session: session)
-                return
-            }
-            guard channel == .control, let parsed = WebClientMessage.parse(text) else {
-                stats.drop(.badText); return
-            }
-            control(parsed, session: session)
+        state.withLock { $0.lastHeard = .now() }
+        guard isText else {
+            send(driver.received(bytes, on: channel))
             return
         }
-        guard let session else { stats.drop(.beforeHello); return }
-        let frame: WebFrame
-        do { frame = try WebFrame.decode(bytes) } catch { stats.drop(.badFrame(error)); return }
-        switch frame {
-        case .motion(let m):
-            let hostNow = Date().timeIntervalSince1970 * 1000
-            let verdict = state.withLock { s -> (MotionSample, Int64?)? in
-                if let last = s.lastSequence, Int32(bitPattern: m.sequence &- last) <= 0 { return nil }
-                s.lastSequence = m.sequence
-                var sample = s.clutch.apply(m.sample, held: m.clutch)   // hold to aim
-                sample.buttons = s.buttons
-                return (sample, s.clock.latencyMicros(sampleMillis: m.timeMillis, hostNowMillis: hostNow))
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let input = WebInputMessage.parse(text) {   // touchpad, typing, laser
+            driver.input(input, on: channel) { [weak self] reply in
+                guard let self, let reply else { return }
+                replies.async { self.send(reply.text) }
             }
-            guard let (sample, latency) = verdict else { stats.drop(.stale); return }
-            host.motion(session, sample, latencyMicros: latency)
-            stats.count(motion: 1)
-            acknowledge(m.sequence)
-        case let .button(button, isDown, _):
-            guard channel == .control else { stats.drop(.buttonOnMotion); return }
-            state.withLock { $0.buttons.set(button, down: isDown) }
-            host.button(session, button, isDown: isDown)
-        case let .ping(_, pageTime, rtt):
-            host.heard(session)
-            state.withLock { $0.clock.ping(pageTimeMillis: pageTime, rttMillis: rtt == 0 ? nil : Double(rtt) / 10,
-                                          hostNowMillis: Date().timeIntervalSince1970 * 1000) }
-            send(WebFrame.pong(echoing: bytes))
+            return
         }
-    }
-
-    private func control(_ message: WebClientMessage, session: SessionID?) {
-        switch message {
+        guard channel == .control, let parsed = WebClientMessage.parse(text) else {
+            stats.drop(.badText); return
+        }
+        switch parsed {
         case let .hello(version, id, credential):
             let first = state.withLock { s -> Bool in
                 defer { s.opening = true }
@@ -175,13 +148,10 @@ final class WebRTCSession: Sendable {
             Task { await self.open() }
         case .lane:
             stats.drop(.laneOnDataChannel)   // a motion lane is a WebSocket's
-        case .recenter:
-            if let session { host.recenter(session) }
-        case .mode(let wanted):
-            guard let session else { return }
-            Task {
-                let now = await self.host.mode(session, set: wanted)
-                self.send(WebHostMessage.mode(now).text)
+        case .recenter, .mode:
+            driver.command(parsed, on: channel) { [weak self] mode in
+                guard let self, let mode else { return }
+                replies.async { self.send(WebHostMessage.mode(mode).text) }
             }
         }
     }
@@ -195,18 +165,16 @@ final class WebRTCSession: Sendable {
             return false
         }
         if unclaimed { registry.releaseSession(device.id, token: claim); return }
-        let address = (try? SocketAddress(ipAddress: "0.0.0.0", port: 0))!
-        guard let id = await host.open(from: address, name: device.name) else {
+        // The page's address is not known here (ICE chose the path inside GStreamer).
+        guard let id = await host.open(from: .web(device: device.id, peer: nil), name: device.name) else {
             stats.count(refused: .full)
             send(WebHostMessage.refused(reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text)
             end(.refused)
             return
         }
-        let ended = state.withLock { s -> Bool in
-            if !s.ended { s.session = id; s.lastHeard = .now() }
-            return s.ended
-        }
-        if ended { host.close(id, reason: .clientDisconnected(.user)); return }
+        // Ended meanwhile: the machine is closed and never saw this session.
+        guard driver.opened(id) else { host.close(id, reason: .clientDisconnected(.user)); return }
+        state.withLock { $0.lastHeard = .now() }
         host.setTyping(id, allowed: registry.mayType(device.id))
         stats.count(opened: 1)
         let mode = await host.mode(id, set: nil)
@@ -214,37 +182,25 @@ final class WebRTCSession: Sendable {
         if let labels = await host.buttonLabels(id) { send(labels.text) }
     }
 
-    /// A touchpad, typing or laser message, as the WebSocket hands it over (in order; a
-    /// reply, such as characters that could not be typed, goes back on the control channel).
-    private func input(_ message: WebInputMessage, session: SessionID) {
-        if case .dropped = inputs.yield((session, message)) { stats.drop(.inputBacklog) }
-    }
-
     // MARK: sending and ending
 
-    func send(_ text: String) { send(Array(text.utf8), isText: true) }
-    func send(_ bytes: [UInt8], isText: Bool = false, channel: Int32 = 0) {
+    func send(_ text: String) { send([.text(text, on: .control)]) }
+
+    /// What the session machine (or this adapter) sends: "control" is channel 0, "motion" 1.
+    func send(_ out: [WebSessionDriver.Outgoing]) {
+        guard !out.isEmpty else { return }
         // Take the peer under the lock, call GStreamer outside it (its threads take this lock
         // in `received`); the reference keeps the C peer's memory alive meanwhile.
-        guard let peer = state.withLock({ s in s.ended ? nil : s.peer }) else { return }
-        _ = bytes.withUnsafeBufferPointer { remotion_webrtc_send(peer.pointer, channel, isText ? 1 : 0, $0.baseAddress, $0.count) }
-    }
-
-    /// MOTION-ACK (0x84, 8 bytes: [4..7] u32 the newest sequence) on "motion", at most every
-    /// `ackInterval`. The page uses it to notice a stall and then sends only a probe frame
-    /// now and then, so SCTP's window is not full of lost frames when the network returns
-    /// and the next frame leaves at once instead of after a backed-off retransmission timer.
-    static let ackInterval = TimeAmount.milliseconds(50)
-    private func acknowledge(_ sequence: UInt32) {
-        let now = NIODeadline.now()
-        let due = state.withLock { s -> Bool in
-            guard now - s.lastAck >= Self.ackInterval else { return false }
-            s.lastAck = now
-            return true
+        guard let peer = slot.peer.withLock({ $0 }) else { return }
+        for item in out {
+            let (bytes, isText, channel): ([UInt8], Bool, Channel) = switch item {
+            case let .binary(bytes, channel): (bytes, false, channel)
+            case let .text(text, channel): (Array(text.utf8), true, channel)
+            }
+            _ = bytes.withUnsafeBufferPointer {
+                remotion_webrtc_send(peer.pointer, channel == .motion ? 1 : 0, isText ? 1 : 0, $0.baseAddress, $0.count)
+            }
         }
-        guard due else { return }
-        send([0x84, 0, 0, 0, UInt8(sequence & 0xFF), UInt8(sequence >> 8 & 0xFF), UInt8(sequence >> 16 & 0xFF), UInt8(sequence >> 24)],
-             channel: 1)
     }
 
     /// Silence past the timeout, a revoked device, or no hello in time ends the session.
@@ -253,19 +209,18 @@ final class WebRTCSession: Sendable {
         var typing = registry.mayType(device.id)
         while true {
             try? await Task.sleep(for: Self.watchInterval)
-            let (ended, session, heard) = state.withLock { ($0.ended, $0.session, $0.lastHeard) }
+            let (ended, heard) = state.withLock { ($0.ended, $0.lastHeard) }
             if ended { return }
+            let session = driver.session
             let now = NIODeadline.now()
             if session == nil, now - started > Self.amount(Self.helloTimeout) {
                 end(.timedOut); return
             }
             if session != nil, now - heard > Self.amount(timeout) {
-                send(WebHostMessage.closing(reason: "timeout", message: "nothing arrived from this phone for \(timeout); reconnecting").text)
-                end(.timedOut); return
+                end(.timedOut); return       // the machine says goodbye ("timeout")
             }
             if !registry.isTrusted(device.id) {
-                send(WebHostMessage.closing(reason: "revoked", message: "this phone was removed on the host; scan a new QR code to pair again").text)
-                end(.revoked); return
+                end(.revoked); return        // the machine says goodbye ("revoked")
             }
             let may = registry.mayType(device.id)
             if let session, may != typing { typing = may; host.setTyping(session, allowed: may) }
@@ -276,35 +231,20 @@ final class WebRTCSession: Sendable {
         .nanoseconds(d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000)
     }
 
-    /// Ends once: releases what the session held, then stops the peer off this thread
-    /// (closing joins GStreamer's threads, which may be the caller).
+    /// Ends once: the session machine releases what the page held, closes the host's
+    /// session, sends the goodbye, and stops the peer once it had its time (an event of
+    /// the machine, `WebSession.linger`; at once when the page closed).
     func end(_ ending: Ending) {
-        let taken = state.withLock { s -> (Peer?, SessionID?, (@Sendable () -> Void)?, UInt64?)? in
+        let taken = state.withLock { s -> ((@Sendable () -> Void)?, UInt64?)? in
             guard !s.ended else { return nil }
             s.ended = true
-            defer { s.peer = nil; s.session = nil; s.forget = nil; s.claim = nil }
-            return (s.peer, s.session, s.forget, s.claim)
+            defer { s.forget = nil; s.claim = nil }
+            return (s.forget, s.claim)
         }
-        guard let (peer, session, forget, claim) = taken else { return }
-        inputs.finish()
+        guard let (forget, claim) = taken else { return }
         if let claim { registry.releaseSession(device.id, token: claim) }
-        if let session {
-            let reason: SessionCloseReason = switch ending {
-            case .closedByPage, .refused, .replaced, .fingerprint: .clientDisconnected(.user)
-            case .timedOut: .timedOut
-            case .revoked: .revoked
-            case .shutdown: .hostShutdown
-            }
-            host.close(session, reason: reason)
-            stats.count(ended: reason.description)
-        }
+        send(driver.close(ending))
         forget?()
-        if let peer {
-            // Let the closing/refused message leave before the transport stops.
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
-                remotion_webrtc_close(peer.pointer)
-            }
-        }
     }
 }
 #endif

@@ -72,16 +72,23 @@ package struct DualSensePad: Sendable {
     private var encoder: DualSenseInputReport
     private var last: GamepadState?
 
-    package init(identity: String, bus: DualSenseBus = .bluetooth, name: String = "Remotion virtual DualSense") {
+    /// The HID device's phys; Remotion's own pads are "remotion/<MAC>" (local pads leave them out).
+    package let phys: String
+
+    /// `name` and `phys` other than Remotion's own only for the local-pads guest stage, whose
+    /// probe pad stands in for a DualSense a person owns (`gamepad-probe --as-owned`).
+    package init(identity: String, bus: DualSenseBus = .bluetooth, name: String = "Remotion virtual DualSense",
+                 phys: String? = nil) {
         self.bus = bus
         self.mac = DualSenseMAC(identity: identity)
         self.name = name
+        self.phys = phys ?? "remotion/\(mac)"
         self.encoder = DualSenseInputReport(bus: bus)
     }
 
     package func create() -> [Action] {
         [.create(Creation(
-            name: name, phys: "remotion/\(mac)", uniq: mac.description, bus: bus.linuxBus,
+            name: name, phys: phys, uniq: mac.description, bus: bus.linuxBus,
             vendor: DualSenseReports.vendorID, product: DualSenseReports.productID, version: 0x0100,
             descriptor: DualSenseDescriptor.bytes(for: bus)))]
     }

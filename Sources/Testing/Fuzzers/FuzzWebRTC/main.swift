@@ -14,7 +14,7 @@ package func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     if let frame = try? WebFrame.decode(bytes) {
         switch frame {
-        case .motion: precondition(size == 52)
+        case .motion(let m): precondition(size == (m.analog == nil ? 52 : 64))
         case .button(let b, _, _): precondition(b.rawValue <= 15 && size == 8)
         case .ping: precondition(size == 16)
         }

@@ -5,7 +5,7 @@
 // what the modes hold (mode, labels, laser) is written to the page's state (page-state.js).
 
 import { PAGE_MODES, MODES, MOTION_MODES, loadMode, saveMode } from "./page-modes.js";
-import { actionLabel, scrollMessage, scrollFromFingers } from "./modes.js";
+import { actionLabel, scrollMessage, scrollFromFingers, loadPrefs, savePrefs } from "./modes.js";
 import { bindPress, buzz } from "./buttons.js";
 
 /** The mode bar's buttons (before Start motion) and every mode's pane, from the table. */
@@ -32,6 +32,9 @@ export function renderModes(doc) {
  * @param {{press:Function, release:Function, held:boolean}} o.clutch   hold-to-aim
  * @param {()=>void} o.paintClutch
  * @param {()=>void} o.beforeModeChange    release what is held before the layout changes
+ * @param {(analog:object|null)=>void} o.setAnalog   the Gamepad mode's sticks and triggers (streamer.js)
+ * @param {(key:string, index:number)=>void} o.press   a button held by something other than a [data-button]
+ * @param {(key:string)=>void} o.release
  */
 export function setupModes(o) {
   const doc = o.doc, $ = (sel) => doc.querySelector(sel), all = (sel) => [...doc.querySelectorAll(sel)];
@@ -47,16 +50,44 @@ export function setupModes(o) {
   });
   const scroll = (dx, dy) => { const s = scrollFromFingers(dx, dy, natural()); send("scroll", scrollMessage(s.dx, s.dy)); };
 
-  // ── hold-to-aim (one per pane that has it) ───────────────────────────────────────────
-  for (const el of all("[data-clutch]")) {
-    bindPress(el, (k) => { if (o.clutch.press(k)) o.paintClutch(); }, (k) => { if (o.clutch.release(k)) o.paintClutch(); });
+  // ── preferences per host (the menu): gamepad labels, how the gyro button works ───────
+  let prefs = loadPrefs(o.storage, o.host);
+  const prefListeners = [];
+  for (const [id, key] of [["#face-labels", "faceLabels"], ["#gyro-button", "gyroButton"]]) {
+    const el = $(id);
+    if (!el) continue;
+    el.value = prefs[key];
+    el.addEventListener("change", () => {
+      prefs = { ...prefs, [key]: el.value };
+      savePrefs(o.storage, o.host, prefs);
+      if (key === "gyroButton") { if (o.clutch.releaseAll()) o.paintClutch(); armRatchet(); }
+      for (const f of prefListeners) f(prefs);
+    });
   }
+
+  // ── hold-to-aim, the gyro button (one per pane that has it): hold (aims while held),
+  //    toggle (a tap starts or stops aiming), ratchet (aims until held: hold to pause) ────
+  const clutchKey = (k) => (prefs.gyroButton === "hold" ? k : prefs.gyroButton);
+  function armRatchet() { if (prefs.gyroButton === "ratchet" && o.clutch.press("ratchet")) o.paintClutch(); }
+  for (const el of all("[data-clutch]")) {
+    bindPress(el, (k) => {
+      const changed = prefs.gyroButton === "toggle" ? (o.clutch.held ? o.clutch.releaseAll() : o.clutch.press("toggle"))
+        : prefs.gyroButton === "ratchet" ? o.clutch.release("ratchet") : o.clutch.press(clutchKey(k));
+      if (changed) o.paintClutch();
+    }, (k) => {
+      const changed = prefs.gyroButton === "ratchet" ? o.clutch.press("ratchet")
+        : prefs.gyroButton === "hold" ? o.clutch.release(k) : false;
+      if (changed) o.paintClutch();
+    });
+  }
+  armRatchet();
 
   // ── each mode's own bindings, on its own pane ─────────────────────────────────────────
   const bound = new Map();
   for (const m of PAGE_MODES) {
     const pane = $(`[data-pane="${m.id}"]`);
-    bound.set(m.id, m.bind({ doc, pane, state: o.state, send, scroll,
+    bound.set(m.id, m.bind({ doc, pane, state: o.state, send, scroll, setAnalog: o.setAnalog, press: o.press, release: o.release,
+                             get prefs() { return prefs; }, onPrefs: (f) => prefListeners.push(f),
                              $: (sel) => pane.querySelector(sel), all: (sel) => [...pane.querySelectorAll(sel)] }) || {});
   }
 
@@ -102,5 +133,7 @@ export function setupModes(o) {
     setMode,
     setLabels,
     releaseAll,
+    /** After everything was released (hidden, disconnected): a ratchet gyro button aims again. */
+    rearm: armRatchet,
   };
 }

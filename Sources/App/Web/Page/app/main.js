@@ -42,6 +42,7 @@ function releaseEverything() {
   if (pad) pad.releaseAll();                  // sends the up edges while still connected
   if (modes) modes.releaseAll();              // touchpad drag, held clicks, the laser
   if (clutch.releaseAll()) paintClutch();
+  if (modes) modes.rearm();                   // a ratchet gyro button's rest is "aiming"
 }
 
 // ── sensors ─────────────────────────────────────────────────────────────────────────────
@@ -253,6 +254,9 @@ function wire() {
     doc: document, storage, state, host: location.host, clutch, paintClutch,
     send: (text) => !!conn && conn.sendText(text),
     beforeModeChange: releaseEverything,
+    setAnalog: (a) => streamer.setAnalog(a),
+    press: (key, index) => { const e = buttons.press(key, index); if (e) sendButtonEdge(e); },
+    release: (key) => { const e = buttons.release(key); if (e) sendButtonEdge(e); },
   });
   state.subscribe(() => render());
   $("start").addEventListener("click", () => { streamer.start(); });   // synchronously in the tap

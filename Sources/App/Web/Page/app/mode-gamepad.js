@@ -1,6 +1,18 @@
-// mode-gamepad.js — Gamepad: the sixteen buttons, each labelled with what it does in the
-// host's map, arrows, hold to aim, recenter and the host's motion mode. The buttons are the
-// controller's own (buttons.js binds every [data-button]); this mode has no bindings of its own.
+// mode-gamepad.js — Gamepad: a controller in the hands. Two thumbsticks anchored where the
+// thumb lands, analog L2/R2 (how far down the trigger the finger is), L1/R1, the face buttons,
+// the d-pad, create/PS/options/touchpad, the gyro button and the host's motion mode. Labels a
+// player reads at a glance: ✕○△□ or ABXY (chosen in the menu), with what the host's map does
+// with each button in small type. Buttons are the controller's sixteen (buttons.js binds
+// every [data-button]; with --gamepad they are the virtual pad's, GamepadButtonTable); sticks
+// and triggers go in the MOTION frames' analog block (protocol.js, flag bit 4).
+
+import { stickFromDrag, triggerFromDepth, ANALOG_REST, analogAtRest } from "./modes.js";
+
+/** Face glyphs by button (A = south, B = east, G = west, H = north), per style. */
+export const FACE_LABELS = { playstation: { A: "✕", B: "○", G: "□", H: "△" }, xbox: { A: "A", B: "B", G: "X", H: "Y" } };
+
+const button = (letter, glyph, cls = "") =>
+  `<button type="button" data-button="${letter}" class="${cls}"><b>${glyph}</b><small data-label="${letter}">${letter}</small></button>`;
 
 export default Object.freeze({
   id: "gamepad",
@@ -8,38 +20,132 @@ export default Object.freeze({
   motion: true,
   pane: `
 <section class="pane pane-gamepad" data-pane="gamepad" aria-label="Gamepad" hidden>
-  <div class="keys area-keys" aria-label="Buttons G to P">
-    <button type="button" data-button="G"><b data-label="G">I</b><small>G</small></button>
-    <button type="button" data-button="H"><b data-label="H">J</b><small>H</small></button>
-    <button type="button" data-button="I"><b data-label="I">A</b><small>I</small></button>
-    <button type="button" data-button="J"><b data-label="J">B</b><small>J</small></button>
-    <button type="button" data-button="K"><b data-label="K">C</b><small>K</small></button>
-    <button type="button" data-button="L"><b data-label="L">D</b><small>L</small></button>
-    <button type="button" data-button="M"><b data-label="M">E</b><small>M</small></button>
-    <button type="button" data-button="N"><b data-label="N">F</b><small>N</small></button>
-    <button type="button" data-button="O"><b data-label="O">G</b><small>O</small></button>
-    <button type="button" data-button="P"><b data-label="P">H</b><small>P</small></button>
+  <div class="shoulder area-lsh" role="group" aria-label="Left shoulder">
+    <div class="trigger" data-trigger="l2" data-trigger-button="K" role="slider" aria-label="L2: press deeper for more" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><b>L2</b><i></i></div>
+    ${button("I", "L1", "sh")}
   </div>
-  <div class="tools area-tools">
-    <button type="button" class="tool recenter" aria-label="Recenter: make this direction the screen centre">Recenter</button>
-    <div class="seg mode-seg" role="group" aria-label="Motion mode">
-      <button type="button" data-mode="pointer" aria-pressed="false" aria-label="Pointer mode">Pointer</button>
-      <button type="button" data-mode="fps" aria-pressed="false" aria-label="FPS mode">FPS</button>
-    </div>
+  <div class="shoulder area-rsh" role="group" aria-label="Right shoulder">
+    ${button("J", "R1", "sh")}
+    <div class="trigger" data-trigger="r2" data-trigger-button="L" role="slider" aria-label="R2: press deeper for more" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><b>R2</b><i></i></div>
   </div>
-  <div class="dpad area-dpad" aria-label="Arrow buttons">
-    <button type="button" data-button="E" class="pos-up"><b data-label="E">↑</b><small>E</small></button>
-    <button type="button" data-button="C" class="pos-left"><b data-label="C">←</b><small>C</small></button>
-    <button type="button" data-button="D" class="pos-right"><b data-label="D">→</b><small>D</small></button>
-    <button type="button" data-button="F" class="pos-down"><b data-label="F">↓</b><small>F</small></button>
+  <div class="stick area-lstick" data-stick="left" role="slider" aria-label="Left stick: put a thumb down anywhere here and push"><span class="base"></span><span class="knob"></span><small>L</small></div>
+  <div class="stick area-rstick" data-stick="right" role="slider" aria-label="Right stick: put a thumb down anywhere here and push"><span class="base"></span><span class="knob"></span><small>R</small></div>
+  <div class="face area-face" role="group" aria-label="Face buttons">
+    ${button("H", "△", "pos-up face-b")}${button("G", "□", "pos-left face-b")}${button("B", "○", "pos-right face-b")}${button("A", "✕", "pos-down face-b")}
   </div>
-  <div class="mouse area-mouse">
-    <button type="button" data-button="A" class="big a"><b data-label="A">Left click</b><small>A</small></button>
-    <button type="button" data-button="B" class="big b"><b data-label="B">Right click</b><small>B</small></button>
+  <div class="dpad area-dpad" role="group" aria-label="D-pad">
+    ${button("E", "↑", "pos-up")}${button("C", "←", "pos-left")}${button("D", "→", "pos-right")}${button("F", "↓", "pos-down")}
   </div>
-  <button type="button" class="clutch area-aim" data-clutch aria-label="Hold to aim: motion moves the pointer while held">
-    <b>Hold to aim</b><small>clutch</small></button>
+  <div class="sys area-sys" role="group" aria-label="Create, PS, options, touchpad">
+    ${button("N", "Create")}${button("O", "PS")}${button("M", "Options")}${button("P", "Pad")}
+  </div>
+  <div class="seg mode-seg area-seg" role="group" aria-label="Motion mode">
+    <button type="button" data-mode="pointer" aria-pressed="false" aria-label="Pointer mode">Pointer</button>
+    <button type="button" data-mode="fps" aria-pressed="false" aria-label="FPS mode">FPS</button>
+  </div>
+  <button type="button" class="clutch area-aim" data-clutch aria-label="Gyro: aims while held (the menu sets hold, toggle or ratchet)">
+    <b>Gyro</b><small data-gyro-mode>hold</small></button>
 </section>`,
 
-  bind() { return {}; },
+  bind(ctx) {
+    let analog = { ...ANALOG_REST };
+    let restAt = 0;                                   // when the sticks and triggers last came to rest
+    const publish = () => {
+      if (analogAtRest(analog)) restAt = performance.now();
+      ctx.setAnalog(analogAtRest(analog) ? null : { ...analog });
+    };
+    // The motion channel may lose a frame: while anything is off rest (and for 300 ms after),
+    // the state is sent again every 100 ms even when no sensor event carries it.
+    setInterval(() => {
+      if (ctx.state.pageMode !== "gamepad") return;
+      if (!analogAtRest(analog) || performance.now() - restAt < 300) ctx.setAnalog(analogAtRest(analog) ? null : { ...analog });
+    }, 100);
+
+    // Sticks: the base goes where the thumb lands; the knob follows, full at `reach` px.
+    const held = new Map();                           // pointerId -> {stick, x0, y0}
+    for (const zone of ctx.all("[data-stick]")) {
+      const side = zone.dataset.stick, base = zone.querySelector(".base"), knob = zone.querySelector(".knob");
+      const paint = (x, y, dx, dy, on) => {
+        zone.classList.toggle("active", on);
+        const r = zone.getBoundingClientRect();
+        for (const [el, px, py] of [[base, x, y], [knob, x + dx, y + dy]]) el.style.transform = on ? `translate(${px - r.left}px, ${py - r.top}px)` : "";
+      };
+      const set = (v) => {
+        if (side === "left") { analog.lx = v.x; analog.ly = v.y; } else { analog.rx = v.x; analog.ry = v.y; }
+        publish();
+      };
+      zone.addEventListener("pointerdown", (e) => {
+        e.preventDefault();
+        try { zone.setPointerCapture(e.pointerId); } catch { /* gone */ }
+        held.set(e.pointerId, { zone, x0: e.clientX, y0: e.clientY });
+        paint(e.clientX, e.clientY, 0, 0, true);
+      });
+      zone.addEventListener("pointermove", (e) => {
+        const h = held.get(e.pointerId);
+        if (!h || h.zone !== zone) return;
+        const r = zone.getBoundingClientRect(), reach = Math.max(24, Math.min(60, Math.min(r.width, r.height) * 0.3));
+        const v = stickFromDrag(e.clientX - h.x0, e.clientY - h.y0, reach);
+        paint(h.x0, h.y0, v.x * reach, v.y * reach, true);
+        set(v);
+      });
+      const lift = (e) => {
+        const h = held.get(e.pointerId);
+        if (!h || h.zone !== zone) return;
+        held.delete(e.pointerId);
+        paint(0, 0, 0, 0, false);
+        set({ x: 0, y: 0 });
+      };
+      for (const t of ["pointerup", "pointercancel", "lostpointercapture"]) zone.addEventListener(t, lift);
+    }
+
+    // Triggers: how far down the trigger the finger is (top 10%, bottom 100%); pulled fully,
+    // its button (K, L) is pressed too, for a host whose map gives L2/R2 a key.
+    for (const el of ctx.all("[data-trigger]")) {
+      const which = el.dataset.trigger, index = el.dataset.triggerButton.charCodeAt(0) - 65, fill = el.querySelector("i");
+      const fingers = new Map();                      // pointerId -> depth
+      const update = () => {
+        const v = fingers.size ? Math.max(...fingers.values()) : 0;
+        analog[which] = v;
+        el.classList.toggle("down", v > 0);
+        fill.style.height = `${Math.round(v * 100)}%`;
+        el.setAttribute("aria-valuenow", String(Math.round(v * 100)));
+        if (v >= 0.95) ctx.press(`t${which}`, index); else ctx.release(`t${which}`);
+        publish();
+      };
+      const depth = (e) => { const r = el.getBoundingClientRect(); return triggerFromDepth(e.clientY - r.top, r.height); };
+      el.addEventListener("pointerdown", (e) => {
+        e.preventDefault();
+        try { el.setPointerCapture(e.pointerId); } catch { /* gone */ }
+        fingers.set(e.pointerId, depth(e));
+        update();
+      });
+      el.addEventListener("pointermove", (e) => { if (fingers.has(e.pointerId)) { fingers.set(e.pointerId, depth(e)); update(); } });
+      for (const t of ["pointerup", "pointercancel", "lostpointercapture"]) {
+        el.addEventListener(t, (e) => { if (fingers.delete(e.pointerId)) update(); });
+      }
+      el.releaseTrigger = () => { fingers.clear(); update(); };
+    }
+
+    // Labels: ✕○△□ or ABXY.
+    const paintFace = (style) => {
+      const glyphs = FACE_LABELS[style] || FACE_LABELS.playstation;
+      for (const [letter, glyph] of Object.entries(glyphs)) {
+        const b = ctx.$(`[data-button="${letter}"] b`);
+        if (b) b.textContent = glyph;
+      }
+    };
+    paintFace(ctx.prefs.faceLabels);
+    ctx.onPrefs((p) => { paintFace(p.faceLabels); const g = ctx.$("[data-gyro-mode]"); if (g) g.textContent = p.gyroButton; });
+
+    return {
+      /** Sticks centred, triggers up (page hidden, connection lost, mode change). */
+      releaseAll() {
+        held.clear();
+        for (const zone of ctx.all("[data-stick]")) zone.classList.remove("active");
+        for (const el of ctx.all("[data-trigger]")) if (el.releaseTrigger) el.releaseTrigger();
+        analog = { ...ANALOG_REST };
+        publish();
+      },
+    };
+  },
 });

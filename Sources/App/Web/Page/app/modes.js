@@ -133,3 +133,36 @@ export class TouchGestures {
     return out;
   }
 }
+
+// ── the Gamepad mode's sticks and triggers (mode-gamepad.js) ────────────────────────────
+export const ANALOG_REST = Object.freeze({ lx: 0, ly: 0, rx: 0, ry: 0, l2: 0, r2: 0 });
+export const analogAtRest = (a) => !a || (a.lx === 0 && a.ly === 0 && a.rx === 0 && a.ry === 0 && a.l2 === 0 && a.r2 === 0);
+
+/** A thumb's drag from where it landed (CSS px, y down) → the stick (x right, y down, −1…1),
+ *  full at `reach` px and kept inside the unit circle along its direction. */
+export function stickFromDrag(dx, dy, reach) {
+  const m = Math.hypot(dx, dy);
+  if (!(m > 0) || !(reach > 0)) return { x: 0, y: 0 };
+  const k = Math.min(m, reach) / reach / m;
+  return { x: dx * k, y: dy * k };
+}
+
+/** How far down a trigger the finger is (px from its top, its height) → 0.1 at the top … 1
+ *  at the bottom: a touch is always a little pull. */
+export function triggerFromDepth(y, height) {
+  if (!(height > 0)) return 0;
+  return 0.1 + 0.9 * Math.max(0, Math.min(1, y / height));
+}
+
+/** The page's preferences per host: face labels and how the gyro button works. */
+export const FACE_STYLES = ["playstation", "xbox"], GYRO_BUTTON_MODES = ["hold", "toggle", "ratchet"];
+export function prefsKey(host) { return "remotion.prefs." + String(host || "").toLowerCase(); }
+export function loadPrefs(storage, host) {
+  let p = {};
+  try { p = JSON.parse(storage.getItem(prefsKey(host)) || "{}") || {}; } catch { p = {}; }
+  return { faceLabels: FACE_STYLES.includes(p.faceLabels) ? p.faceLabels : "playstation",
+           gyroButton: GYRO_BUTTON_MODES.includes(p.gyroButton) ? p.gyroButton : "hold" };
+}
+export function savePrefs(storage, host, prefs) {
+  try { storage.setItem(prefsKey(host), JSON.stringify(prefs)); return true; } catch { return false; }
+}

@@ -3,10 +3,10 @@
 
 export const PROTOCOL_VERSION = 1;
 export const MOTION = 0x01, BUTTON = 0x02, PING = 0x03, PONG = 0x83;
-export const MOTION_SIZE = 52, BUTTON_SIZE = 8, PING_SIZE = 16;
+export const MOTION_SIZE = 52, MOTION_ANALOG_SIZE = 64, BUTTON_SIZE = 8, PING_SIZE = 16;
 
 /** MOTION flag bits. */
-export const FLAG_ATTITUDE = 1 << 0, FLAG_GYRO = 1 << 1, FLAG_ACCEL = 1 << 2, FLAG_CLUTCH = 1 << 3;
+export const FLAG_ATTITUDE = 1 << 0, FLAG_GYRO = 1 << 1, FLAG_ACCEL = 1 << 2, FLAG_CLUTCH = 1 << 3, FLAG_ANALOG = 1 << 4;
 
 /** Button letters in index order: A = 0 … P = 15. */
 export const BUTTON_NAMES = "ABCDEFGHIJKLMNOP".split("");
@@ -14,13 +14,17 @@ export const BUTTON_NAMES = "ABCDEFGHIJKLMNOP".split("");
 /**
  * MOTION, 52 bytes: [0]=0x01 [1]=flags [2..3] u16 buttons [4..7] u32 seq [8..15] f64 time ms
  * [16..27] f32 roll, pitch, yaw [28..39] f32 gyro x, y, z [40..51] f32 accel x, y, z.
- * Absent blocks are written as zeros and their flag bit is clear.
+ * Absent blocks are written as zeros and their flag bit is clear. With `analog` (the Gamepad
+ * mode's sticks and triggers) the frame is 64 bytes and flag bit 4 is set: [52..59] i16 left
+ * x, left y, right x, right y (−32767…32767 is −1…1, x right, y down) [60..63] u16 L2, R2
+ * (0…65535 is 0…1), as in the UDP motion packet's analog block.
  * @param {{seq:number, timeMs:number, buttons:number, clutch?:boolean,
  *          attitude?:{roll:number,pitch:number,yaw:number}|null,
- *          gyro?:number[]|null, accel?:number[]|null}} m
+ *          gyro?:number[]|null, accel?:number[]|null,
+ *          analog?:{lx:number,ly:number,rx:number,ry:number,l2:number,r2:number}|null}} m
  */
 export function encodeMotion(m) {
-  const buf = new ArrayBuffer(MOTION_SIZE), v = new DataView(buf);
+  const buf = new ArrayBuffer(m.analog ? MOTION_ANALOG_SIZE : MOTION_SIZE), v = new DataView(buf);
   let flags = 0;
   v.setUint8(0, MOTION);
   v.setUint16(2, m.buttons & 0xffff, true);
@@ -41,6 +45,14 @@ export function encodeMotion(m) {
     for (let i = 0; i < 3; i++) v.setFloat32(40 + 4 * i, m.accel[i], true);
   }
   if (m.clutch) flags |= FLAG_CLUTCH;
+  if (m.analog) {
+    flags |= FLAG_ANALOG;
+    const axis = (x) => Math.round(Math.max(-1, Math.min(1, Number(x) || 0)) * 32767);
+    const pull = (x) => Math.round(Math.max(0, Math.min(1, Number(x) || 0)) * 65535);
+    [m.analog.lx, m.analog.ly, m.analog.rx, m.analog.ry].forEach((x, i) => v.setInt16(52 + 2 * i, axis(x), true));
+    v.setUint16(60, pull(m.analog.l2), true);
+    v.setUint16(62, pull(m.analog.r2), true);
+  }
   v.setUint8(1, flags);
   return buf;
 }

@@ -129,6 +129,10 @@ function protocolChecks(t) {
   const bare = P.encodeMotion({ seq: 0xffffffff, timeMs: 0, buttons: 0x8000 });
   t("MOTION without blocks: flags 0, zeros, P = bit 15, seq u32 max",
     P.toHex(bare) === hex("01 00 00 80 ff ff ff ff" + " 00".repeat(44)), P.toHex(bare));
+  const pad = P.encodeMotion({ seq: 1, timeMs: 0, buttons: 0, analog: { lx: 1, ly: -1, rx: 0, ry: -1.5, l2: 0, r2: 1 } });
+  t("MOTION with the Gamepad mode's sticks and triggers: 64 bytes, flag 0x10 (the host's golden; −1.5 clamped)",
+    pad.byteLength === 64 && P.toHex(pad) === hex("01 10 00 00 01 00 00 00" + " 00".repeat(44) + " ff 7f 01 80 00 00 01 80 00 00 ff ff"),
+    P.toHex(pad));
   const d = P.decodeMotion(m);
   t("MOTION decodes back", d && d.seq === 5 && d.buttons === 5 && d.clutch && d.timeMs === 1000 &&
     d.attitude.pitch === -0.25 && d.gyro[1] === -2 && d.accel[2] === 1);

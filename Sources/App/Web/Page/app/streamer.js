@@ -26,6 +26,8 @@ export class MotionStreamer {
     this.seq = 0;
     this.lastOrientation = null;  // latest deviceorientation angles, degrees
     this.lastAttitude = null;     // {roll, pitch, yaw} of the last frame, radians, screen frame
+    this.lastRates = null;        // {gyro, accel} of the last devicemotion event with data
+    this.analog = null;           // the Gamepad mode's sticks and triggers (protocol.js), or null
     this.lastMotionDataAt = -Infinity;
     this.stopListening = null;
     this.noDataTimer = null;
@@ -70,8 +72,22 @@ export class MotionStreamer {
     const accel = accelFromIncludingGravity(e.accelerationIncludingGravity, angle);
     if (!gyro && !accel) return;                   // an empty event (no sensor behind it)
     this.lastMotionDataAt = this.win.performance.now();
+    this.lastRates = { gyro, accel };
     this.gotData();
     this.sendFrame(e.timeStamp, angle, gyro, accel);
+  }
+
+  /**
+   * The sticks and triggers changed (Gamepad mode; null: none). Sends a frame now, with the
+   * latest sensor values and the current time, so a stick moves at once even between sensor
+   * events or with the sensors off. A repeated rate over a shorter interval integrates to the
+   * same turn on the host (rate × dt), so the extra frame adds no motion of its own.
+   */
+  setAnalog(analog) {
+    this.analog = analog;
+    const now = this.win.performance.now(), fresh = now - this.lastMotionDataAt <= MOTION_FRESH_MS;
+    this.sendFrame(now, screenAngle(this.win), fresh && this.lastRates ? this.lastRates.gyro : null,
+                   fresh && this.lastRates ? this.lastRates.accel : null);
   }
 
   // The attitude is recomputed for every frame from the latest angles and the current screen
@@ -80,7 +96,7 @@ export class MotionStreamer {
     const o = this.lastOrientation;
     if (o) this.lastAttitude = attitudeFromDeviceOrientation(o.alpha, o.beta, o.gamma, angle) || this.lastAttitude;
     const frame = encodeMotion({ seq: this.seq, timeMs, buttons: this.buttons.bits, clutch: this.clutch.held,
-                                 attitude: this.lastAttitude, gyro, accel });
+                                 attitude: this.lastAttitude, gyro, accel, analog: this.analog });
     if (this.send(frame)) { this.sent++; this.windowCount++; this.seq = (this.seq + 1) >>> 0; }
   }
 

@@ -1,0 +1,113 @@
+import NIOCore
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionProtocol
+import RemotionSystem
+
+/// `remotion host --local-pads` (docs/LOCAL-PADS.md): the gamepads plugged into this
+/// computer become controllers. `LocalPadWatcher` reads them on its own thread; each notice
+/// hops to the host's loop in order, where `LocalPadSessions` opens, feeds and closes one
+/// external session per pad through the same seam as a DSU slot, so gyro mouse, the fused
+/// pointer, the DSU server and the virtual DualSense all see it like any controller.
+package final class LocalPadBridge: Sendable {
+    #if os(Linux)
+    private let watcher: LocalPadWatcher
+
+    private init(watcher: LocalPadWatcher) { self.watcher = watcher }
+
+    package static func start(host: HostLoop, config: LocalPadsConfig,
+                              say: @escaping @Sendable (String) -> Void) async throws -> LocalPadBridge {
+        let loop = host.eventLoop
+        let sessions = try await host.onLoop { h in
+            let s = LocalPadSessions(host: h, say: say)
+            h.pipeline.dropReporters.append(s)
+            return NIOLoopBound(s, eventLoop: loop)
+        }
+        let watcher = try LocalPadWatcher(config: config) { notice in
+            loop.execute { sessions.value.handle(notice) }
+        }
+        return LocalPadBridge(watcher: watcher)
+    }
+
+    #endif
+
+    /// Stops reading: every pad's session closes (what it held is released) before the loop goes.
+    package func stop() async {
+        #if os(Linux)
+        watcher.stop()
+        #endif
+    }
+}
+
+#if os(Linux)
+
+/// The pads' sessions, on the host's loop (its only owner).
+final class LocalPadSessions: HostDropReporter {
+    private let host: any HostLoopContext
+    private let say: @Sendable (String) -> Void
+    private var sessions: [String: SessionID] = [:]
+    private var names: [String: String] = [:]
+    private var counters: [String: LocalPadCounters] = [:]
+    private var opened = 0
+    private var samples = 0
+    private var refused = 0
+
+    init(host: any HostLoopContext, say: @escaping @Sendable (String) -> Void) {
+        self.host = host
+        self.say = say
+    }
+
+    func handle(_ notice: LocalPadNotice) {
+        switch notice {
+        case let .opened(key, name):
+            guard sessions[key] == nil else { return }
+            // The node's path as the session's address (a Unix path: it names the pad, never a peer).
+            guard let address = try? SocketAddress(unixDomainSocketPath: key) else { return }
+            guard let id = host.openExternal(from: address, name: name) else {
+                refused += 1
+                say("local pads: \(name): the host is full (--max-controllers); not read")
+                return
+            }
+            sessions[key] = id
+            names[key] = name
+            opened += 1
+        case let .events(key, events):
+            guard let id = sessions[key] else { return }
+            for event in events {
+                switch event {
+                case .sample(let s):
+                    samples += 1
+                    host.externalMotion(id, s, latencyMicros: nil)
+                case let .button(b, down):
+                    host.externalButton(id, b, isDown: down)
+                }
+            }
+        case let .closed(key, why):
+            guard let id = sessions.removeValue(forKey: key) else { return }
+            let name = names.removeValue(forKey: key) ?? key
+            host.closeExternal(id, reason: why == "host-shutdown" ? .hostShutdown : .clientDisconnected(.user))
+            say("local pads: \(name) ended (\(why)); everything it held released")
+        case .alive(let all):
+            for (key, c) in all {
+                counters[key] = c
+                if let id = sessions[key] { host.externalHeard(id) }
+            }
+        case .say(let line):
+            say(line)
+        }
+    }
+
+    // MARK: HostDropReporter
+
+    var dropLabel: String { "local-pads" }
+
+    var dropCounts: [String: Int] {
+        counters.values.reduce(into: [:]) { sum, c in for (k, v) in c.counts { sum[k, default: 0] += v } }
+    }
+
+    var summary: String {
+        let dropped = dropCounts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        return "local pads: \(opened) opened, \(samples) samples to the host, dropped \(dropped.isEmpty ? "none" : dropped)"
+    }
+}
+#endif

@@ -1,0 +1,197 @@
+import Foundation
+import NIOCore
+import RemotionHostLogic
+import RemotionProtocol
+import Synchronization
+
+/// Runs one `WebSession` (HostLogic/Web, the one session machine both web transports share)
+/// against the real host and clock: every event takes the lock, steps the machine, and makes
+/// the host's calls in the machine's order while still holding it (they only enqueue on the
+/// host's loop, so what one session sends reaches the loop in that order, whichever thread
+/// or socket it came from). What goes back to the page is returned to the caller, who sends
+/// it outside the lock. One timer task at a time runs `expire` at the machine's deadline.
+final class WebSessionDriver: Sendable {
+    let host: any ExternalControllerHost
+    private let stats: WebControllerStats
+    /// Stops the transport (a data channel's peer) when the machine says so.
+    private let stop: @Sendable () -> Void
+    private let limit: Duration
+
+    /// Something to send to the page.
+    enum Outgoing: Sendable {
+        case binary([UInt8], on: WebSession.Channel)
+        case text(String, on: WebSession.Channel)
+    }
+
+    private struct State {
+        var machine: WebSession
+        var session: SessionID?
+        var reportedIntake = NewestWinsIntake.Counters()
+        var reportedMotion = 0
+        var timer: Task<Void, Never>?
+        var armed = false
+    }
+    private let state: Mutex<State>
+
+    /// `limit`: the silence that ends the session (named in a timeout's goodbye).
+    init(host: any ExternalControllerHost, stats: WebControllerStats, transport: WebSession.Transport,
+         limit: Duration, stop: @escaping @Sendable () -> Void = {}) {
+        self.host = host
+        self.stats = stats
+        self.limit = limit
+        self.stop = stop
+        state = Mutex(State(machine: WebSession(transport: transport)))
+    }
+
+    /// The host's session, once open.
+    var session: SessionID? { state.withLock { $0.session } }
+
+    static var now: WebSession.Time {
+        WebSession.Time(monotonic: Instant(nanoseconds: Int64(NIODeadline.now().uptimeNanoseconds)),
+                        epochMillis: Date().timeIntervalSince1970 * 1000)
+    }
+
+    /// The host opened `id` for this session; false when it was closed meanwhile.
+    func opened(_ id: SessionID) -> Bool {
+        state.withLock { s in
+            guard !s.machine.isClosed else { return false }
+            s.session = id
+            s.machine.opened()
+            return true
+        }
+    }
+
+    /// A binary frame on `channel`.
+    func received(_ bytes: some Collection<UInt8>, on channel: WebSession.Channel) -> [Outgoing] {
+        step { $0.received(bytes, on: channel, at: Self.now) }
+    }
+
+    /// A command (recenter, mode) on `channel`; `reply` gets the mode in effect after a
+    /// mode command, nil for anything else or when it was dropped (always called once).
+    func command(_ message: WebClientMessage, on channel: WebSession.Channel,
+                 reply: @escaping @Sendable (MappingSettings.Mode?) -> Void) {
+        let asked = state.withLock { s -> Bool in
+            let actions = s.machine.command(message, on: channel)
+            _ = perform(actions, &s, reply: { _ in }, mode: { reply($0) })
+            return actions.contains { if case .mode = $0 { true } else { false } }
+        }
+        if !asked { reply(nil) }
+    }
+
+    /// A touchpad, typing or laser message; `reply` gets the host's answer (nil at once
+    /// when the message was dropped; always called once).
+    func input(_ message: WebInputMessage, on channel: WebSession.Channel,
+               reply: @escaping @Sendable (WebInputReply?) -> Void) {
+        let sent = state.withLock { s -> Bool in
+            let actions = s.machine.input(message, on: channel)
+            _ = perform(actions, &s, reply: reply, mode: { _ in })
+            return actions.contains { if case .input = $0 { true } else { false } }
+        }
+        if !sent { reply(nil) }
+    }
+
+    /// `command`, awaited (a socket's read loop: the next message waits for the answer).
+    func command(_ message: WebClientMessage, on channel: WebSession.Channel) async -> MappingSettings.Mode? {
+        await withCheckedContinuation { done in command(message, on: channel) { done.resume(returning: $0) } }
+    }
+
+    /// `input`, awaited (a socket's read loop: a page that floods fills its own TCP window).
+    func input(_ message: WebInputMessage, on channel: WebSession.Channel) async -> WebInputReply? {
+        await withCheckedContinuation { done in input(message, on: channel) { done.resume(returning: $0) } }
+    }
+
+    /// The session ends (releasing what the page held, once); what to send is returned.
+    @discardableResult
+    func close(_ ending: WebSessionEnding) -> [Outgoing] {
+        step { $0.close(ending, limit: limit, at: Self.now) }
+    }
+
+    private func step(_ body: (inout WebSession) -> [WebSession.Action]) -> [Outgoing] {
+        let (out, stops) = state.withLock { s in
+            let actions = body(&s.machine)
+            return (perform(actions, &s, reply: { _ in }, mode: { _ in }), actions.contains(.stopTransport))
+        }
+        if stops { stop() }
+        return out
+    }
+
+    /// Makes the host's calls (under the lock), counts, arms the timer; returns the sends.
+    private func perform(_ actions: [WebSession.Action], _ s: inout State,
+                         reply: @escaping @Sendable (WebInputReply?) -> Void,
+                         mode: @escaping @Sendable (MappingSettings.Mode) -> Void) -> [Outgoing] {
+        var out: [Outgoing] = []
+        for action in actions {
+            switch action {
+            case let .send(bytes, channel): out.append(.binary(bytes, on: channel))
+            case let .sendText(text, channel): out.append(.text(text, on: channel))
+            case .drop(let why): stats.drop(Self.reason(why))
+            case .stopTransport: break          // by the caller, outside the lock
+            case .end(let ending):
+                guard let id = s.session else { break }
+                host.close(id, reason: ending.closeReason)
+                stats.count(ended: ending.closeReason.description)
+            default:
+                guard let id = s.session else { break }
+                switch action {
+                case let .motion(sample, latency): host.motion(id, sample, latencyMicros: latency)
+                case let .button(button, isDown): host.button(id, button, isDown: isDown)
+                case .heard: host.heard(id)
+                case .recenter: host.recenter(id)
+                case .mode(let wanted): host.mode(id, set: wanted, reply: mode)
+                case .input(let message):
+                    host.input(id, message) { [weak self] answer in
+                        self?.state.withLock { $0.machine.inputDone() }
+                        reply(answer)
+                    }
+                default: break
+                }
+            }
+        }
+        let motion = s.machine.motionFrames, intake = s.machine.intakeCounters
+        if motion != s.reportedMotion { stats.count(motion: motion - s.reportedMotion); s.reportedMotion = motion }
+        if intake != s.reportedIntake { stats.count(intake: intake, since: s.reportedIntake); s.reportedIntake = intake }
+        if !s.armed, let deadline = s.machine.nextDeadline {
+            s.armed = true
+            s.timer = arm(deadline)
+        } else if s.machine.isClosed, s.machine.nextDeadline == nil {
+            s.timer?.cancel()           // closed: a held burst is dropped with the session
+            s.timer = nil
+        }
+        return out
+    }
+
+    /// Sleeps until the machine's deadline, runs `expire`, and goes on while there is a
+    /// later one (an event meanwhile may have moved it); `armed` says one runs.
+    private func arm(_ deadline: Instant) -> Task<Void, Never> {
+        Task { [self] in
+            var due = deadline
+            while true {
+                let wait = due - Self.now.monotonic
+                if wait > .zero { try? await Task.sleep(for: wait) }
+                if Task.isCancelled { return }
+                let (next, stops) = state.withLock { s -> (Instant?, Bool) in
+                    let actions = s.machine.expire(at: Self.now)
+                    _ = perform(actions, &s, reply: { _ in }, mode: { _ in })
+                    let next = s.machine.nextDeadline
+                    if next == nil { s.armed = false; s.timer = nil }
+                    return (next, actions.contains(.stopTransport))
+                }
+                if stops { stop() }
+                guard let next else { return }
+                due = next
+            }
+        }
+    }
+
+    private static func reason(_ drop: WebSession.Drop) -> WebControllerStats.Drop {
+        switch drop {
+        case .beforeOpen: .beforeHello
+        case .badFrame(let error): .badFrame(error)
+        case .laneButton: .laneButton
+        case .buttonOnMotion: .buttonOnMotion
+        case .laneText: .laneText
+        case .badText: .badText
+        case .inputBacklog: .inputBacklog
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import RemotionProtocol
+
+/// One pad a person owns, read from its evdev nodes: the Motion Sensors node (required)
+/// and its gamepad node (paired when found, `LocalPadNodes`). Sans-IO: raw events in,
+/// Remotion's events out; the adapter reads the nodes and hands the events to the host's
+/// external-controller seam.
+package struct LocalPad: Sendable {
+    package enum Event: Sendable, Equatable {
+        /// A motion sample, with the buttons and analog state as of its frame.
+        case sample(MotionSample)
+        /// A button edge from the gamepad node (between samples; the next sample agrees).
+        case button(Button, isDown: Bool)
+    }
+
+    private var motion: LocalPadMotionDecoder
+    private var controls: LocalPadControls?
+    package var driver: LocalPadDriver { motion.driver }
+    package var counters: LocalPadCounters { motion.counters }
+    package var frames: Int { motion.frames }
+    package var hasControls: Bool { controls != nil }
+
+    package init(driver: LocalPadDriver, motionAxes: [UInt16: EvdevAbsInfo]) throws(LocalPadError) {
+        motion = try LocalPadMotionDecoder(driver: driver, axes: motionAxes)
+    }
+
+    /// The gamepad node was found (at open or later): its axes and the keys down now.
+    package mutating func attachControls(axes: [UInt16: EvdevAbsInfo], pressed: Set<UInt16> = []) -> [Event] {
+        let c = LocalPadControls(layout: driver.controls, axes: axes, pressed: pressed)
+        controls = c
+        return Button.allCases.filter { c.buttons.contains($0) }.map { .button($0, isDown: true) }
+    }
+
+    /// The gamepad node went away: everything it held is released.
+    package mutating func detachControls() -> [Event] {
+        guard var c = controls else { return [] }
+        let released = c.releaseAll()
+        controls = nil
+        return released.map { .button($0.0, isDown: $0.1) }
+    }
+
+    package mutating func motionEvents(_ events: [EvdevInputEvent]) -> [Event] {
+        let buttons = controls?.buttons ?? .none, analog = controls?.analog
+        return motion.feed(events).map { s in
+            var s = s
+            s.buttons = buttons
+            s.analog = analog
+            return .sample(s)
+        }
+    }
+
+    package mutating func controlEvents(_ events: [EvdevInputEvent]) -> [Event] {
+        guard controls != nil else { return [] }
+        return controls!.feed(events).map { .button($0.0, isDown: $0.1) }
+    }
+
+    package mutating func resyncMotion(values: [UInt16: Int32]) { motion.resync(values: values) }
+
+    package mutating func resyncControls(pressed: Set<UInt16>, values: [UInt16: Int32]) -> [Event] {
+        guard controls != nil else { return [] }
+        return controls!.resync(pressed: pressed, values: values).map { .button($0.0, isDown: $0.1) }
+    }
+
+    package mutating func countPartialRead() { motion.countPartialRead() }
+}

@@ -1,0 +1,157 @@
+import RemotionProtocol
+
+/// Why a pad's motion node cannot be read as it is, in one line with what it lacks.
+package struct LocalPadError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}
+
+/// What a node sent that Remotion could not use, counted by kind (never a crash).
+package struct LocalPadCounters: Sendable, Equatable {
+    /// SYN_DROPPED: the kernel's buffer overflowed; the frame is discarded and the state reread.
+    package var droppedByKernel = 0
+    /// MSC_TIMESTAMP went backwards (not a wraparound): the sample restarts the timeline with a gap.
+    package var timestampBackwards = 0
+    /// The same MSC_TIMESTAMP twice: no time passed, the frame is not a sample.
+    package var timestampRepeated = 0
+    /// A frame without MSC_TIMESTAMP: its time is the kernel's event time.
+    package var noTimestamp = 0
+    /// An axis value outside the range EVIOCGABS gave: clamped.
+    package var outOfRange = 0
+    /// A read that was not a whole number of input events (evdev never does this).
+    package var partialReads = 0
+
+    package init() {}
+
+    /// Non-zero counts by name, for the status's drops and the stop line.
+    package var counts: [String: Int] {
+        let all = ["dropped-by-kernel": droppedByKernel, "timestamp-backwards": timestampBackwards,
+                   "timestamp-repeated": timestampRepeated, "no-timestamp": noTimestamp,
+                   "out-of-range": outOfRange, "partial-read": partialReads]
+        return all.filter { $0.value > 0 }
+    }
+}
+
+/// A "Motion Sensors" evdev node's events as Remotion's motion: sans-IO. Keeps each axis's
+/// last value (evdev sends only what changed), converts with the resolution EVIOCGABS gave
+/// at open and the driver's frame (`LocalPadDriver`), and times each frame by MSC_TIMESTAMP:
+/// the u32 µs counter's difference modulo 2³² (so its wraparound, every ~71.6 min, is one
+/// ordinary step), accumulated into a 64-bit timeline that never goes back.
+package struct LocalPadMotionDecoder: Sendable {
+    /// A timestamp that went back starts again this far ahead: the mapper sees a gap
+    /// (over its 0.5 s resync) and restarts instead of integrating a bogus step.
+    package static let restartGapMicros: UInt64 = 1_000_000
+
+    package let driver: LocalPadDriver
+    private let info: [EvdevAbsInfo]          // X, Y, Z, RX, RY, RZ
+    private var values: [Int32]
+    private var pendingTimestamp: UInt32?
+    private var lastTimestamp: UInt32?
+    private var lastEventTime: Int64?
+    private var timeline: UInt64?
+    private var discarding = false
+    private var changed = false
+    package private(set) var counters = LocalPadCounters()
+    package private(set) var frames = 0
+
+    /// `axes`: EVIOCGABS of ABS_X…ABS_RZ. Every axis needs a resolution: Remotion never
+    /// assumes one driver's units.
+    package init(driver: LocalPadDriver, axes: [UInt16: EvdevAbsInfo]) throws(LocalPadError) {
+        var info: [EvdevAbsInfo] = []
+        for code in EvdevCode.motionAxes {
+            guard let a = axes[code] else { throw LocalPadError("has no \(Self.axisName(code)) axis") }
+            guard a.resolution > 0 else {
+                throw LocalPadError("reports no resolution for \(Self.axisName(code)) (EVIOCGABS), so its units are unknown")
+            }
+            info.append(a)
+        }
+        self.driver = driver
+        self.info = info
+        values = info.map(\.value)
+    }
+
+    package static func axisName(_ code: UInt16) -> String {
+        ["ABS_X", "ABS_Y", "ABS_Z", "ABS_RX", "ABS_RY", "ABS_RZ"][Int(min(code, 5))]
+    }
+
+    /// Feeds events; returns one sample per complete frame (SYN_REPORT), its buttons and
+    /// analog state left empty for the caller.
+    package mutating func feed(_ events: [EvdevInputEvent]) -> [MotionSample] {
+        var out: [MotionSample] = []
+        for e in events {
+            switch (e.type, e.code) {
+            case (EvdevCode.synType, EvdevCode.synDropped):
+                counters.droppedByKernel += 1
+                discarding = true
+                pendingTimestamp = nil
+            case (EvdevCode.synType, EvdevCode.synReport):
+                if discarding {
+                    discarding = false
+                    continue
+                }
+                if let s = frame(eventTime: e.timeMicros) { out.append(s) }
+            case _ where discarding:
+                continue
+            case (EvdevCode.mscType, EvdevCode.mscTimestamp):
+                pendingTimestamp = UInt32(bitPattern: e.value)
+            case (EvdevCode.absType, let code) where code <= EvdevCode.absRZ:
+                let a = info[Int(code)]
+                let v = min(max(e.value, a.minimum), a.maximum)
+                if v != e.value { counters.outOfRange += 1 }
+                values[Int(code)] = v
+                changed = true
+            default:
+                continue
+            }
+        }
+        return out
+    }
+
+    /// After SYN_DROPPED the adapter rereads every axis (EVIOCGABS) and hands the values here.
+    package mutating func resync(values fresh: [UInt16: Int32]) {
+        for (code, v) in fresh where code <= EvdevCode.absRZ { values[Int(code)] = v }
+    }
+
+    private mutating func frame(eventTime: Int64) -> MotionSample? {
+        defer { pendingTimestamp = nil; changed = false; lastEventTime = eventTime }
+        let step: UInt64
+        if let raw = pendingTimestamp {
+            defer { lastTimestamp = raw }
+            if let last = lastTimestamp {
+                let d = raw &- last
+                if d == 0 { counters.timestampRepeated += 1; return nil }
+                if Int32(bitPattern: d) < 0 { counters.timestampBackwards += 1; step = Self.restartGapMicros } else { step = UInt64(d) }
+            } else {
+                step = 0
+            }
+        } else {
+            counters.noTimestamp += 1
+            guard let last = lastEventTime else { return start(eventTime) }
+            let d = eventTime - last
+            if d <= 0 { counters.timestampRepeated += 1; return nil }
+            step = UInt64(d)
+        }
+        guard let t = timeline else { return start(eventTime) }
+        timeline = t &+ step
+        return sample()
+    }
+
+    /// The first frame: the timeline starts at the kernel's time of the event.
+    private mutating func start(_ eventTime: Int64) -> MotionSample? {
+        timeline = UInt64(max(0, eventTime))
+        return sample()
+    }
+
+    private mutating func sample() -> MotionSample {
+        frames += 1
+        func scaled(_ i: Int) -> Float { Float(Double(values[i]) / Double(info[i].resolution)) }
+        let degrees = driver.remotion((scaled(3), scaled(4), scaled(5)))
+        let k = Float.pi / 180
+        return MotionSample(timestampMicros: timeline ?? 0,
+                            gyro: Vector3(x: degrees.x * k, y: degrees.y * k, z: degrees.z * k),
+                            acceleration: driver.remotion((scaled(0), scaled(1), scaled(2))))
+    }
+
+    /// Counts a read that was not whole events (the adapter's `read` saw it).
+    package mutating func countPartialRead() { counters.partialReads += 1 }
+}

@@ -1,0 +1,62 @@
+#if os(Linux)
+import Foundation
+import Glibc
+import RemotionHostLogic
+
+/// The evdev nodes as sysfs describes them (/sys/class/input/eventN/device/…): name, phys,
+/// uniq, ids, properties and key capabilities, readable without opening the node, so
+/// Remotion opens only motion sensors and their gamepads, and can name a node it may not read.
+package enum EvdevSysfs {
+    package static let devDirectory = "/dev/input"
+    static let classDirectory = "/sys/class/input"
+
+    /// Every event node present now.
+    package static func nodes() -> [EvdevNodeInfo] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: classDirectory)) ?? []
+        return names.filter { $0.hasPrefix("event") }.sorted().compactMap(node)
+    }
+
+    static func node(_ event: String) -> EvdevNodeInfo? {
+        let base = "\(classDirectory)/\(event)/device"
+        guard let name = text("\(base)/name") else { return nil }
+        let properties = bitmap(text("\(base)/properties") ?? "")
+        let keys = bitmap(text("\(base)/capabilities/key") ?? "")
+        return EvdevNodeInfo(path: "\(devDirectory)/\(event)", name: name, phys: text("\(base)/phys") ?? "",
+                             uniq: text("\(base)/uniq") ?? "",
+                             vendor: UInt16(text("\(base)/id/vendor") ?? "", radix: 16) ?? 0,
+                             product: UInt16(text("\(base)/id/product") ?? "", radix: 16) ?? 0,
+                             parent: resolved("\(base)/device") ?? "",
+                             isMotion: properties.contains(EvdevCode.propAccelerometer),
+                             isGamepad: keys.contains(Int(EvdevCode.btnSouth)))
+    }
+
+    /// A sysfs attribute without its trailing newline.
+    static func text(_ path: String) -> String? {
+        guard let s = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return s.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A sysfs bitmap ("120013 0 0 …": unsigned longs in hex, the highest first) as set bits.
+    package static func bitmap(_ text: String) -> Set<Int> {
+        var out: Set<Int> = []
+        for (i, word) in text.split(separator: " ").reversed().enumerated() {
+            guard let w = UInt64(word, radix: 16) else { continue }
+            for bit in 0..<64 where w & (1 << UInt64(bit)) != 0 { out.insert(i * 64 + bit) }
+        }
+        return out
+    }
+
+    static func resolved(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// The group that owns `path` (for the one-line permission fix), nil if unknown or root.
+    package static func group(of path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_gid != 0, let g = getgrgid(st.st_gid) else { return nil }
+        return String(cString: g.pointee.gr_name)
+    }
+}
+#endif

@@ -1,0 +1,77 @@
+#if os(Linux)
+import Glibc
+import RemotionHostLogic
+
+extension LocalPadReaderLoop {
+    /// IN_CREATE, IN_DELETE, IN_ATTRIB (udev set the permissions), IN_MOVED_TO.
+    static let inotifyMask: UInt32 = 0x100 | 0x200 | 0x004 | 0x080
+
+    /// Empties the inotify queue (what changed does not matter: the rescan looks at everything).
+    mutating func drainInotify() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while buffer.withUnsafeMutableBytes({ Glibc.read(inotify, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Compares the nodes present with the pads open: opens new pads, attaches gamepad nodes
+    /// that appeared, closes pads whose motion node is gone.
+    mutating func rescan() {
+        if inotify >= 0, !watchingInput {
+            // /dev/input appears with the first input device; until then /dev is watched for it.
+            watchingInput = inotify_add_watch(inotify, EvdevSysfs.devDirectory, Self.inotifyMask) >= 0
+            if !watchingInput { _ = inotify_add_watch(inotify, "/dev", 0x100) }
+        }
+        let nodes = EvdevSysfs.nodes()
+        for node in nodes where node.isMotion {
+            if let why = LocalPadNodes.skipReason(node) {
+                say("local pads: not reading \(node.path), \(node.name): \(why)")
+            }
+        }
+        let plans = LocalPadNodes.plans(nodes)
+        let planned = Set(plans.map(\.motion.path))
+        for key in pads.keys.sorted() where !planned.contains(key) { close(key, why: "unplugged") }
+        for plan in plans {
+            if pads[plan.motion.path] == nil { open(plan) }
+            if let controls = plan.controls, var p = pads[plan.motion.path], p.controls == nil {
+                guard let device = openNode(controls) else { continue }
+                let events = p.pad.attachControls(axes: device.absInfos(EvdevCode.padAxes), pressed: device.pressedKeys())
+                p.controls = device
+                pads[plan.motion.path] = p
+                if !events.isEmpty { notify(.events(key: plan.motion.path, events)) }
+            }
+        }
+    }
+
+    private mutating func open(_ plan: LocalPadNodes.Plan) {
+        guard let device = openNode(plan.motion) else { return }
+        do {
+            let pad = try LocalPad(driver: plan.driver, motionAxes: device.absInfos(EvdevCode.motionAxes))
+            pads[plan.motion.path] = OpenPad(pad: pad, motion: device)
+            notify(.opened(key: plan.motion.path, name: LocalPadNodes.displayName(plan.motion)))
+            // Said every time (a pad plugged in again is read again).
+            notify(.say("local pads: reading \(LocalPadNodes.displayName(plan.motion)) from \(plan.motion.path) "
+                + "(\(plan.driver.rawValue) axes\(config.grab ? ", grabbed" : ""))"))
+        } catch {
+            device.close()
+            say("local pads: not reading \(plan.motion.path), \(plan.motion.name): it \(error)")
+        }
+    }
+
+    /// Opens a node (and grabs it when asked); says once why not.
+    private mutating func openNode(_ node: EvdevNodeInfo) -> EvdevDevice? {
+        do {
+            let device = try EvdevDevice(path: node.path)
+            if config.grab, let why = device.grab() {
+                say("local pads: cannot grab \(node.path) (\(why)): another program grabbed it; reading it shared")
+            }
+            return device
+        } catch {
+            if error.isPermission {
+                say(LocalPadNodes.accessProblem(node, group: EvdevSysfs.group(of: node.path)))
+            } else if error.code != ENOENT && error.code != ENODEV {
+                say("local pads: \(error)")
+            }
+            return nil
+        }
+    }
+}
+#endif

@@ -1,0 +1,168 @@
+#if os(Linux)
+import Foundation
+import Glibc
+import RemotionHostLogic
+import Synchronization
+
+/// What the local-pads reader tells the host, in order, from its own thread.
+package enum LocalPadNotice: Sendable {
+    /// A pad to open as a controller; `key` (its motion node's path) names it from now on.
+    case opened(key: String, name: String)
+    case events(key: String, [LocalPad.Event])
+    /// The pad's motion node went away (unplugged) or the reader stopped.
+    case closed(key: String, why: String)
+    /// Every second: the open pads are alive, with what each dropped so far.
+    case alive([String: LocalPadCounters])
+    /// One line to say once (a node it may not read, a pad it skips, a grab refused).
+    case say(String)
+}
+
+/// Reads the motion sensors of the gamepads plugged into this computer (docs/LOCAL-PADS.md):
+/// a thread of its own finds them in sysfs, opens each pad's Motion Sensors node and its
+/// gamepad node, reads them (poll) and converts with `LocalPad`; inotify on /dev/input
+/// rescans when a node comes or goes. Everything mutable lives on that thread
+/// (`LocalPadReaderLoop`); this handle holds only the wake pipe and the done signal.
+package final class LocalPadWatcher: Sendable {
+    private let wakeWrite: Int32
+    private let stopping = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts the reader; `notify` runs on its thread, in order.
+    package init(config: LocalPadsConfig, notify: @escaping @Sendable (LocalPadNotice) -> Void) throws(EvdevError) {
+        var pipeFDs: [Int32] = [0, 0]
+        guard pipe(&pipeFDs) == 0 else { throw EvdevError("cannot make a pipe for", path: "local pads", code: errno) }
+        for wake in pipeFDs { _ = fcntl(wake, F_SETFD, FD_CLOEXEC) }
+        wakeWrite = pipeFDs[1]
+        let wakeRead = pipeFDs[0], done = self.done
+        let thread = Thread {
+            var reader = LocalPadReaderLoop(config: config, wake: wakeRead, notify: notify)
+            reader.run()
+            Glibc.close(wakeRead)
+            done.signal()
+        }
+        thread.name = "remotion-local-pads"
+        thread.start()
+    }
+
+    /// Stops the reader: every open pad is closed (a `.closed` notice each) before this returns.
+    package func stop() {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var one: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &one, 1)
+        done.wait()
+        Glibc.close(wakeWrite)
+    }
+
+    deinit { stop() }
+}
+
+/// The reader thread's state: the inotify watch, the open pads, the lines already said.
+struct LocalPadReaderLoop {
+    struct OpenPad {
+        var pad: LocalPad
+        let motion: EvdevDevice
+        var controls: EvdevDevice?
+    }
+
+    let config: LocalPadsConfig
+    let wake: Int32
+    let notify: @Sendable (LocalPadNotice) -> Void
+    var inotify: Int32 = -1
+    var watchingInput = false
+    var pads: [String: OpenPad] = [:]
+    /// Problem lines already said (a rescan finds the same problem again); at most
+    /// `saidLimit`, then forgotten, so a line may come again but the set never grows unbounded.
+    var said: Set<String> = []
+    static let saidLimit = 256
+
+    init(config: LocalPadsConfig, wake: Int32, notify: @escaping @Sendable (LocalPadNotice) -> Void) {
+        self.config = config
+        self.wake = wake
+        self.notify = notify
+    }
+
+    mutating func run() {
+        inotify = inotify_init1(O_NONBLOCK | O_CLOEXEC)
+        if inotify < 0 { say("local pads: inotify unavailable (\(String(cString: strerror(errno)))): pads plugged in later are not seen") }
+        rescan()
+        var lastAlive = Self.nowMillis()
+        while true {
+            let keys = pads.keys.sorted()
+            var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0), pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
+            var owners: [(String, Bool)] = []
+            for k in keys {
+                guard let p = pads[k] else { continue }
+                fds.append(pollfd(fd: p.motion.fd, events: Int16(POLLIN), revents: 0)); owners.append((k, true))
+                if let c = p.controls { fds.append(pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0)); owners.append((k, false)) }
+            }
+            let ready = poll(&fds, nfds_t(fds.count), 500)
+            if ready < 0 && errno != EINTR { say("local pads: poll failed: \(String(cString: strerror(errno)))"); break }
+            if fds[0].revents != 0 { break }
+            if fds[1].revents & Int16(POLLIN) != 0 { drainInotify(); rescan() }
+            for (i, (key, isMotion)) in owners.enumerated() where fds[i + 2].revents != 0 {
+                serve(key, motion: isMotion, hangup: fds[i + 2].revents & Int16(POLLIN) == 0)
+            }
+            let now = Self.nowMillis()
+            if now - lastAlive >= 500 {
+                lastAlive = now
+                if !pads.isEmpty { notify(.alive(pads.mapValues(\.pad.counters))) }
+            }
+        }
+        for key in pads.keys.sorted() { close(key, why: "host-shutdown") }
+        if inotify >= 0 { Glibc.close(inotify) }
+    }
+
+    /// Reads a node until it has nothing queued; a node gone closes its pad (motion) or detaches (gamepad).
+    mutating func serve(_ key: String, motion isMotion: Bool, hangup: Bool) {
+        guard var p = pads[key], let device = isMotion ? Optional(p.motion) : p.controls else { return }
+        var out: [LocalPad.Event] = []
+        var gone: String? = hangup ? "hangup" : nil
+        reading: while gone == nil {
+            switch device.read() {
+            case .empty: break reading
+            case .gone(let why): gone = why
+            case let .events(events, partial):
+                if partial { p.pad.countPartialRead() }
+                out += isMotion ? p.pad.motionEvents(events) : p.pad.controlEvents(events)
+                if events.contains(where: { $0.type == EvdevCode.synType && $0.code == EvdevCode.synDropped }) {
+                    if isMotion {
+                        p.pad.resyncMotion(values: device.absInfos(EvdevCode.motionAxes).mapValues(\.value))
+                    } else {
+                        out += p.pad.resyncControls(pressed: device.pressedKeys(),
+                                                    values: device.absInfos(EvdevCode.padAxes).mapValues(\.value))
+                    }
+                }
+            }
+        }
+        if let gone, !isMotion {
+            out += p.pad.detachControls()
+            p.controls?.close()
+            p.controls = nil
+            say("local pads: \(key)'s gamepad node \(device.path) went away (\(gone)); its buttons released")
+        }
+        pads[key] = p
+        if !out.isEmpty { notify(.events(key: key, out)) }
+        if let gone, isMotion { close(key, why: gone) }
+    }
+
+    mutating func close(_ key: String, why: String) {
+        guard let p = pads.removeValue(forKey: key) else { return }
+        p.controls?.close()
+        p.motion.close()
+        notify(.closed(key: key, why: why))
+    }
+
+    /// Says a problem line once (not again at every rescan).
+    mutating func say(_ line: String) {
+        if said.count >= Self.saidLimit { said.removeAll() }
+        guard said.insert(line).inserted else { return }
+        notify(.say(line))
+    }
+
+    static func nowMillis() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+}
+#endif

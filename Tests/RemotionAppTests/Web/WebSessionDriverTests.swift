@@ -1,0 +1,73 @@
+@testable import RemotionApp
+import RemotionHostLogic
+import RemotionProtocol
+import Synchronization
+import Testing
+
+/// `WebSessionDriver` (docs/WEB-CONTROLLER.md, "One session machine") against a host that
+/// records its calls: what a data channel delivers reaches the host in one order, page input
+/// included, and closing releases and ends once.
+@Suite struct WebSessionDriverTests {
+    /// Records every call in order; answers input and modes when `answer` runs (as the host's
+    /// loop does, later: never from inside the call).
+    final class RecordingHost: ExternalControllerHost {
+        let calls = Mutex<[String]>([])
+        let pending = Mutex<[@Sendable () -> Void]>([])
+        func answer() { for reply in pending.withLock({ p in defer { p = [] }; return p }) { reply() } }
+        var name: String { "test-host" }
+        private func record(_ s: String) { calls.withLock { $0.append(s) } }
+        func open(from origin: HostControllerOrigin, name: String) async -> SessionID? { SessionID(7) }
+        func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) { record("motion \(sample.buttons)") }
+        func button(_ id: SessionID, _ button: Button, isDown: Bool) { record("button \(button) \(isDown ? "down" : "up")") }
+        func close(_ id: SessionID, reason: SessionCloseReason) { record("close \(reason)") }
+        func heard(_ id: SessionID) { record("heard") }
+        func recenter(_ id: SessionID) { record("recenter") }
+        func setTyping(_ id: SessionID, allowed: Bool) {}
+        func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void) {
+            record("mode"); pending.withLock { $0.append { reply(mode ?? .pointer) } }
+        }
+        func buttonLabels(_ id: SessionID) async -> WebInputReply? { nil }
+        func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void) {
+            record("input"); pending.withLock { $0.append { reply(nil) } }
+        }
+    }
+
+    static func button(_ b: Button, down: Bool) -> [UInt8] { [0x02, b.rawValue, down ? 1 : 0, 0, 0, 0, 0, 0] }
+
+    @Test func dataChannelInputReachesTheHostInOrderWithItsButtons() {
+        let host = RecordingHost()
+        let stopped = Mutex(0)
+        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels,
+                                      limit: .seconds(2.5), stop: { stopped.withLock { $0 += 1 } })
+        #expect(driver.opened(SessionID(7)))
+        _ = driver.received(Self.button(.a, down: true), on: .control)
+        driver.input(.click(.left, down: nil), on: .control) { _ in }
+        driver.command(.recenter, on: .control) { #expect($0 == nil) }
+        _ = driver.received(Self.button(.a, down: false), on: .control)
+        _ = driver.received(Self.button(.b, down: true), on: .motion)      // dropped: the motion channel owns nothing
+        driver.input(.text("no"), on: .motion) { #expect($0 == nil) }      // dropped, answered nil at once
+        _ = driver.received(Self.button(.c, down: true), on: .control)
+        #expect(host.calls.withLock { $0 } == ["button A down", "input",
+                                                "recenter", "button A up", "button C down"])
+        host.answer()
+        let out = driver.close(.revoked)
+        #expect(host.calls.withLock { Array($0.suffix(2)) } == ["button C up", "close revoked"])
+        guard case .text(let goodbye, .control)? = out.first else { Issue.record("no goodbye"); return }
+        #expect(goodbye.contains("revoked"))
+        #expect(stopped.withLock { $0 } == 0, "the peer stops at the linger deadline, after the goodbye left")
+        #expect(driver.close(.timedOut).isEmpty, "once")
+    }
+
+    @Test func aClosedPageStopsAtOnceAndNothingReachesTheHostAfter() {
+        let host = RecordingHost()
+        let stopped = Mutex(0)
+        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels,
+                                      limit: .seconds(2.5), stop: { stopped.withLock { $0 += 1 } })
+        #expect(driver.opened(SessionID(7)))
+        driver.close(.closedByPage)
+        #expect(stopped.withLock { $0 } == 1)
+        _ = driver.received(Self.button(.a, down: true), on: .control)
+        #expect(host.calls.withLock { $0 } == ["close client-disconnected:user"])
+        #expect(!driver.opened(SessionID(8)), "a session the host opened after the end is not taken")
+    }
+}

@@ -1,0 +1,32 @@
+#if os(Linux)
+import Testing
+import Foundation
+import Synchronization
+import RemotionHostLogic
+@testable import RemotionSystem
+
+/// sysfs's bitmaps as the kernel prints them, and the reader's start and stop without pads.
+@Suite struct EvdevSysfsTests {
+    @Test func bitmapsAreLongsHighestFirst() {
+        // A DualSense's Motion Sensors node: properties 40 (INPUT_PROP_ACCELEROMETER, bit 6).
+        #expect(EvdevSysfs.bitmap("40") == [EvdevCode.propAccelerometer])
+        // Its gamepad node's keys: BTN_SOUTH (0x130 = 304) sits in the fifth long, bit 48.
+        let keys = EvdevSysfs.bitmap("7fdb000000000000 0 0 0 0")
+        #expect(keys.contains(Int(EvdevCode.btnSouth)) && keys.contains(Int(EvdevCode.btnMode)))
+        #expect(!keys.contains(Int(EvdevCode.btnSouth) - 64))
+        #expect(EvdevSysfs.bitmap("").isEmpty && EvdevSysfs.bitmap("zz 1") == [0])
+    }
+
+    /// With no pads (this machine has no /dev/input at all), the reader starts, says nothing
+    /// but may say inotify's state, and stops at once.
+    @Test func theReaderStartsAndStopsWithoutPads() throws {
+        final class Opened: Sendable { let count = Atomic<Int>(0) }
+        let opened = Opened()
+        let watcher = try LocalPadWatcher(config: LocalPadsConfig(enabled: true)) { notice in
+            if case .opened = notice { opened.count.add(1, ordering: .relaxed) }
+        }
+        watcher.stop()
+        #expect(opened.count.load(ordering: .relaxed) == 0 || FileManager.default.fileExists(atPath: "/dev/input"))
+    }
+}
+#endif

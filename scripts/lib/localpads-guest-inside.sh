@@ -1,0 +1,96 @@
+#!/bin/bash
+# Runs INSIDE the QEMU guest of scripts/localpads-guest-test.sh (uhid, hid-playstation, evdev
+# and uinput loaded by its /init). An "owned" DualSense is made by `remotion gamepad-probe
+# --as-owned` over UHID (named "DualSense Wireless Controller", a phys that is not Remotion's:
+# the hidden flag is the probe's, the host has no exception) and the kernel's real
+# hid-playstation gives it a Motion Sensors node; the host under test reads it with
+# `--local-pads --local-pads-grab`, injects through uinput (libinput the witness) and gives the
+# pad's controller a virtual DualSense (`--gamepad dualsense`), which it must not read back.
+# The checks run outside (localpads_guest_check.py). No network device; loopback only.
+set -uo pipefail
+out=/run/results
+. "$out/guest.env"
+. "$(dirname "$0")/ready.sh"
+. "$(dirname "$0")/guest-helpers.sh"
+fact kernel "$(uname -r)"
+
+ip link set lo up
+say "udev"
+/lib/systemd/systemd-udevd --daemon
+udevadm trigger --action=add --subsystem-match=input --subsystem-match=misc >/dev/null 2>&1
+udevadm settle -t 20
+
+pids=()
+stop_all() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; }
+trap stop_all EXIT
+
+# FPS mode made linear (no acceleration curve, smoothing, tightening, calibration or rest
+# gate) and calibrated in counts: 10 counts per degree the pad turns.
+cat >"$HOME/fps.toml" <<'TOML'
+[mapping]
+mode = "fps"
+sensitivity = 1
+"fps.calibration" = "counts"
+"fps.counts_per_360" = 3600
+"fps.slow_sensitivity" = 1
+"fps.fast_sensitivity" = 1
+"fps.tightening" = 0
+"fps.smooth_threshold" = 0
+"fps.space" = "local"
+"calibration.mode" = "off"
+"calibration.rest_gate" = false
+TOML
+
+stdbuf -oL libinput debug-events --show-keycodes --udev seat0 >"$out/libinput" 2>&1 &
+li=$!; pids+=("$li")
+"$REMOTION_BIN" host --local-pads --local-pads-grab --gamepad dualsense --inject uinput --insecure --bind 127.0.0.1 --port 0 \
+  --no-discovery --no-web --no-dashboard --timeout "$HOST_TIMEOUT" --config "$HOME/fps.toml" \
+  --data-dir "$HOME/data" --ready-file "$HOME/host.ready" >"$out/host.out" 2>"$out/host.err" &
+host=$!; pids+=("$host")
+# A host that may not read the pads (user nobody, no input group): it must say which node and what fixes it.
+mkdir -p /tmp/nobody && chmod 0777 /tmp/nobody
+setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp/nobody "$REMOTION_BIN" host --local-pads --inject log \
+  --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --no-dashboard --data-dir /tmp/nobody/data \
+  --ready-file /tmp/nobody/ready >"$out/nobody.out" 2>"$out/nobody.err" &
+nobody=$!; pids+=("$nobody")
+wait_ready "$HOME/host.ready" "$host" 60 || { fact timeout "the host was not ready: $(tail -2 "$out/host.err")"; exit 1; }
+wait_ready /tmp/nobody/ready "$nobody" 60 || { fact timeout "nobody's host was not ready: $(tail -2 "$out/nobody.err")"; exit 1; }
+wait_for 30 "libinput sees the host's mouse" at_least "$out/libinput" "DEVICE_ADDED.*Remotion virtual mouse" 1 || exit 1
+
+say "a DualSense turning right at 90 °/s for $PROBE_SECONDS s, Cross held over the middle half"
+# The witness of the host's own virtual pad (the first "Remotion virtual DualSense"): its events until it goes.
+/usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - - "$out/virtual.json" >"$out/virtual-reader.out" 2>&1 &
+virtual=$!; pids+=("$virtual")
+"$REMOTION_BIN" gamepad-probe --as-owned --seconds "$PROBE_SECONDS" --rate 100 --gyro 0,-90,0 --identity owned-pad \
+  --go-file /tmp/go1 >"$out/probe1.out" 2>"$out/probe1.err" &
+probe=$!; pids+=("$probe")
+/usr/bin/python3 "$(dirname "$0")/localpads_guest_read.py" "$out/probe1.out" "$out/host.err" /tmp/go1 \
+  "$out/frames.json" >"$out/reader.out" 2>&1
+fact reader_rc $?
+wait "$probe"; fact probe1_rc $?
+wait_for 20 "the host ends the first pad's session" at_least "$out/host.err" "local pads: DualSense Wireless Controller .* ended" 1
+wait "$virtual"; fact virtual_reader_rc $?
+wait_for 10 "nobody's host says it cannot read the pad" at_least "$out/nobody.err" "local pads: cannot read" 1
+kill -INT "$nobody"; wait "$nobody"; fact nobody_rc $?
+wait_for 10 "libinput saw the release" at_least "$out/libinput" "BTN_LEFT (272) released" 1
+wc -l <"$out/libinput" >"$out/libinput.mark"
+
+say "a second pad that holds Cross and is unplugged (SIGKILL: no rest report) mid-press"
+"$REMOTION_BIN" gamepad-probe --as-owned --seconds 60 --rate 100 --gyro 0,0,0 --cross 0.2-60 --identity owned-pad-2 \
+  --go-file /tmp/go2 >"$out/probe2.out" 2>"$out/probe2.err" &
+probe=$!; pids+=("$probe")
+if wait_for 30 "the host reads the second pad" at_least "$out/host.err" "local pads: reading" 2; then
+  touch /tmp/go2
+  if wait_for 30 "the second press" at_least "$out/libinput" "BTN_LEFT (272) pressed" 2; then
+    t0=$(now); kill -9 "$probe"
+    wait_for 20 "the release after the unplug" at_least "$out/libinput" "BTN_LEFT (272) released" 2
+    fact unplug_release_seconds "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
+  fi
+fi
+kill -9 "$probe" 2>/dev/null; wait "$probe" 2>/dev/null
+kill -INT "$host"; wait "$host"; fact host_rc $?
+wait_for 20 "libinput sees the host's mouse removed" at_least "$out/libinput" "DEVICE_REMOVED.*Remotion virtual mouse" 1
+kill "$li"; wait "$li" 2>/dev/null
+cp /proc/bus/input/devices "$out/devices-end"
+dmesg >"$out/dmesg" 2>/dev/null
+say "done"

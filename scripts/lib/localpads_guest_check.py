@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""The checks of scripts/localpads-guest-test.sh, on what the guest wrote into RESULTS.
+
+The witness of what the pad did is its own input reports (hidraw), read by
+localpads_guest_read.py (frames.json: the sensor clock and the raw gyro per report); the witness
+of what the host injected is libinput (its raw, unaccelerated motion in brackets). The counts
+a rotation should give are computed here the way docs/MOTION.md's FPS mode defines them with
+the test's linear settings: 10 counts per degree, each report's rate times the time since the
+previous report (capped at 0.1 s, none after a gap over 0.5 s). The pad's reports are read on
+its hidraw node: the host grabs the evdev nodes, so a second evdev reader must see nothing.
+Last line: N passed, N failed.
+"""
+import json
+import os
+import re
+import sys
+
+results = sys.argv[1]
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+
+
+def read(name):
+    path = os.path.join(results, name)
+    return open(path, errors="replace").read() if os.path.exists(path) else ""
+
+
+facts = dict(line.split("=", 1) for line in read("facts").splitlines() if "=" in line)
+NUM = r"([-+]?\d+(?:\.\d+)?)"
+COUNTS_PER_DEGREE = 10
+
+
+def expected_counts(reports):
+    """The counts the pad's own reports give: its gyro in raw units (20 per °/s: the probe's
+    calibration blob, which the kernel scales by 51.2 to ABS_RY's 1024 per °/s) over its
+    sensor clock (thirds of a µs, u32)."""
+    x = y = 0.0
+    for (t0, *_), (t1, gx, gy, gz) in zip(reports, reports[1:]):
+        dt = ((t1 - t0) & 0xFFFFFFFF) / 3e6
+        if dt <= 0 or dt > 0.5:
+            continue
+        dt = min(dt, 0.1)
+        # hid-playstation's frame: y is the yaw (+ = turning left), x the pitch (+ = far end
+        # up). FPS mode moves right for a right turn and up for a pitch up.
+        x += -gy / 20 * dt * COUNTS_PER_DEGREE
+        y += -gx / 20 * dt * COUNTS_PER_DEGREE
+    return x, y
+
+
+def main():
+    check("the guest booted Debian's kernel", bool(read("booted").strip()), "no booted marker")
+    check("the test inside the guest finished", read("inside.rc").strip() == "0", f"exit {read('inside.rc').strip()!r}")
+    for key, value in facts.items():
+        if key == "timeout":
+            check(f"guest wait: {value}", False, "timed out")
+    check("the witness read the pad's Motion Sensors node until it was gone",
+          facts.get("reader_rc") == "0", read("reader.out")[-300:])
+    check("the probe fed its pad and destroyed it", facts.get("probe1_rc") == "0", read("probe1.err")[-300:])
+    host_err = read("host.err")
+    data = json.loads(read("frames.json") or "{}")
+    node, uniq = data.get("node", "?"), data.get("uniq", "?")
+    reading = [l for l in host_err.splitlines() if "local pads: reading" in l]
+    check(f"the host reads the pad's Motion Sensors node {node} with hid-playstation's axes",
+          any(node in l and uniq in l and "(playstation axes" in l for l in reading), "\n".join(reading))
+    skipped = [l for l in host_err.splitlines() if "own virtual pad" in l]
+    check("the host skips the virtual DualSense it made for the pad (no feedback loop) and reads only owned pads",
+          any("Remotion virtual DualSense Motion Sensors" in l for l in skipped)
+          and all("DualSense Wireless Controller (" in l for l in reading), "\n".join(skipped + reading))
+    virtual = json.loads(read("virtual.json") or "{}").get("nodes", {})
+    motion = next((n for k, n in virtual.items() if k.endswith("Motion Sensors")), {"events": []})
+    rates = [v for t, c, v in motion["events"] if t == 3 and c == 4]
+    peak = min(rates, default=0) / 1024
+    check(f"the pad's virtual DualSense turns with it: ABS_RY down to {peak:.2f} °/s (the pad: -90 within 2%)",
+          facts.get("virtual_reader_rc") == "0" and abs(peak + 90) <= 1.8, read("virtual-reader.out")[-300:])
+    denied = [l for l in read("nobody.err").splitlines() if "local pads: cannot read" in l]
+    check("a host that may not read the pad says once which node and what fixes it",
+          len([l for l in denied if f"cannot read {node} " in l]) == 1
+          and all("usermod -aG" in l or "udev rule" in l for l in denied) and facts.get("nobody_rc") == "0",
+          "\n".join(denied) or read("nobody.err")[-300:])
+    if denied:
+        print(f"     {denied[0]}")
+    resolution = data.get("axes", {}).get("4", {}).get("resolution", 0)
+    frames, reports = data.get("frames", []), data.get("reports", [])
+    check(f"the node reports 1024 per °/s on ABS_RY (EVIOCGABS) and the pad sent {len(reports)} reports",
+          resolution == 1024 and len(reports) >= 50, f"resolution {resolution}")
+    check(f"the host grabbed the pad: a second reader of its evdev node got {len(frames)} frames",
+          not frames and any("grabbed" in l for l in reading))
+    want = expected_counts(reports)
+    lines = read("libinput").splitlines()
+    mark = int(read("libinput.mark").strip() or len(lines))
+    first, second = "\n".join(lines[:mark]), "\n".join(lines[mark:])
+    raw = [0.0, 0.0]
+    for m in re.finditer(r"POINTER_MOTION\s.*?\(\s*" + NUM + r"\s*/\s*" + NUM + r"\s*\)", first):
+        raw[0] += float(m.group(1)); raw[1] += float(m.group(2))
+    error = abs(raw[0] - want[0]) / abs(want[0]) * 100 if want[0] else 100.0
+    print(f"     pointer: libinput raw ({raw[0]:+.0f}, {raw[1]:+.0f}), the rotation gives ({want[0]:+.1f}, {want[1]:+.1f}): "
+          f"error {error:.2f}%")
+    check(f"the pointer moved right by the counts the rotation gives within 2% ({error:.2f}%)",
+          want[0] > 1000 and error <= 2.0 and abs(raw[1] - want[1]) <= 0.02 * abs(want[0]) + 1)
+    check("Cross is a left click, pressed and released once",
+          first.count("BTN_LEFT (272) pressed") == 1 and first.count("BTN_LEFT (272) released") == 1)
+    release = facts.get("unplug_release_seconds")
+    # The reader keeps an open pad's session alive (heard every 0.5 s), so the host's 1 s backstop
+    # cannot be what released it: the pad's node going away did (the host says why it ended).
+    ended = [l for l in host_err.splitlines() if "local pads: DualSense Wireless Controller" in l and " ended (" in l]
+    why = ended[-1].split(" ended (", 1)[1].split(")", 1)[0] if len(ended) == 2 else "?"
+    check(f"a pad unplugged mid-press releases the click ({release} s after the kill; ended: {why})",
+          release is not None and float(release) <= 5.0 and second.count("BTN_LEFT (272) pressed") == 1
+          and second.count("BTN_LEFT (272) released") == 1 and why != "host-shutdown", "no release seen")
+    check("the host stopped cleanly", facts.get("host_rc") == "0", f"{facts.get('host_rc')}")
+    check(f"both pads' sessions ended when they went ({len(ended)})", len(ended) == 2, "\n".join(ended))
+    stop = [l for l in host_err.splitlines() + read("host.out").splitlines() if "local pads: 2 opened" in l]
+    check("the stop line counts both pads", bool(stop), host_err[-400:])
+
+
+try:
+    main()
+except Exception as error:  # a malformed result file is a failure with its reason, never a crash
+    check("the guest's results could be read", False, repr(error))
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Gamepads people own as controllers, on a real Linux kernel (docs/LOCAL-PADS.md, "Tests").
+# Debian's kernel boots in QEMU (scripts/lib/kernel-guest.sh) with uhid, hid-playstation,
+# evdev and uinput. Inside (scripts/lib/localpads-guest-inside.sh): `remotion gamepad-probe`
+# --as-owned makes a DualSense over UHID that looks like one a person owns (a real pad's name,
+# a phys that is not Remotion's), fed a known rotation (90 °/s to the right) and a Cross press;
+# the kernel's hid-playstation makes its Motion Sensors node; `remotion host --local-pads
+# --gamepad dualsense` reads it (grabbed), moves the pointer through uinput and gives it a
+# virtual DualSense, which it must not read back. Checked (scripts/lib/localpads_guest_check.py):
+# libinput's raw motion equals the counts the rotation gives (10 per degree, the integral of
+# the rates the pad's own reports carry over its sensor clock, read on hidraw) within 2%; a
+# second reader of the grabbed evdev node gets nothing; Cross is a click pressed and
+# released once; a second pad unplugged (SIGKILL, no rest report) while Cross is held releases
+# it; the host skips the virtual DualSense it made (no feedback loop) and that pad turns at the
+# owned pad's rate. No network device.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+started=$(date +%s.%N)
+. scripts/lib/kernel-guest.sh
+kguest_init kguest-localpads
+kguest_kernel
+kguest_initramfs scripts/lib/localpads-guest-inside.sh virtio_pci 9pnet_virtio 9p evdev uinput uhid hid_playstation
+cat >"$results/guest.env" <<ENV
+REMOTION_BIN='/run/bin/$(basename "$bin")'
+PROBE_SECONDS=2
+HOST_TIMEOUT=1
+ENV
+kguest_boot 120
+kguest_check localpads-guest scripts/lib/localpads_guest_check.py; exit $?
