@@ -61,9 +61,8 @@ final class LocalPadSessions: HostDropReporter {
         switch notice {
         case let .opened(key, name):
             guard sessions[key] == nil else { return }
-            // The node's path as the session's address (a Unix path: it names the pad, never a peer).
-            guard let address = try? SocketAddress(unixDomainSocketPath: key) else { return }
-            guard let id = host.openExternal(from: address, name: name) else {
+            // The node's path names the pad (its origin; a local pad has no network address).
+            guard let id = host.openExternal(from: .localPad(key), name: name) else {
                 refused += 1
                 say("local pads: \(name): the host is full (--max-controllers); not read")
                 return
