@@ -164,21 +164,15 @@ extension HostDaemon {
             }
         }
 
-        /// `--gamepad`: the virtual pads' observer on the host's loop (docs/GAMEPAD.md).
+        /// `--gamepad`: the virtual pads, an output of the pipeline on the host's loop (docs/GAMEPAD.md).
         func startGamepads(_ loop: HostLoop) async throws {
             #if os(Linux)
             guard let bus = options.gamepad.pad else { return }
             let console = self.console, gyroStick = options.gamepad.gyroStick
             try await loop.onLoop { context in
-                let pipeline = context.pipeline
-                let pads = VirtualPadObserver(bus: bus, identity: { [weak pipeline] id, origin in
-                    // The controller's name (paired, or what it says it is), else where it came
-                    // from (a UDP address without the port): stable across a reconnect.
-                    if let name = pipeline?.sessions[id]?.telemetry.name, !name.isEmpty { return "name:\(name)" }
-                    return origin.stableIdentity
-                }, say: { console.say($0) }, gyroStick: gyroStick)
-                pipeline.observers.append(pads)
-                pipeline.dropReporters.append(pads)
+                let pads = VirtualPadOutput(bus: bus, say: { console.say($0) })
+                context.pipeline.addOutput(pads, pads: VirtualPadSettings(gyroStick: gyroStick))
+                context.pipeline.dropReporters.append(pads)
             }
             let stick = gyroStick.map { ", gyro as its right stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
             console.say("gamepad: each controller gets a virtual DualSense (\(bus.rawValue)) through /dev/uhid\(stick)")
@@ -243,7 +237,7 @@ struct HostRunner: Service {
         #if os(Linux)
         // Every virtual pad to rest, then destroyed, before the loop goes.
         _ = try? await loop.onLoop { context in
-            for case let pads as VirtualPadObserver in context.pipeline.observers { pads.closeAll() }
+            for case let pads as VirtualPadOutput in context.pipeline.outputs { pads.closeAll() }
         }
         #endif
         let totals = try? await loop.onLoop { context in

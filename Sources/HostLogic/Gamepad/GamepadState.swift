@@ -136,7 +136,8 @@ package struct GamepadDPad: OptionSet, Hashable, Sendable {
 /// DualSense on a table does.
 package struct GamepadFeed: Hashable, Sendable {
     package private(set) var state: GamepadState
-    package let table: GamepadButtonTable
+    /// Which pad control each button presses; a new table (a new profile) applies at once.
+    package var table: GamepadButtonTable { didSet { applyHeld() } }
     /// Gyro as the right stick (nil: the right stick stays centred).
     package let gyroStick: GyroStick?
     private var held: Set<Button> = []
@@ -180,6 +181,12 @@ package struct GamepadFeed: Hashable, Sendable {
     /// A button edge.
     package mutating func button(_ button: Button, isDown: Bool) -> GamepadState {
         if isDown { held.insert(button) } else { held.remove(button) }
+        applyHeld()
+        return state
+    }
+
+    /// The held buttons through the table.
+    private mutating func applyHeld() {
         var buttons = GamepadButtons(), dpad = GamepadDPad()
         var l2: Float = 0, r2: Float = 0
         for b in held {
@@ -197,7 +204,6 @@ package struct GamepadFeed: Hashable, Sendable {
         buttonLeftTrigger = l2
         buttonRightTrigger = r2
         combine()
-        return state
     }
 
     /// Sticks and triggers from the controller's own, its buttons and the gyro: the right
@@ -225,9 +231,32 @@ package struct GamepadButtonTable: Hashable, Sendable {
     package enum Target: Hashable, Sendable {
         case button(GamepadButtons)
         case dpad(GamepadDPad)
+
+        /// The d-pad's directions as pad targets spell them (`pad.dpad-up`).
+        static let dpadNames: [(String, GamepadDPad)] = [("dpad-up", .up), ("dpad-down", .down), ("dpad-left", .left), ("dpad-right", .right)]
+
+        /// A pad target by the name after `pad.` (`cross`, `r2`, `dpad-up`).
+        package init?(name: String) {
+            if let b = GamepadButtons.named(name) { self = .button(b) }
+            else if let d = Self.dpadNames.first(where: { $0.0 == name })?.1 { self = .dpad(d) }
+            else { return nil }
+        }
+
+        /// The name after `pad.`.
+        package var name: String {
+            switch self {
+            case .button(let b): GamepadButtons.names.first { $0.1 == b }?.0 ?? "buttons-\(b.rawValue)"
+            case .dpad(let d): Self.dpadNames.first { $0.1 == d }?.0 ?? "dpad-\(d.rawValue)"
+            }
+        }
+
+        /// Every name a profile may use, for error messages.
+        package static var allNames: [String] { GamepadButtons.names.map(\.0) + dpadNames.map(\.0) }
     }
 
     package var targets: [Button: Target]
+
+    package init(targets: [Button: Target]) { self.targets = targets }
 
     package func target(of button: Button) -> Target? { targets[button] }
 

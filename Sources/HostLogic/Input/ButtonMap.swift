@@ -23,9 +23,12 @@ package enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
     /// Wheel steps sent once per press (positive dy = up, positive dx = right).
     case wheel(dx: Int, dy: Int)
     case host(ButtonCommand)
+    /// A control of the session's virtual pad (`pad.cross`, `pad.r2`, `pad.dpad-up`;
+    /// docs/GAMEPAD.md "Pad targets"): the pad presses it, the injector sees nothing.
+    case pad(GamepadButtonTable.Target)
 
     /// The config-file spelling: "left", "key:Left", "key:ctrl+shift+i",
-    /// "wheel:up", "action:recenter".
+    /// "wheel:up", "action:recenter", "pad.cross".
     package var description: String {
         switch self {
         case .mouse(let b): b.description
@@ -36,6 +39,7 @@ package enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
         case .wheel(1, 0): "wheel:right"
         case .wheel(let dx, let dy): "wheel:\(dx),\(dy)"
         case .host(let a): "action:" + a.rawValue
+        case .pad(let t): "pad." + t.name
         }
     }
 
@@ -67,6 +71,12 @@ package enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
             default: return .failure(ActionSyntaxError("wheel direction must be up, down, left or right"))
             }
         }
+        if lower.hasPrefix("pad.") {
+            guard let t = GamepadButtonTable.Target(name: String(lower.dropFirst(4))) else {
+                return .failure(ActionSyntaxError("unknown pad control; use pad. and one of \(GamepadButtonTable.Target.allNames.joined(separator: ", "))"))
+            }
+            return .success(.pad(t))
+        }
         if lower.hasPrefix("action:") {
             guard let a = ButtonCommand(rawValue: String(lower.dropFirst(7))) else {
                 let names = ButtonCommand.allCases.map(\.rawValue).joined(separator: ", ")
@@ -75,7 +85,7 @@ package enum ButtonAction: Sendable, Hashable, CustomStringConvertible {
             return .success(.host(a))
         }
         return .failure(ActionSyntaxError(
-            "\(EchoedValue.quoted(text)) is not an action; use left, right, middle, back, forward, key:NAME (e.g. key:ctrl+shift+i), wheel:up|down|left|right, action:NAME or none"))
+            "\(EchoedValue.quoted(text)) is not an action; use left, right, middle, back, forward, key:NAME (e.g. key:ctrl+shift+i), wheel:up|down|left|right, action:NAME, pad.NAME or none"))
     }
 }
 
@@ -93,6 +103,15 @@ package struct ButtonMap: Sendable, Hashable {
 
     /// A button of this map is `hold-to-enable-motion`: motion moves the pointer only while it is held.
     package var gatesMotion: Bool { actions.values.contains(.host(.holdToEnableMotion)) }
+
+    /// What a session's virtual pad presses for each button: the map's pad targets when it
+    /// names any (only those buttons then reach the pad), else the standard table (every
+    /// button reaches the pad as well as the injector).
+    package var padTable: GamepadButtonTable {
+        var targets: [Button: GamepadButtonTable.Target] = [:]
+        for (button, action) in actions { if case let .pad(t) = action { targets[button] = t } }
+        return targets.isEmpty ? .standard : GamepadButtonTable(targets: targets)
+    }
 
     package subscript(button: Button) -> ButtonAction? {
         get { actions[button] }
@@ -126,6 +145,7 @@ package struct ButtonMap: Sendable, Hashable {
                  : ([.key(k, down: false)] + mods.reversed().map { .key($0, down: false) }, nil)
         case .wheel(let dx, let dy)?: (down ? [.wheel(dx: dx, dy: dy)] : [], nil)
         case .host(let a)?: ([], a)
+        case .pad?: ([], nil)
         }
     }
 }

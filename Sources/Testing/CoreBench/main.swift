@@ -50,4 +50,7 @@ print(String(format: "core noise/plain: %.2f (%+.0f%%)", noise.nsPerPacket / pla
              100 * (noise.nsPerPacket / plain.nsPerPacket - 1)))
 let pad = PadBench.measure(samples: packets, rounds: rounds)
 print(String(format: "core pad/plain: %.2f (a sample to a virtual pad's report vs a packet to the pointer)", pad / plain.nsPerPacket))
+let pipeline = PipelineBench.measure(samples: packets, rounds: rounds, pads: false)
+let pipelinePad = PipelineBench.measure(samples: packets, rounds: rounds, pads: true)
+print(String(format: "core pipeline+pad/pipeline: %.2f (the pipeline with a virtual pad per session vs without)", pipelinePad / pipeline))
 #endif

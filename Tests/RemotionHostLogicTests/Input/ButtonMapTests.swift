@@ -40,7 +40,8 @@ import Testing
 
     @Test(arguments: ["left", "right", "middle", "back", "forward", "key:Left", "key:ctrl+shift+i",
                       "wheel:up", "wheel:down", "wheel:left", "wheel:right", "action:recenter",
-                      "action:toggle-mode", "action:hold-to-enable-motion", "action:pause", "action:calibrate"])
+                      "action:toggle-mode", "action:hold-to-enable-motion", "action:pause", "action:calibrate",
+                      "pad.cross", "pad.r2", "pad.options", "pad.dpad-up", "pad.dpad-left"])
     func actionSpellingRoundTrips(text: String) throws {
         let action = try #require(try ButtonAction.parse(text).get())
         let expected = text == "key:ctrl+shift+i" ? "key:Control_L+Shift_L+i" : text
@@ -55,6 +56,19 @@ import Testing
         #expect(throws: ActionSyntaxError.self) { try ButtonAction.parse("action:dance").get() }
         #expect(try ButtonAction.parse("none").get() == nil)
         #expect(try ButtonAction.parse("mouse:middle").get() == .mouse(.middle))
+        #expect(throws: ActionSyntaxError.self) { try ButtonAction.parse("pad.x").get() }
+    }
+
+    /// Pad targets (docs/GAMEPAD.md "Pad targets"): the pad's table, and nothing for the injector.
+    @Test func padTargetsMakeThePadsTableAndInjectNothing() throws {
+        #expect(ButtonMap.seedDefault.padTable == .standard, "no pad target: every button on the standard table")
+        var m = ButtonMap.seedDefault
+        m[.a] = try ButtonAction.parse("PAD.Cross").get()
+        m[.k] = try ButtonAction.parse("pad.dpad-down").get()
+        #expect(m.padTable == GamepadButtonTable(targets: [.a: .button(.cross), .k: .dpad(.down)]))
+        #expect(m.events(for: .a, down: true).input.isEmpty && m.events(for: .a, down: true).host == nil)
+        let config = try HostConfig.parse("[buttons]\nA = \"pad.square\"\nB = \"pad.l2\"\n", path: "config.toml")
+        #expect(config.buttons[.a] == .pad(.button(.square)) && config.buttons[.b] == .pad(.button(.l2)))
     }
 }
 

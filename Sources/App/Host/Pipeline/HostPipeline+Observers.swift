@@ -38,16 +38,4 @@ extension HostPipeline {
     /// The adapters' lines for the stop message ("" without adapters).
     package var adapterSummaries: [String] { dropReporters.map(\.summary) }
 
-    /// Pointer (and seed) mode turn an attitude into a screen position; a controller
-    /// that sends only rates moves nothing there. Said once per session, in the log and
-    /// in the status, instead of doing nothing silently.
-    func noteMissingAttitude(_ id: SessionID, mode: MappingSettings.Mode) {
-        guard let i = sessions.index(forKey: id), !sessions.values[i].attitudeNoted else { return }
-        sessions.values[i].attitudeNoted = true
-        let note = "\(mode.rawValue) mode needs attitude, which this controller does not send (nor gyro and acceleration to fuse one from); "
-            + "use FPS mode (mode = \"fps\" in [mapping] or the dashboard) — it works from the gyro rates"
-        sessions.values[i].telemetry.note = note
-        let t = sessions.values[i].telemetry
-        logger.warning("\(t.name.isEmpty ? t.address : t.name): \(note)", metadata: ["session": "\(id)"])
-    }
 }

@@ -1,5 +1,6 @@
 import NIOCore
 import RemotionProtocol
+import RemotionHostLogic
 import RemotionNetwork
 
 extension HostPipeline {
@@ -41,12 +42,7 @@ extension HostPipeline {
 extension HostPipeline {
     /// One-way latency over every session served so far (open, and the closed ones'
     /// totals), in µs; nil when no sample's latency could be measured.
-    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64)? {
-        var all = closedTotals.latency
-        for s in sessions.values { all.add(s.telemetry.latency) }
-        guard all.totalCount > 0 else { return nil }
-        return (all.valueAtPercentile(50), all.valueAtPercentile(99), all.totalCount)
-    }
+    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64)? { core.latencySummary() }
 
     /// The stop line's latency words: "one-way latency p50 … ms, p99 … ms over N samples",
     /// or that it was not measured (no shared or estimated clock).

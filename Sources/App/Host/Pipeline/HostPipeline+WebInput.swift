@@ -9,16 +9,16 @@ extension HostPipeline {
     /// (characters that could not be typed).
     @discardableResult
     package func webInput(_ id: SessionID, _ message: WebInputMessage) -> WebInputReply? {
-        guard let i = sessions.index(forKey: id) else { return nil }
+        guard let i = core.sessions.index(forKey: id) else { return nil }
         let now = MonotonicClock.now()
         switch message {
         case let .pad(dx, dy, millis):
-            sessions.values[i].touchpad.settings = sessions.values[i].mapper.settings.touchpad   // [mapping] touchpad.*, live
-            let d = sessions.values[i].touchpad.move(dx: dx, dy: dy, millis: millis)
+            core.sessions.values[i].touchpad.settings = core.sessions.values[i].mapper.settings.touchpad   // [mapping] touchpad.*, live
+            let d = core.sessions.values[i].touchpad.move(dx: dx, dy: dy, millis: millis)
             if d != (0, 0) { inject(.moveBy(dx: d.dx, dy: d.dy), session: id, now: now) }
         case let .scroll(dx, dy):
-            sessions.values[i].touchpad.settings = sessions.values[i].mapper.settings.touchpad
-            let w = sessions.values[i].touchpad.scroll(dx: dx, dy: dy)
+            core.sessions.values[i].touchpad.settings = core.sessions.values[i].mapper.settings.touchpad
+            let w = core.sessions.values[i].touchpad.scroll(dx: dx, dy: dy)
             if w != (0, 0) { inject(.wheel(dx: w.dx, dy: w.dy), session: id, now: now) }
         case let .click(button, down):
             if let down {
@@ -27,13 +27,13 @@ extension HostPipeline {
                 inject([.button(button, down: true), .button(button, down: false)], session: id, now: now)
             }
         case .key(let key):
-            guard typingAllowed, sessions.values[i].typing else { return typingRefused(key.name) }
+            guard typingAllowed, core.sessions.values[i].typing else { return typingRefused(key.name) }
             inject([.key(key, down: true), .key(key, down: false)], session: id, now: now)
         case .text(let text):
-            guard typingAllowed, sessions.values[i].typing else { return typingRefused(text) }
+            guard typingAllowed, core.sessions.values[i].typing else { return typingRefused(text) }
             // At most `TextBudget.rate` characters a second (a burst of `burst`): a page that
             // floods text cannot keep the X keymap churning.
-            guard sessions.values[i].textBudget.take(text.count, now: now) else {
+            guard core.sessions.values[i].textBudget.take(text.count, now: now) else {
                 typingRefusals += 1
                 return .untyped(text, reason: "typing too fast: at most \(TextBudget.rate) characters a second")
             }
@@ -41,7 +41,7 @@ extension HostPipeline {
             return type(text)
         case .laser(let on):
             // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
-            laserHook?.set(id, on: on, from: sessions.values[i].telemetry.pointer)
+            laserHook?.set(id, on: on, from: core.sessions.values[i].telemetry.pointer)
         }
         return nil
     }
@@ -56,7 +56,7 @@ extension HostPipeline {
     }
 
     /// One session's typing permission (its device's, set by the transport when it opens).
-    package func setTyping(_ id: SessionID, allowed: Bool) { sessions[id]?.typing = allowed }
+    package func setTyping(_ id: SessionID, allowed: Bool) { core.sessions[id]?.typing = allowed }
 
     private func type(_ text: String) -> WebInputReply? {
         guard !injector.isSuspended else {

@@ -14,31 +14,48 @@ package enum CalibrationStart: String, Sendable, Codable, Equatable {
     case noController = "no-controller"
 }
 
-/// The host's work after the protocol engine: each session's motion through its own
-/// mapper into the injector, button edges through its button map, host commands, and
-/// release of everything a session held when it ends. Runs on the host's event loop.
+/// The host's work after the protocol engine, as an adapter around `PipelineCore`
+/// (HostLogic/Pipeline, sans-IO): it hands the core each action with the time and the
+/// screen, and routes what the core decides to the outputs (`HostOutput`: the injector,
+/// the virtual pads) and says its notes. The observers (the DSU server, the laser) see
+/// every session, sample and edge. Runs on the host's event loop.
 ///
-/// A sample's path: `handle(.motion)` → observers (`motion`) → the session's `MotionMapper`
-/// → output hooks (`HostOutputHook`, may take the event) → `Injector` → backend.
+/// A sample's path: `handle(.motion)` → observers (`motion`) → `PipelineCore.motion` (the
+/// session's `MotionMapper`, telemetry, pad) → `PipelineOutput`s → outputs by kind: input to
+/// `InjectorOutput` (output hooks, may take the event → `Injector` → backend), pad states
+/// to `VirtualPadOutput`.
 package final class HostPipeline: HostEventSink {
     package let injector: Injector
+    /// The decisions: sessions, mapping state, telemetry, totals, pads' states.
+    package internal(set) var core: PipelineCore
     /// The host's profile: what sessions without their own use (config file, dashboard).
-    package private(set) var profile: MappingProfile
-    package var settings: MappingSettings { profile.settings }
-    package var buttonMap: ButtonMap { profile.buttons }
-    /// One record per open session; nothing else in the pipeline is per session.
-    package internal(set) var sessions: [SessionID: PipelineSession] = [:]
+    package var profile: MappingProfile { core.profile }
+    package var settings: MappingSettings { core.profile.settings }
+    package var buttonMap: ButtonMap { core.profile.buttons }
+    /// One record per open session (the core's).
+    package var sessions: [SessionID: PipelineSession] { core.sessions }
     /// What the ended sessions leave behind: totals, not a list.
-    package private(set) var closedTotals = ClosedSessionTotals()
-    package private(set) var paused = false
+    package var closedTotals: ClosedSessionTotals { core.closedTotals }
+    package var paused: Bool { core.paused }
     let logger: Logger
-    package private(set) var injectionErrors = 0
     /// Whether phones may type at all (`remotion host --no-typing` sets false).
     package var typingAllowed = true
     /// Text and key messages refused because typing is off.
     package internal(set) var typingRefusals = 0
+    /// The injector as an output (always the first of `outputs`).
+    let injectorOutput: InjectorOutput
+    /// Every output, the injector first; `addOutput` adds more (the virtual pads).
+    package private(set) var outputs: [any HostOutput] { didSet { sortOutputs() } }
+    /// The outputs other than the injector that accept input, and those that accept pad
+    /// states (worked out when an output is added, not per sample). The injector, always
+    /// there, is called directly on the per-packet path: no existential call, no enum.
+    private var otherInputOutputs: [any HostOutput] = []
+    private var padOutputs: [any HostOutput] = []
+    /// What the core decided for the action being handled (reused: no array per packet).
+    private var pending: [PipelineOutput] = []
+    package var injectionErrors: Int { injectorOutput.errors }
     /// Input events handed to the injector successfully (motion, buttons, keys).
-    package private(set) var injectedEvents = 0
+    package var injectedEvents: Int { injectorOutput.injected }
     /// Why this injector was chosen (shown at start-up).
     package let injectorReason: String
     /// Where status readers (terminal view, dashboard) find the host's state.
@@ -47,15 +64,16 @@ package final class HostPipeline: HostEventSink {
     package var identity = (name: "", listen: "")
     /// Builds status snapshots off this loop (HostPipeline+Snapshot).
     lazy var snapshotBuilder = publisher.map(SnapshotBuilder.init(publisher:))
-    /// Pointer positions kept per controller for the dashboard's trail (about 2 s at 120 Hz).
-    package static let trailLength = 256
     private var started: Instant?
     /// When text was last typed (XTest borrows keycodes for it; given back a moment later).
     var lastTextAt: Instant?
     /// Told about every controller's session, motion and buttons (the DSU server).
     package var observers: [any HostPipelineObserver] = []
     /// Told about every event the mapping produced, before the injector (an overlay, a recorder).
-    package var outputHooks: [any HostOutputHook] = []
+    package var outputHooks: [any HostOutputHook] {
+        get { injectorOutput.hooks }
+        set { injectorOutput.hooks = newValue }
+    }
     /// Adapters beside the host's socket whose drops show with the host's (DSU).
     package var dropReporters: [any HostDropReporter] = []
     /// Names a new session (set by the host: for Noise sessions the paired controller's
@@ -67,8 +85,16 @@ package final class HostPipeline: HostEventSink {
         self.publisher = publisher
         self.injector = injector
         self.injectorReason = injectorReason
-        self.profile = profile
+        self.core = PipelineCore(profile: profile, keepsTrails: publisher != nil)
         self.logger = logger
+        injectorOutput = InjectorOutput(injector: injector, logger: logger)
+        outputs = [injectorOutput]
+        sortOutputs()
+    }
+
+    private func sortOutputs() {
+        otherInputOutputs = outputs.filter { $0 !== injectorOutput && $0.accepts.contains(.input) }
+        padOutputs = outputs.filter { $0.accepts.contains(.pad) }
     }
 
     package convenience init(injector: Injector, buttonMap: ButtonMap, settings: MappingSettings, logger: Logger,
@@ -77,23 +103,40 @@ package final class HostPipeline: HostEventSink {
                   injectorReason: injectorReason, publisher: publisher)
     }
 
+    /// Another output beside the injector. With `pads`, every session opened from now on
+    /// also gets a virtual pad whose states go to the outputs that accept `.pad`.
+    package func addOutput(_ output: any HostOutput, pads: VirtualPadSettings? = nil) {
+        outputs.append(output)
+        if let pads { core.pads = pads }
+    }
+
     package func handle(_ action: HostAction<SocketAddress>, now: Instant) {
+        let start = pending.count
         switch action {
         case let .sessionOpened(id, origin):
-            sessions[id] = PipelineSession(telemetry: SessionTelemetry(address: origin.displayText, opened: now),
-                                           profile: profile, keepsTrail: publisher != nil)
-            if let name = nameForSession?(id) { setName(id, name) }
+            let name = nameForSession?(id)
+            core.open(id, address: origin.displayText, name: name, identity: Self.padIdentity(name: name, origin: origin),
+                      now: now, into: &pending)
+            route(from: start, session: id, now: now)
             logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(origin.displayText)"])
             for o in observers { o.sessionOpened(id, origin: origin, now: now) }
         case let .motion(id, sample, latency):
             for o in observers { o.motion(id, sample, now: now) }
-            motion(id, sample, latencyMicros: latency, now: now)
+            // The per-packet path: the core's decision as a value, its parts straight to their outputs.
+            let m = core.motion(id, sample, latencyMicros: latency, screen: injector.screen, now: now)
+            if let note = m.note { say(note, session: id) }
+            if let event = m.pointer {
+                injectorOutput.inject(event, session: id, now: now)
+                for o in otherInputOutputs { o.perform(.input(event), session: id, now: now) }
+            }
+            if let state = m.pad { for o in padOutputs { o.perform(.pad(state), session: id, now: now) } }
         case let .button(id, button, isDown):
-            self.button(id, button, isDown: isDown, now: now)
+            core.button(id, button, isDown: isDown, now: now, into: &pending)
+            route(from: start, session: id, now: now)
             for o in observers { o.button(id, button, isDown: isDown, now: now) }
         case let .sessionClosed(id, reason):
-            if let error = injector.endSession(id) { fail(error) }
-            if let s = sessions.removeValue(forKey: id) { closedTotals.add(s.telemetry, reason: reason) }
+            core.close(id, reason: reason, now: now, into: &pending)
+            route(from: start, session: id, now: now)
             logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
             for o in observers { o.sessionClosed(id, now: now) }
         case .send:
@@ -101,11 +144,46 @@ package final class HostPipeline: HostEventSink {
         }
     }
 
+    /// A controller's stable identity for its pad: the name it paired under (or says it
+    /// has), else where it came from (a UDP address without the port, a web device, a DSU
+    /// slot, a local pad), so a reconnect gets the same pad address.
+    static func padIdentity(name: String?, origin: HostControllerOrigin) -> String {
+        if let name, !name.isEmpty { return "name:\(name)" }
+        return origin.stableIdentity
+    }
+
+    /// Performs what the core appended since `start`, in order: each output to the outputs
+    /// that accept its kind, notes said here. (Index-based, so an output that calls back
+    /// into the pipeline only ever performs its own.)
+    private func route(from start: Int, session id: SessionID, now: Instant) {
+        var i = start
+        while i < pending.count {
+            let output = pending[i]
+            if case let .note(note) = output {
+                say(note, session: id)
+            } else {
+                let kind = output.kind
+                for o in outputs where o.accepts.contains(kind) { o.perform(output, session: id, now: now) }
+            }
+            i += 1
+        }
+        pending.removeSubrange(start...)
+    }
+
+    private func say(_ note: PipelineNote, session id: SessionID) {
+        switch note {
+        case .missingAttitude:
+            let t = core.sessions[id]?.telemetry
+            let who = t.map { $0.name.isEmpty ? $0.address : $0.name } ?? "\(id)"
+            logger.warning("\(who): \(note.text)", metadata: ["session": "\(id)"])
+        case .calibration:
+            logger.info("\(note.text)", metadata: ["session": "\(id)", "seconds": "\(settings.sensors.calibrationDuration)"])
+        }
+    }
+
     /// The name shown for a session (terminal view, dashboard, JSON status): the name a
     /// controller paired under, or what its transport calls it ("DSU slot 0").
-    package func setName(_ id: SessionID, _ name: String) {
-        sessions[id]?.telemetry.name = name
-    }
+    package func setName(_ id: SessionID, _ name: String) { core.setName(id, name) }
 
     package func shutdown() {
         if let error = injector.releaseEverything() { fail(error) }
@@ -113,162 +191,49 @@ package final class HostPipeline: HostEventSink {
     }
 
     /// The direction a controller points at becomes the screen centre (its next sample).
-    package func recenter(_ id: SessionID) { sessions[id]?.mapper.recenter() }
+    package func recenter(_ id: SessionID) { core.recenter(id) }
 
     /// One controller's mapping mode (the others keep theirs, and it keeps this one when
     /// the host's settings change); nil reads it. Returns the mode in effect.
     @discardableResult
-    package func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? {
-        guard let i = sessions.index(forKey: id) else { return nil }
-        if let mode {
-            sessions.values[i].ownMode = mode
-            sessions.values[i].mapper.settings.mode = mode
-        }
-        return sessions.values[i].mapper.settings.mode
-    }
+    package func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? { core.setMode(id, mode) }
 
     /// Gives one session its own profile (nil: back to the host's), at once and without
     /// touching the others. Returns false when no such session is open.
     @discardableResult
-    package func setProfile(_ id: SessionID, _ own: MappingProfile?) -> Bool {
-        guard let i = sessions.index(forKey: id) else { return false }
-        sessions.values[i].ownProfile = own
-        sessions.values[i].ownMode = nil
-        sessions.values[i].buttons = (own ?? profile).buttons
-        sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
-        return true
-    }
+    package func setProfile(_ id: SessionID, _ own: MappingProfile?) -> Bool { core.setProfile(id, own) }
 
     /// The profile a session uses now (its own, or the host's with its mode).
-    package func profile(of id: SessionID) -> MappingProfile? {
-        guard let s = sessions[id] else { return nil }
-        return MappingProfile(settings: s.mapper.settings, buttons: s.buttons)
-    }
+    package func profile(of id: SessionID) -> MappingProfile? { core.profile(of: id) }
 
     /// Applies new mapping settings to the host's profile: every session that follows
     /// it now, new sessions later. Sessions with their own profile keep theirs.
-    package func update(settings: MappingSettings) {
-        profile.settings = settings
-        for i in sessions.indices where sessions.values[i].ownProfile == nil {
-            sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
-        }
-    }
+    package func update(settings: MappingSettings) { core.update(settings: settings) }
 
     /// A new button map for the host's profile, applied at once to the sessions that follow it.
-    package func update(buttons: ButtonMap) {
-        profile.buttons = buttons
-        for i in sessions.indices where sessions.values[i].ownProfile == nil {
-            sessions.values[i].buttons = buttons
-        }
-    }
+    package func update(buttons: ButtonMap) { core.update(buttons: buttons) }
 
-    private func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?, now: Instant) {
-        guard let i = sessions.index(forKey: id) else { return }
-        // One in-place access to the record for the whole sample (`&sessions.values[i]`):
-        // reading `sessions.values[i].field` goes through the getter and copies the whole
-        // record, mapper and trail included, for every field read (issue 27 item 9).
-        let step = Self.map(sample, into: &sessions.values[i], latencyMicros: latencyMicros, paused: paused,
-                            screen: injector.screen, now: now)
-        if step.needsAttitude { noteMissingAttitude(id, mode: step.mode) }
-        if let event = step.event { inject(event, session: id, now: now) }
-    }
-
-    /// What one sample did to a session: the event to inject, and whether pointer or seed
-    /// mode lacks an attitude (said once).
-    struct MotionStep {
-        var event: InputEvent?
-        var needsAttitude = false
-        var mode: MappingSettings.Mode
-    }
-
-    /// A sample through one session's record, in place: telemetry, mapper, trail.
-    static func map(_ sample: MotionSample, into s: inout PipelineSession, latencyMicros: Int64?, paused: Bool,
-                    screen: ScreenGeometry, now: Instant) -> MotionStep {
-        s.telemetry.recordMotion(latencyMicros: latencyMicros, sample: sample, now: now)
-        let mode = s.mapper.settings.mode
-        guard !paused, s.motionEnabled else {
-            // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
-            s.mapper.observe(sample)
-            s.telemetry.attitude = s.mapper.attitude
-            return MotionStep(mode: mode)
-        }
-        let output = s.mapper.update(sample, screen: screen)
-        s.telemetry.attitude = s.mapper.attitude
-        // Pointer and seed modes need an attitude: sent by the controller, or fused from its
-        // gyro and accelerometer (HostLogic/Motion/Raw). Say so once if neither is there.
-        var step = MotionStep(mode: mode)
-        step.needsAttitude = mode != .fps && s.mapper.attitude == nil && !s.attitudeNoted
-        if let p = output.moveTo {
-            s.telemetry.pointer = p
-            s.trail?.append(x: p.x, y: p.y)
-            step.event = .moveTo(x: p.x, y: p.y)
-        } else if output.moveBy != (0, 0) {
-            step.event = .moveBy(dx: output.moveBy.dx, dy: output.moveBy.dy)
-        }
-        return step
-    }
-
-    /// One event (a motion frame): no array per packet. Output hooks see it first.
+    /// One event through the output hooks into the injector (the web input's touchpad).
     func inject(_ event: InputEvent, session id: SessionID, now: Instant) {
-        for hook in outputHooks where !hook.output(event, session: id, now: now) { return }
-        do {
-            try injector.apply(event, session: id)
-            injectedEvents += 1
-        } catch {
-            fail(error)
-        }
+        injectorOutput.inject(event, session: id, now: now)
     }
 
-    private func button(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant) {
-        guard let i = sessions.index(forKey: id) else { return }
-        let (events, command) = Self.press(button, isDown: isDown, in: &sessions.values[i])
-        if let command { perform(command, session: id, down: isDown) }
-        inject(events, session: id, now: now)
-    }
-
-    /// A button edge in one session's record, in place: its counters, and what its map makes of it.
-    static func press(_ button: Button, isDown: Bool, in s: inout PipelineSession) -> ([InputEvent], ButtonCommand?) {
-        s.telemetry.buttonEdges += 1
-        s.telemetry.buttons.set(button, down: isDown)
-        return s.buttons.events(for: button, down: isDown)
-    }
-
-    /// A button's events (a key chord: modifiers and key) in one frame, one flush.
+    /// A frame of events through the output hooks into the injector (the web input's clicks and keys).
     func inject(_ events: [InputEvent], session id: SessionID, now: Instant) {
-        let kept = outputHooks.isEmpty ? events
-            : events.filter { e in outputHooks.allSatisfy { $0.output(e, session: id, now: now) } }
-        guard !kept.isEmpty else { return }
-        do {
-            try injector.apply(kept, session: id)
-            injectedEvents += kept.count
-        } catch {
-            fail(error)
-        }
-    }
-
-    private func perform(_ command: ButtonCommand, session id: SessionID, down: Bool) {
-        switch command {
-        case .recenter where down: sessions[id]?.mapper.recenter()
-        case .toggleMode where down: sessions[id]?.mapper.toggleMode()
-        case .pause where down: paused.toggle()
-        case .calibrate where down: calibrate(session: id)
-        case .holdToEnableMotion: sessions[id]?.motionHeld = down
-        default: break
-        }
+        injectorOutput.inject(events, session: id, now: now)
     }
 
     /// Starts a manual gyro calibration of one controller (hold it still for
     /// `calibration.duration` seconds).
     @discardableResult
     package func calibrate(session id: SessionID) -> CalibrationStart {
-        guard let started = sessions[id]?.mapper.calibrate() else { return .noController }
-        logger.info(started ? "gyro calibration started; hold the controller still" : "gyro calibration is off",
-                    metadata: ["session": "\(id)", "seconds": "\(settings.sensors.calibrationDuration)"])
+        guard let started = core.calibrate(id) else { return .noController }
+        say(.calibration(started: started), session: id)
         return started ? .started : .off
     }
 
     /// The gyro status of one controller (nil before it sent gyro rates).
-    package func gyroStatus(of id: SessionID) -> GyroStatus? { sessions[id]?.mapper.gyroStatus }
+    package func gyroStatus(of id: SessionID) -> GyroStatus? { core.sessions[id]?.mapper.gyroStatus }
 
     func startInstant(_ now: Instant) -> Instant {
         if let started { return started }
@@ -276,8 +241,5 @@ package final class HostPipeline: HostEventSink {
         return now
     }
 
-    func fail(_ error: InjectionError) {
-        injectionErrors += 1
-        logger.error("injection failed; released every held input", metadata: ["error": "\(error)"])
-    }
+    func fail(_ error: InjectionError) { injectorOutput.fail(error) }
 }

@@ -1,7 +1,6 @@
 import Testing
 import RemotionProtocol
-import RemotionHostLogic
-@testable import RemotionApp
+@testable import RemotionHostLogic
 
 /// The fixed-bucket latency histogram and the pointer trail ring that replaced the
 /// per-controller HDR histograms and [[x, y]] lists in the host's status snapshots.

@@ -1,4 +1,5 @@
-import RemotionHostLogic
+import RemotionProtocol
+
 /// The most recent pointer positions of one controller, for the dashboard's trail: a
 /// fixed ring, so recording a position allocates nothing and moves nothing (the list
 /// of [x, y] arrays it replaced allocated one array per motion packet and shifted 256

@@ -2,7 +2,7 @@ import RemotionProtocol
 
 /// Per-controller numbers the host shows: latency distribution, packet rate, loss.
 package struct SessionTelemetry: Sendable {
-    /// The controller's name (`HostPipeline.setName`): the name it paired under, or its transport's ("DSU slot 0").
+    /// The controller's name (`PipelineCore.setName`): the name it paired under, or its transport's ("DSU slot 0").
     package var name = ""
     package var address: String
     package var opened: Instant

@@ -1,0 +1,76 @@
+import RemotionProtocol
+
+/// What changes a session's meaning at run time: names, modes, profiles, the host's
+/// settings and button map, recentring and calibration.
+extension PipelineCore {
+    /// The name shown for a session (terminal view, dashboard, JSON status): the name a
+    /// controller paired under, or what its transport calls it ("DSU slot 0").
+    package mutating func setName(_ id: SessionID, _ name: String) {
+        sessions[id]?.telemetry.name = name
+    }
+
+    /// The direction a controller points at becomes the screen centre (its next sample).
+    package mutating func recenter(_ id: SessionID) { sessions[id]?.mapper.recenter() }
+
+    /// Starts a manual gyro calibration of one controller: true when it started, false when
+    /// calibration is off, nil when no such session is open.
+    package mutating func calibrate(_ id: SessionID) -> Bool? { sessions[id]?.mapper.calibrate() }
+
+    /// One controller's mapping mode (the others keep theirs, and it keeps this one when
+    /// the host's settings change); nil reads it. Returns the mode in effect.
+    package mutating func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? {
+        guard let i = sessions.index(forKey: id) else { return nil }
+        if let mode {
+            sessions.values[i].ownMode = mode
+            sessions.values[i].mapper.settings.mode = mode
+        }
+        return sessions.values[i].mapper.settings.mode
+    }
+
+    /// Gives one session its own profile (nil: back to the host's), at once and without
+    /// touching the others. Returns false when no such session is open.
+    package mutating func setProfile(_ id: SessionID, _ own: MappingProfile?) -> Bool {
+        guard let i = sessions.index(forKey: id) else { return false }
+        sessions.values[i].ownProfile = own
+        sessions.values[i].ownMode = nil
+        setButtons((own ?? profile).buttons, at: i)
+        sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
+        return true
+    }
+
+    /// The profile a session uses now (its own, or the host's with its mode).
+    package func profile(of id: SessionID) -> MappingProfile? {
+        guard let s = sessions[id] else { return nil }
+        return MappingProfile(settings: s.mapper.settings, buttons: s.buttons)
+    }
+
+    /// Applies new mapping settings to the host's profile: every session that follows
+    /// it now, new sessions later. Sessions with their own profile keep theirs.
+    package mutating func update(settings: MappingSettings) {
+        profile.settings = settings
+        for i in sessions.indices where sessions.values[i].ownProfile == nil {
+            sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
+        }
+    }
+
+    /// A new button map for the host's profile, applied at once to the sessions that follow it.
+    package mutating func update(buttons: ButtonMap) {
+        profile.buttons = buttons
+        for i in sessions.indices where sessions.values[i].ownProfile == nil { setButtons(buttons, at: i) }
+    }
+
+    /// A session's button map, and its pad's table with it (pad targets, docs/GAMEPAD.md).
+    private mutating func setButtons(_ buttons: ButtonMap, at i: Dictionary<SessionID, PipelineSession>.Index) {
+        sessions.values[i].buttons = buttons
+        sessions.values[i].pad?.table = buttons.padTable
+    }
+
+    /// One-way latency over every session served so far (open, and the closed ones'
+    /// totals), in µs; nil when no sample's latency could be measured.
+    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64)? {
+        var all = closedTotals.latency
+        for s in sessions.values { all.add(s.telemetry.latency) }
+        guard all.totalCount > 0 else { return nil }
+        return (all.valueAtPercentile(50), all.valueAtPercentile(99), all.totalCount)
+    }
+}

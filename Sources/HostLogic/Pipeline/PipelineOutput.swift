@@ -1,0 +1,67 @@
+import RemotionProtocol
+
+/// One thing the pipeline decided for one session, for the host's outputs to perform, in
+/// order (`PipelineCore` appends them; the host routes each to the outputs that accept its
+/// `kind`, docs/INJECTION.md "Outputs"). Pointer moves, buttons, keys and wheel go to the
+/// injector (XTest, uinput, log); a pad's state goes to its virtual pad (a DualSense on
+/// /dev/uhid). Nothing here performs anything: the host's adapters do.
+package enum PipelineOutput: Sendable, Hashable {
+    /// One input event and one flush (a motion frame: `moveTo`, `moveBy`).
+    case input(InputEvent)
+    /// Several events in one frame, one flush (a key chord: modifiers, then the key).
+    case inputs([InputEvent])
+    /// The session ended: release every input the injector still holds for it.
+    case releaseHeld
+    /// The session's virtual pad comes into being; `identity` names the controller
+    /// stably (its paired name, else its address without the port), so a controller that
+    /// comes back gets the same pad address.
+    case padOpened(identity: String)
+    /// What the session's pad shows now.
+    case pad(GamepadState)
+    /// The session ended: its pad shows `rest` (sticks centred, triggers and buttons up, no
+    /// rotation), then goes away. Never a pad left holding an input.
+    case padClosed(rest: GamepadState)
+    /// Something the host should say (log, status).
+    case note(PipelineNote)
+
+    /// Which outputs take it.
+    package var kind: Kind {
+        switch self {
+        case .input, .inputs, .releaseHeld: .input
+        case .padOpened, .pad, .padClosed: .pad
+        case .note: .note
+        }
+    }
+
+    /// What an output accepts (`HostOutput.accepts`).
+    package struct Kind: OptionSet, Sendable, Hashable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// Pointer, mouse buttons, keys, wheel, and the release of what a session held.
+        package static let input = Kind(rawValue: 1 << 0)
+        /// A session's virtual pad: opened, its states, rest then closed.
+        package static let pad = Kind(rawValue: 1 << 1)
+        /// Words for the log and the status (the host says them itself).
+        package static let note = Kind(rawValue: 1 << 2)
+    }
+}
+
+/// What the pipeline wants said about a session.
+package enum PipelineNote: Sendable, Hashable {
+    /// Pointer or seed mode needs an attitude this controller neither sends nor gives the
+    /// gyro and acceleration to fuse (said once per session; also in its status note).
+    case missingAttitude(mode: MappingSettings.Mode)
+    /// A calibrate button started a gyro calibration (`started`), or calibration is off.
+    case calibration(started: Bool)
+
+    /// The words for the log and the status.
+    package var text: String {
+        switch self {
+        case let .missingAttitude(mode):
+            "\(mode.rawValue) mode needs attitude, which this controller does not send (nor gyro and acceleration to fuse one from); "
+                + "use FPS mode (mode = \"fps\" in [mapping] or the dashboard) — it works from the gyro rates"
+        case let .calibration(started):
+            started ? "gyro calibration started; hold the controller still" : "gyro calibration is off"
+        }
+    }
+}

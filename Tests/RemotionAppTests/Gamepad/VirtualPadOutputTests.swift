@@ -1,0 +1,130 @@
+#if os(Linux)
+import Logging
+import NIOCore
+import Testing
+import RemotionHostLogic
+import RemotionProtocol
+import RemotionSystem
+@testable import RemotionApp
+
+/// `remotion host --gamepad`: a pad per controller session, fed, rested and destroyed,
+/// through a recording stand-in for the UHID device (the real one runs in
+/// scripts/gamepad-guest-test.sh on Debian's kernel): the whole pipeline routing the
+/// core's pad states to it beside the injector, and the output alone.
+@Suite struct VirtualPadOutputTests {
+    final class RecordingPad: VirtualPadDevice {
+        let identity: String
+        let mac: DualSenseMAC
+        var states: [GamepadState] = []
+        var closed = 0
+        var accepts = true
+        init(identity: String) { self.identity = identity; self.mac = DualSenseMAC(identity: identity) }
+        func update(_ state: GamepadState) -> Bool { states.append(state); return accepts }
+        func close() { closed += 1 }
+    }
+
+    final class Rig {
+        var pads: [RecordingPad] = []
+        var lines: [String] = []
+        var refuse: UHIDError?
+        lazy var output = VirtualPadOutput(
+            bus: .bluetooth,
+            say: { [unowned self] in self.lines.append($0) },
+            makePad: { [unowned self] identity, _ in
+                if let refuse = self.refuse { throw refuse }
+                let pad = RecordingPad(identity: identity)
+                self.pads.append(pad)
+                return pad
+            })
+        let screen = VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))
+        lazy var pipeline: HostPipeline = {
+            let p = HostPipeline(injector: Injector(backend: screen), profile: MappingProfile(), logger: Logger(label: "test"))
+            p.addOutput(output, pads: VirtualPadSettings())
+            return p
+        }()
+
+        func open(_ id: SessionID, _ address: SocketAddress) { pipeline.handle(.sessionOpened(id, .udp(address)), now: .zero) }
+    }
+
+    let phone = try! SocketAddress(ipAddress: "192.168.1.20", port: 40000)
+    let phoneAgain = try! SocketAddress(ipAddress: "192.168.1.20", port: 40001)
+    static let rest = GamepadState(motion: .still(at: .zero))
+
+    @Test func aSessionGetsAPadThatItsMotionAndButtonsFeed() throws {
+        let rig = Rig()
+        rig.open(SessionID(1), phone)
+        let pad = try #require(rig.pads.first)
+        #expect(pad.identity == "address:192.168.1.20")
+        rig.pipeline.handle(.motion(SessionID(1), MotionSample(timestampMicros: 4_000, gyro: Vector3(x: 0, y: 0, z: .pi)),
+                                    latencyMicros: nil), now: .zero)
+        rig.pipeline.handle(.button(SessionID(1), .a, isDown: true), now: .zero)
+        rig.pipeline.handle(.motion(SessionID(7), MotionSample(timestampMicros: 1), latencyMicros: nil), now: .zero)   // no session
+        #expect(pad.states.count == 2)
+        #expect(abs(pad.states[0].motion.angularRate.y - 180) < 0.01)
+        #expect(pad.states[1].buttons == [.cross])
+        #expect(rig.screen.events.contains { $0.event == .button(.left, down: true) }, "the injector got A too")
+        #expect(rig.lines.count == 1 && rig.lines[0].contains(pad.mac.description))
+    }
+
+    /// The zero-stuck rule for both outputs: a controller that vanishes holding A leaves no
+    /// click held in the injector and its pad at rest before it is destroyed.
+    @Test func aVanishedSessionReleasesTheInjectorAndRestsItsPadBeforeClosingIt() throws {
+        let rig = Rig()
+        rig.open(SessionID(1), phone)
+        let pad = try #require(rig.pads.first)
+        rig.pipeline.handle(.button(SessionID(1), .a, isDown: true), now: .zero)
+        rig.pipeline.handle(.button(SessionID(1), .l, isDown: true), now: .zero)
+        #expect(!rig.pipeline.injector.held.isEmpty && pad.states.last?.rightTrigger == 1)
+        // A timeout with the edges lost: no release came before the close.
+        rig.pipeline.handle(.sessionClosed(SessionID(1), .timedOut), now: .zero)
+        #expect(rig.pipeline.injector.held.isEmpty, "the click was released")
+        let released = Set(rig.screen.events.suffix(2).map(\.event))
+        #expect(released == [.button(.left, down: false), .key(.letter("d"), down: false)], "A's click and L's key")
+        #expect(pad.states.last?.isAtRest == true && pad.closed == 1, "rest, then destroyed")
+        rig.pipeline.handle(.button(SessionID(1), .a, isDown: false), now: .zero)
+        #expect(pad.states.count == 3 && rig.output.padCount == 0, "nothing after the close")
+    }
+
+    @Test func theSameControllerComingBackGetsTheSameMACTwoAtOnceDiffer() throws {
+        let rig = Rig()
+        rig.open(SessionID(1), phone)
+        rig.open(SessionID(2), phoneAgain)
+        #expect(rig.pads.count == 2)
+        #expect(rig.pads[1].identity == "address:192.168.1.20#2")
+        #expect(rig.pads[0].mac != rig.pads[1].mac)
+        rig.pipeline.handle(.sessionClosed(SessionID(1), .timedOut), now: .zero)
+        rig.pipeline.handle(.sessionClosed(SessionID(2), .timedOut), now: .zero)
+        rig.open(SessionID(3), phoneAgain)
+        #expect(rig.pads[2].mac == rig.pads[0].mac)
+        rig.pipeline.nameForSession = { _ in "phone" }
+        rig.open(SessionID(4), phone)
+        #expect(rig.pads[3].identity == "name:phone", "a paired name names the pad")
+    }
+
+    @Test func closeAllRestsEveryPad() {
+        let rig = Rig()
+        for i in 1...3 { rig.output.perform(.padOpened(identity: "address:192.168.1.20"), session: SessionID(UInt32(i)), now: .zero) }
+        rig.output.closeAll()
+        #expect(rig.pads.map(\.closed) == [1, 1, 1])
+        #expect(rig.output.padCount == 0)
+        #expect(rig.output.summary == "gamepad: 3 virtual DualSense pads made, 0 refused, 0 reports not written")
+    }
+
+    @Test func refusedPadsAndFailedWritesAreCountedAndSaidOnce() throws {
+        let rig = Rig()
+        rig.refuse = UHIDError.openFailure(errno: 13, path: "/dev/uhid")
+        rig.output.perform(.padOpened(identity: "a"), session: SessionID(1), now: .zero)
+        rig.output.perform(.padOpened(identity: "b"), session: SessionID(2), now: .zero)
+        #expect(rig.output.dropCounts == ["pad-not-created": 2])
+        #expect(rig.lines.count == 1 && rig.lines[0].contains("TAG+=\"uaccess\""))
+        rig.refuse = nil
+        rig.output.perform(.padOpened(identity: "c"), session: SessionID(3), now: .zero)
+        let pad = try #require(rig.pads.first)
+        pad.accepts = false
+        rig.output.perform(.pad(Self.rest), session: SessionID(3), now: .zero)
+        rig.output.perform(.input(.moveBy(dx: 1, dy: 0)), session: SessionID(3), now: .zero)   // not its kind
+        #expect(rig.output.dropCounts == ["pad-not-created": 2, "report-not-written": 1])
+        #expect(pad.states.count == 1)
+    }
+}
+#endif
