@@ -5,7 +5,8 @@
 # probe to go (its --go-file) and records every event until the nodes are gone.
 # 2. `remotion host --gamepad dualsense --gyro-stick` with `remotion client` on loopback: a controller
 # that sweeps, presses A and holds its left stick and R2 (--analog), then leaves; 3. one that holds A and is killed (SIGKILL) once
-# the reader saw Cross down: its pad goes to rest and away at the host's timeout.
+# the reader saw Cross down: its pad goes to rest and away at the host's timeout. 4. Two controllers
+# at once from one address: two live pads, two MACs.
 # The checks run outside (gamepad_guest_check.py). No network device; loopback only.
 set -uo pipefail
 out=/run/results
@@ -67,6 +68,19 @@ if wait_ready "$HOME/host.ready" "$host" 60; then
     kill -9 "$killed"; kill "$reader"
   fi
   wait "$killed" 2>/dev/null
+  say "two controllers at once from one address: a pad each, two MACs"
+  pad_uniqs() { for d in /sys/class/input/event*/device; do
+    [[ "$(cat "$d/name" 2>/dev/null)" == "Remotion virtual DualSense" ]] && cat "$d/uniq"; done | sort -u | paste -sd, -; }
+  seen_pads=""
+  two_pads() { local u; u=$(pad_uniqs); [[ "$(tr ',' '\n' <<<"$u" | grep -c .)" -ge 2 ]] && seen_pads=$u; }
+  twins=()
+  for n in 1 2; do
+    "$REMOTION_BIN" client --insecure --host "127.0.0.1:$port" --timeout 10 --source synthetic:still --rate 20 \
+      --duration 6 >"$out/twin-$n.out" 2>&1 &
+    twins+=($!)
+  done
+  wait_for 40 "two live pads" two_pads && fact two_pads "$seen_pads"
+  twin_rcs=""; for p in "${twins[@]}"; do wait "$p"; twin_rcs+="$?"; done; fact twin_rcs "$twin_rcs"
   kill -INT "$host"; wait "$host"; fact host_rc $?
 else
   fact timeout "the host was not ready: $(tail -2 "$out/host.err")"

@@ -152,10 +152,13 @@ if kill:
     gone = facts.get("kill_gone_seconds")
     check(all("gone_after" in n for n in nodes.values()) and gone is not None and float(gone) <= 1 + 2.5,
           f"killed controller: its pad gone {gone} s after SIGKILL (host timeout 1 s, plus 2.5 s for the emulated guest)")
+pads = [u for u in (facts.get("two_pads") or "").split(",") if u]
+check(len(pads) == 2 and len(set(pads)) == 2 and facts.get("twin_rcs") == "00",
+      f"two live controllers from one address: two pads with two MACs ({pads}), both controllers ran clean")
 check(facts.get("host_rc") == "0", f"the host stopped cleanly (rc {facts.get('host_rc')})")
 stderr = open(os.path.join(results, "host.err")).read()
-check("gamepad: 2 virtual DualSense pads made, 0 refused, 0 reports not written" in stderr,
-      "the host's stop line: 2 pads made, 0 refused, 0 reports not written")
+check("gamepad: 4 virtual DualSense pads made, 0 refused, 0 reports not written" in stderr,
+      "the host's stop line: 4 pads made, 0 refused, 0 reports not written")
 check("Remotion virtual DualSense" not in open(os.path.join(results, "devices-end")).read(), "no virtual pad left after the host stopped")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
