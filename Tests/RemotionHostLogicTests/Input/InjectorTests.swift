@@ -36,6 +36,16 @@ final class FailingBackend: InjectorBackend {
         #expect(injector.screen == ScreenGeometry(width: 100, height: 50))
     }
 
+    /// The virtual screen keeps the newest events and path points, and counts them all: a host
+    /// left running with `--inject virtual` does not grow.
+    @Test func theVirtualScreensHistoryIsBounded() throws {
+        let screen = VirtualScreenBackend(geometry: ScreenGeometry(width: 100, height: 50), historyLimit: 10)
+        for i in 0..<1_000 { try screen.post(.moveBy(dx: i % 2 == 0 ? 1 : -1, dy: 0), session: s1) }
+        #expect(screen.eventCount == 1_000)
+        #expect(screen.events.count < 20 && screen.path.count < 20, "\(screen.events.count) events, \(screen.path.count) points kept")
+        #expect(screen.events.last?.event == .moveBy(dx: -1, dy: 0), "the newest kept")
+    }
+
     @Test func endSessionReleasesItsInputs() throws {
         let screen = VirtualScreenBackend(geometry: ScreenGeometry(width: 100, height: 50))
         let injector = Injector(backend: screen)
