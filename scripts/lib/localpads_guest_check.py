@@ -15,26 +15,12 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from guest_results import GuestResults  # noqa: E402
+
 results = sys.argv[1]
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"ok   {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
-
-
-def read(name):
-    path = os.path.join(results, name)
-    return open(path, errors="replace").read() if os.path.exists(path) else ""
-
-
-facts = dict(line.split("=", 1) for line in read("facts").splitlines() if "=" in line)
+_r = GuestResults(results)
+check, read, facts = _r.check, _r.read, _r.facts
 NUM = r"([-+]?\d+(?:\.\d+)?)"
 COUNTS_PER_DEGREE = 10
 
@@ -126,5 +112,4 @@ try:
     main()
 except Exception as error:  # a malformed result file is a failure with its reason, never a crash
     check("the guest's results could be read", False, repr(error))
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+_r.finish()
