@@ -65,13 +65,15 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers, log):
     lane = wait(lambda: (state(d).get("lane") or {}).get("ready") and state(d)["lane"], 5)
     check("the WebSocket's motion lane joins its session", lane, state(d))
     session = state(d).get("session")
-    ws_loss = ws_loss_gaps(gyro, sampler, web_port)
+    # 14 s (~800 movements): at 8 s the p99 was the 4th-worst of ~410 gaps, and one burst of
+    # random loss on a loaded machine swung it past 2× (73 ms, 2.16×, in 2 of 4 runs beside builds).
+    ws_loss = ws_loss_gaps(gyro, sampler, web_port, seconds=14)
     numbers["ws_loss"] = (pct(ws_loss, 50), pct(ws_loss, 99), ws_loss[-1] if ws_loss else None,
                           sum(g > 100 for g in ws_loss))   # p50, p99, max, gaps over 100 ms
     ratio = pct(ws_loss, 99) / pct(udp_loss, 99)
     numbers["ws_lane"] = {k: v for k, v in (state(d).get("lane") or {}).items() if k != "recent"}
     check("5%% loss: p99 gap %.1f ms on the WebSocket with its lane ≤ 2 × UDP's %.1f ms (%.2f×; %d movements)"
-          % (pct(ws_loss, 99), pct(udp_loss, 99), ratio, len(ws_loss)), len(ws_loss) > 200 and ratio <= 2.0, numbers)
+          % (pct(ws_loss, 99), pct(udp_loss, 99), ratio, len(ws_loss)), len(ws_loss) > 400 and ratio <= 2.0, numbers)
     wait(lambda: (state(d).get("lane") or {}).get("ready"), 5)
     first, back = ws_outage_first(gyro, sampler, web_port)
     numbers["ws_outage_first_ms"] = first
