@@ -18,8 +18,7 @@ from guest_results import GuestResults  # noqa: E402
 results = sys.argv[1]
 _r = GuestResults(results)
 check, read, facts = _r.check, _r.read, _r.facts
-timeout = float(dict(line.split("=", 1) for line in read("guest.env").splitlines() if "=" in line)
-                .get("HOST_TIMEOUT", "1"))
+timeout = float(_r.pairs("guest.env").get("HOST_TIMEOUT", "1"))
 
 
 def echoed(phase):

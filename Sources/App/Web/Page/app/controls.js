@@ -67,12 +67,11 @@ export function setupModes(o) {
 
   // ── hold-to-aim, the gyro button (one per pane that has it): hold (aims while held),
   //    toggle (a tap starts or stops aiming), ratchet (aims until held: hold to pause) ────
-  const clutchKey = (k) => (prefs.gyroButton === "hold" ? k : prefs.gyroButton);
   function armRatchet() { if (prefs.gyroButton === "ratchet" && o.clutch.press("ratchet")) o.paintClutch(); }
   for (const el of all("[data-clutch]")) {
     bindPress(el, (k) => {
       const changed = prefs.gyroButton === "toggle" ? (o.clutch.held ? o.clutch.releaseAll() : o.clutch.press("toggle"))
-        : prefs.gyroButton === "ratchet" ? o.clutch.release("ratchet") : o.clutch.press(clutchKey(k));
+        : prefs.gyroButton === "ratchet" ? o.clutch.release("ratchet") : o.clutch.press(k);
       if (changed) o.paintClutch();
     }, (k) => {
       const changed = prefs.gyroButton === "ratchet" ? o.clutch.press("ratchet")

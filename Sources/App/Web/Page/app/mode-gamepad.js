@@ -50,15 +50,15 @@ export default Object.freeze({
   bind(ctx) {
     let analog = { ...ANALOG_REST };
     let restAt = 0;                                   // when the sticks and triggers last came to rest
+    const send = () => ctx.setAnalog(analogAtRest(analog) ? null : { ...analog });
     const publish = () => {
       if (analogAtRest(analog)) restAt = performance.now();
-      ctx.setAnalog(analogAtRest(analog) ? null : { ...analog });
+      send();
     };
     // The motion channel may lose a frame: while anything is off rest (and for 300 ms after),
     // the state is sent again every 100 ms even when no sensor event carries it.
     setInterval(() => {
-      if (ctx.state.pageMode !== "gamepad") return;
-      if (!analogAtRest(analog) || performance.now() - restAt < 300) ctx.setAnalog(analogAtRest(analog) ? null : { ...analog });
+      if (ctx.state.pageMode === "gamepad" && (!analogAtRest(analog) || performance.now() - restAt < 300)) send();
     }, 100);
 
     // Sticks: the base goes where the thumb lands; the knob follows, full at `reach` px.
