@@ -145,6 +145,7 @@ final class ClientRunner<F: ClientFraming>: Service {
     func run() async throws {
         let client = self.client
         await withGracefulShutdownHandler {
+            var lastFeedback = ControllerFeedback()
             for await event in client.events {
                 switch event {
                 case .connected:
@@ -157,6 +158,12 @@ final class ClientRunner<F: ClientFraming>: Service {
                     await outcome.fail("\(host) is full: every controller slot is taken (its --max-controllers); try again when one leaves")
                 case let .disconnected(reason):
                     await outcome.fail("disconnected from \(host) (\(reason))")
+                case let .feedback(f) where f != lastFeedback:
+                    // Said when it changes (the host repeats a running rumble every 0.5 s).
+                    lastFeedback = f
+                    printErr("remotion client: feedback rumble \(f.rumbleLow)/\(f.rumbleHigh) lightbar \(f.lightbar?.hex ?? "none")")
+                case .feedback:
+                    break
                 case let .finished(stats):
                     printErr("remotion client: sent \(stats.motionSent) motion samples and \(stats.buttonEdges) button edges; \(stats.retransmissions) retransmissions, \(stats.unacknowledgedAtEnd) unacknowledged")
                 }

@@ -6,7 +6,8 @@
 # 2. `remotion host --gamepad dualsense --gyro-stick` with `remotion client` on loopback: a controller
 # that sweeps, presses A and holds its left stick and R2 (--analog), then leaves; 3. one that holds A and is killed (SIGKILL) once
 # the reader saw Cross down: its pad goes to rest and away at the host's timeout. 4. Two controllers
-# at once from one address: two live pads, two MACs.
+# at once from one address: two live pads, two MACs. 5. SDL sets the light and rumbles the pad of a
+# controller: the client hears both, then the rumble's end.
 # The checks run outside (gamepad_guest_check.py). No network device; loopback only.
 set -uo pipefail
 out=/run/results
@@ -15,6 +16,10 @@ out=/run/results
 . "$(dirname "$0")/ready.sh"
 fact kernel "$(uname -r)"
 for m in uhid hid_playstation; do [[ -d /sys/module/$m ]] && fact "module.$m" loaded; done
+
+# The uniq (MAC) of every live virtual pad, comma-separated.
+pad_uniqs() { for d in /sys/class/input/event*/device; do
+  [[ "$(cat "$d/name" 2>/dev/null)" == "Remotion virtual DualSense" ]] && cat "$d/uniq"; done | sort -u | paste -sd, -; }
 
 say "probe"
 "$REMOTION_BIN" gamepad-probe --seconds "$PROBE_SECONDS" --rate 100 --gyro "$PROBE_GYRO" \
@@ -69,8 +74,6 @@ if wait_ready "$HOME/host.ready" "$host" 60; then
   fi
   wait "$killed" 2>/dev/null
   say "two controllers at once from one address: a pad each, two MACs"
-  pad_uniqs() { for d in /sys/class/input/event*/device; do
-    [[ "$(cat "$d/name" 2>/dev/null)" == "Remotion virtual DualSense" ]] && cat "$d/uniq"; done | sort -u | paste -sd, -; }
   seen_pads=""
   two_pads() { local u; u=$(pad_uniqs); [[ "$(tr ',' '\n' <<<"$u" | grep -c .)" -ge 2 ]] && seen_pads=$u; }
   twins=()
@@ -84,6 +87,33 @@ if wait_ready "$HOME/host.ready" "$host" 60; then
   kill -INT "$host"; wait "$host"; fact host_rc $?
 else
   fact timeout "the host was not ready: $(tail -2 "$out/host.err")"
+fi
+
+# 5. A host of its own, so its controller's pad is the only one SDL can find, and a 30 s
+# timeout on both sides: this one-CPU emulated guest can stall for seconds while SDL starts.
+say "a game's rumble and light reach the controller"
+"$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery \
+  --no-web --no-dashboard --timeout 30 --data-dir "$HOME/data2" --ready-file "$HOME/host2.ready" \
+  >"$out/host2.out" 2>"$out/host2.err" &
+host=$!
+if wait_ready "$HOME/host2.ready" "$host" 60; then
+  port=$(ready_value "$HOME/host2.ready" udpPort)
+  "$REMOTION_BIN" client --insecure --host "127.0.0.1:$port" --timeout 30 --source synthetic:still --rate 50 \
+    --duration 120 >"$out/feedback-client.out" 2>&1 &
+  fed=$!
+  one_pad() { [[ -n "$(pad_uniqs)" ]]; }
+  if wait_for 30 "the controller's pad" one_pad; then
+    SDL_JOYSTICK_DISABLE_UDEV=1 /usr/bin/python3 "$(dirname "$0")/gamepad_sdl_feedback.py" "$out/sdl-feedback.json" \
+      >"$out/sdl-feedback.out" 2>&1
+    fact sdl_feedback_rc $?
+    # The client says each change on stderr; the rumble's end comes from SDL at 400 ms.
+    stopped() { grep -q "feedback rumble 0/0 lightbar #ff0040" "$out/feedback-client.out"; }
+    wait_for 30 "the rumble's end at the client" stopped
+  fi
+  kill -INT "$fed"; wait "$fed"; fact feedback_client_rc $?
+  kill -INT "$host"; wait "$host"; fact host2_rc $?
+else
+  fact timeout "the second host was not ready: $(tail -2 "$out/host2.err")"
 fi
 cp /proc/bus/input/devices "$out/devices-end"
 dmesg >"$out/dmesg" 2>/dev/null

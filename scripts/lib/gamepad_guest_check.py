@@ -155,6 +155,15 @@ if kill:
 pads = [u for u in (facts.get("two_pads") or "").split(",") if u]
 check(len(pads) == 2 and len(set(pads)) == 2 and facts.get("twin_rcs") == "00",
       f"two live controllers from one address: two pads with two MACs ({pads}), both controllers ran clean")
+# 5. A game's rumble and light (SDL) reach the controller that owns the pad.
+fed = open(os.path.join(results, "feedback-client.out")).read() if os.path.exists(os.path.join(results, "feedback-client.out")) else ""
+said = [l.split("feedback ", 1)[1] for l in fed.splitlines() if "remotion client: feedback " in l]
+check(facts.get("sdl_feedback_rc") == "0", f"SDL opened the controller's pad, set its light and rumbled it (rc {facts.get('sdl_feedback_rc')})")
+check("rumble 255/128 lightbar #ff0040" in said and said and said[-1] == "rumble 0/0 lightbar #ff0040"
+      and said.index("rumble 255/128 lightbar #ff0040") < len(said) - 1,
+      f"the controller heard the game: light #ff0040, rumble 255/128 (SDL's 0xFFFF/0x8000), then the rumble's end: {said}")
+check(facts.get("feedback_client_rc") == "0" and facts.get("host2_rc") == "0",
+      f"that controller and its host ran clean (rc {facts.get('feedback_client_rc')}, {facts.get('host2_rc')})")
 check(facts.get("host_rc") == "0", f"the host stopped cleanly (rc {facts.get('host_rc')})")
 stderr = open(os.path.join(results, "host.err")).read()
 check("gamepad: 4 virtual DualSense pads made, 0 refused, 0 reports not written" in stderr,

@@ -170,7 +170,13 @@ extension HostDaemon {
             guard let bus = options.gamepad.pad else { return }
             let console = self.console, gyroStick = options.gamepad.gyroStick
             try await loop.onLoop { context in
-                let pads = VirtualPadOutput(bus: bus, say: { console.say($0) })
+                // A game's rumble and light come on the pad's thread; the loop paces and sends them.
+                let pads = VirtualPadOutput(bus: bus, say: { console.say($0) }, onFeedback: { id, change in
+                    loop.execute { $0.pipeline.padFeedback(id, change, now: Instant(NIODeadline.now())) }
+                })
+                context.pipeline.datagramFeedback = { [weak context] id, feedback in
+                    context?.sendFeedback(id, feedback) ?? false
+                }
                 context.pipeline.addOutput(pads, pads: VirtualPadSettings(gyroStick: gyroStick))
                 context.pipeline.dropReporters.append(pads)
             }

@@ -20,7 +20,9 @@ extension UHIDDualSense: VirtualPadDevice {}
 /// this makes it real. `.padOpened` creates a pad (its MAC from the controller's identity,
 /// so a controller that comes back gets the same one), each `.pad` state is one input
 /// report, and `.padClosed` — the session left, timed out or was revoked — shows the rest
-/// state, then destroys the pad. Only the loop touches it.
+/// state, then destroys the pad. Only the loop touches it. What a game writes to a pad
+/// (rumble, lightbar: `DualSenseOutput`, on the pad's reader thread) goes to `onFeedback`
+/// with the pad's session, which hops to the host's loop (docs/GAMEPAD.md "Rumble and lightbar").
 package final class VirtualPadOutput: HostOutput, HostDropReporter {
     private struct Pad {
         let device: any VirtualPadDevice
@@ -29,20 +31,26 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
 
     private let bus: DualSenseBus
     private let say: (String) -> Void
-    private let makePad: (String, DualSenseBus) throws -> any VirtualPadDevice
+    /// Makes a device for an identity; the closure it is given runs for each output report.
+    package typealias MakePad = (String, DualSenseBus, @escaping @Sendable (DualSenseOutput) -> Void) throws -> any VirtualPadDevice
+    private let makePad: MakePad
+    private let onFeedback: @Sendable (SessionID, FeedbackChange) -> Void
     private var pads: [SessionID: Pad] = [:]
     package private(set) var created = 0
     package private(set) var failed = 0
     package private(set) var writeFailures = 0
     private var lastError: String?
 
-    /// `say` reports pads made and refused, one line each; `makePad` makes a device for an
+    /// `say` reports pads made and refused, one line each; `onFeedback` gets what a game
+    /// wrote to a session's pad (from the pad's own thread); `makePad` makes a device for an
     /// identity (a UHID DualSense unless a test says otherwise).
     package init(bus: DualSenseBus, say: @escaping (String) -> Void,
-                 makePad: @escaping (String, DualSenseBus) throws -> any VirtualPadDevice = { identity, bus in
-                     try UHIDDualSense(identity: identity, bus: bus)
+                 onFeedback: @escaping @Sendable (SessionID, FeedbackChange) -> Void = { _, _ in },
+                 makePad: @escaping MakePad = { identity, bus, onOutput in
+                     try UHIDDualSense(identity: identity, bus: bus, onOutput: onOutput)
                  }) {
         self.makePad = makePad
+        self.onFeedback = onFeedback
         self.bus = bus
         self.say = say
     }
@@ -56,7 +64,7 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
         case .padClosed(let rest):
             update(id, rest)
             close(id)
-        case .input, .inputs, .releaseHeld, .note: break
+        case .input, .inputs, .releaseHeld, .note, .feedback: break
         }
     }
 
@@ -82,7 +90,8 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
             name = "\(name)#\(n)"
         }
         do {
-            let device = try makePad(name, bus)
+            let onFeedback = self.onFeedback
+            let device = try makePad(name, bus) { onFeedback(id, $0.change) }
             pads[id] = Pad(device: device, identity: name)
             created += 1
             say("gamepad: a virtual DualSense (\(bus.rawValue), MAC \(device.mac)) for controller \(id)")

@@ -118,7 +118,7 @@ package enum DemoRunner {
             switch event {
             case .connected: connected = true
             case .finished(let s): stats = s
-            case .timedOut, .disconnected: break
+            case .timedOut, .disconnected, .feedback: break
             }
         }
         await client.close()

@@ -41,7 +41,15 @@ struct WebControllerSocket: Sendable {
         let lane = Mutex<String?>(nil)
         /// Tells the connection guard that this socket authenticated (no caps, no idle timeout).
         let authenticated: @Sendable () -> Void
-        init(authenticated: @escaping @Sendable () -> Void = {}) { self.authenticated = authenticated; heard() }
+        /// Rumble and light for the page, from the host's loop to this socket's writer task
+        /// (newest wins: a late one replaces what was not written yet).
+        let feedback: AsyncStream<ControllerFeedback>.Continuation
+        init(authenticated: @escaping @Sendable () -> Void = {},
+             feedback: AsyncStream<ControllerFeedback>.Continuation) {
+            self.authenticated = authenticated
+            self.feedback = feedback
+            heard()
+        }
         func heard() { lastHeard.store(Int64(NIODeadline.now().uptimeNanoseconds), ordering: .relaxed) }
         func silence() -> Duration {
             .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds) - lastHeard.load(ordering: .relaxed))
@@ -54,10 +62,17 @@ struct WebControllerSocket: Sendable {
     /// server passes its channel's close).
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, remote: SocketAddress?,
              authenticated: @escaping @Sendable () -> Void = {}, abort: @escaping @Sendable () -> Void = {}) async {
-        let link = Link(authenticated: authenticated)
+        let (feedback, pushFeedback) = AsyncStream<ControllerFeedback>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let link = Link(authenticated: authenticated, feedback: pushFeedback)
+        defer { pushFeedback.finish() }
         await withTaskGroup(of: Ending.self) { group in
             group.addTask { await self.read(inbound, outbound, remote: remote, link: link) }
             group.addTask { await self.watch(link: link) }
+            group.addTask {
+                // Ends only with the group (cancelled): `next` below is the reader's or the watchdog's.
+                for await f in feedback { try? await outbound.write(.text(WebHostMessage.feedback(f).text)) }
+                return .shutdown
+            }
             let ending = await group.next() ?? .shutdown
             let lane = link.lane.withLock { $0 } != nil
             let limit = link.session.withLock { $0 } == nil && !lane ? helloTimeout : timeout
@@ -147,7 +162,9 @@ struct WebControllerSocket: Sendable {
                         let token = registry.claimSession(device.id) { link.replaced.store(true, ordering: .relaxed) }
                         claim = (device.id, token)
                         let opened = WebSessionDriver(host: host, stats: stats, transport: .webSocket, limit: timeout)
-                        guard let id = await host.open(from: .web(device: device.id, peer: remote), name: device.name) else {
+                        let feedback = link.feedback
+                        guard let id = await host.open(from: .web(device: device.id, peer: remote), name: device.name,
+                                                       feedback: { feedback.yield($0) }) else {
                             stats.count(refused: .full)
                             try await outbound.write(.text(WebHostMessage.refused(
                                 reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text))

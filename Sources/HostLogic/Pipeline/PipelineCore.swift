@@ -66,6 +66,7 @@ package struct PipelineCore: Sendable {
         if let note = m.note { out.append(.note(note)) }
         if let event = m.pointer { out.append(.input(event)) }
         if let state = m.pad { out.append(.pad(state)) }
+        if let feedback = m.feedback { out.append(.feedback(feedback)) }
     }
 
     /// What one sample decided: each part for the outputs of its kind.
@@ -76,6 +77,8 @@ package struct PipelineCore: Sendable {
         package var pad: GamepadState?
         /// Said once per session: pointer or seed mode without an attitude.
         package var note: PipelineNote?
+        /// Rumble and light for the controller: a change held back, or a running rumble's refresh.
+        package var feedback: ControllerFeedback?
         package init() {}
     }
 
@@ -84,7 +87,10 @@ package struct PipelineCore: Sendable {
                     screen: ScreenGeometry, now: Instant) -> MotionOutput {
         var result = MotionOutput()
         s.telemetry.recordMotion(latencyMicros: latencyMicros, sample: sample, now: now)
-        if s.pad != nil { result.pad = s.pad?.motion(sample) }
+        if s.pad != nil {
+            result.pad = s.pad?.motion(sample)
+            result.feedback = s.feedback.due(now: now)
+        }
         let mode = s.mapper.settings.mode
         guard !paused, s.motionEnabled else {
             // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
@@ -124,6 +130,14 @@ package struct PipelineCore: Sendable {
         if sessions.values[i].pad != nil, let state = sessions.values[i].pad?.button(button, isDown: isDown) {
             out.append(.pad(state))
         }
+    }
+
+    /// A game wrote `change` to the pad of `id` (rumble, light): what to send its
+    /// controller now, if anything (`FeedbackPacer`; the rest goes with its next samples).
+    package mutating func padFeedback(_ id: SessionID, _ change: FeedbackChange, now: Instant,
+                                      into out: inout [PipelineOutput]) {
+        guard let i = sessions.index(forKey: id), sessions.values[i].pad != nil else { return }
+        if let feedback = sessions.values[i].feedback.update(change, now: now) { out.append(.feedback(feedback)) }
     }
 
     private mutating func perform(_ command: ButtonCommand, at i: Dictionary<SessionID, PipelineSession>.Index,

@@ -21,6 +21,9 @@ package enum PipelineOutput: Sendable, Hashable {
     /// The session ended: its pad shows `rest` (sticks centred, triggers and buttons up, no
     /// rotation), then goes away. Never a pad left holding an input.
     case padClosed(rest: GamepadState)
+    /// Rumble and light for the session's controller (a game wrote them to its pad): the
+    /// host sends it on the controller's own transport (UDP, the page's socket or channel).
+    case feedback(ControllerFeedback)
     /// Something the host should say (log, status).
     case note(PipelineNote)
 
@@ -30,6 +33,7 @@ package enum PipelineOutput: Sendable, Hashable {
         case .input, .inputs, .releaseHeld: .input
         case .padOpened, .pad, .padClosed: .pad
         case .note: .note
+        case .feedback: .feedback
         }
     }
 
@@ -43,6 +47,8 @@ package enum PipelineOutput: Sendable, Hashable {
         package static let pad = Kind(rawValue: 1 << 1)
         /// Words for the log and the status (the host says them itself).
         package static let note = Kind(rawValue: 1 << 2)
+        /// Back to the controller: rumble and light (the host sends it itself).
+        package static let feedback = Kind(rawValue: 1 << 3)
     }
 }
 

@@ -36,6 +36,8 @@ package struct PipelineSession: Sendable {
     /// The session's virtual pad (`--gamepad`): its state from this controller's samples and
     /// edges; nil when the host makes no pads.
     package var pad: GamepadFeed?
+    /// What a game wrote to that pad, paced on its way back to the controller.
+    package var feedback = FeedbackPacer()
 
     package init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool, pad: GamepadFeed? = nil) {
         self.telemetry = telemetry

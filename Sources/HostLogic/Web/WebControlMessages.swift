@@ -56,6 +56,9 @@ package enum WebHostMessage: Sendable, Equatable {
     case closing(reason: String, message: String)
     /// A motion lane joined its session.
     case lane(session: String)
+    /// Rumble (0…255 each: the heavy motor, the light one) and the light's colour, from a
+    /// game writing to this controller's virtual pad (docs/GAMEPAD.md "Rumble and lightbar").
+    case feedback(ControllerFeedback)
 
     package var text: String {
         func q(_ s: String) -> String { JSONText.quote(s) }
@@ -70,6 +73,9 @@ package enum WebHostMessage: Sendable, Equatable {
             return "{\"type\":\"closing\",\"reason\":\(q(reason)),\"message\":\(q(message))}"
         case let .lane(session):
             return "{\"type\":\"lane\",\"session\":\(q(session))}"
+        case let .feedback(f):
+            let light = f.lightbar.map { q($0.hex) } ?? "null"
+            return "{\"type\":\"feedback\",\"rumble\":[\(f.rumbleLow),\(f.rumbleHigh)],\"lightbar\":\(light)}"
         }
     }
 }

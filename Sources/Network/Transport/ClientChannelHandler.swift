@@ -19,6 +19,8 @@ public enum ClientEvent: Sendable, Equatable {
     case disconnected(DisconnectReason)
     /// Streaming ended (plan complete or stopped); the session said goodbye.
     case finished(ClientStats)
+    /// The host forwards what a game asked of this controller (rumble, light).
+    case feedback(ControllerFeedback)
 }
 
 /// Owns one `ClientSession` on an event loop: pings, streams the plan, reports events.
@@ -162,6 +164,8 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
             case let .event(.disconnected(reason)):
                 events.yield(.disconnected(reason))
                 stop()
+            case let .event(.feedback(f)):
+                events.yield(.feedback(f))
             }
         }
     }

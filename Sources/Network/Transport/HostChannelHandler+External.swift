@@ -35,6 +35,18 @@ extension HostChannelHandler {
         machine.externalHeard(id, now: loopNow())
     }
 
+    /// Rumble and light for a datagram session's controller: sent at once. False when
+    /// `id` is not a datagram session (an external one's transport carries its own).
+    @discardableResult
+    public func sendFeedback(_ id: SessionID, _ feedback: ControllerFeedback) -> Bool {
+        let actions = machine.feedback(id, feedback)
+        guard !actions.isEmpty else { return false }
+        let now = loopNow()
+        perform(actions, now: now)
+        flushWrites()
+        return true
+    }
+
     public func closeExternal(_ id: SessionID, reason: SessionCloseReason) {
         let now = loopNow()
         perform(machine.closeExternal(id, reason: reason), now: now)

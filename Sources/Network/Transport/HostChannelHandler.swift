@@ -198,6 +198,9 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         }
     }
 
+    /// Sends what `perform` wrote outside a read (a feedback message from another thread's event).
+    func flushWrites() { context?.flush() }
+
     private func write(_ bytes: [UInt8], to address: SocketAddress) {
         guard let context else { return }
         sent += 1

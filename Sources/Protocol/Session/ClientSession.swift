@@ -21,6 +21,8 @@ public struct ClientSession: Sendable {
         case timedOut
         /// Was connected; the host went silent or said goodbye.
         case disconnected(DisconnectReason)
+        /// The host forwards what a game asked of this controller (rumble, light).
+        case feedback(ControllerFeedback)
     }
 
     public enum Action: Sendable, Equatable {
@@ -101,6 +103,10 @@ public struct ClientSession: Sendable {
             // A refusal is reported as what it is, connected or not.
             let refused = reason == .revoked || reason == .full
             return [.event(wasConnected || refused ? .disconnected(reason) : .timedOut)]
+        case let .feedback(f):
+            guard state == .connected else { return [] }
+            lastHeard = now
+            return [.event(.feedback(f))]
         case .ping, .buttons, .motion:
             return []
         }

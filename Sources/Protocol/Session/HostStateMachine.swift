@@ -99,6 +99,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         }
         if case .pong = message { storedDrops.count(.unexpectedMessage); return }
         if case .ack = message { storedDrops.count(.unexpectedMessage); return }
+        if case .feedback = message { storedDrops.count(.unexpectedMessage); return }
         session.lastHeard = now
         session.stats.datagrams += 1
         switch message {
@@ -138,7 +139,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             storedSessions[id] = session
             actions += close(id, reason: .clientDisconnected(reason))
             return
-        case .pong, .ack:
+        case .pong, .ack, .feedback:
             break
         }
         storedSessions[id] = session
@@ -164,6 +165,14 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     public mutating func revoke(_ id: SessionID) -> [HostAction<Address>] {
         guard let s = storedSessions[id] else { return [] }
         return [.send(.disconnect(.revoked), session: id, to: s.address)] + close(id, reason: .revoked)
+    }
+
+    /// Rumble and light for a datagram session's controller (a game wrote them to its pad);
+    /// nothing for a session this machine does not know or an external one (its transport
+    /// carries its own: the page's WebSocket or data channel).
+    public func feedback(_ id: SessionID, _ feedback: ControllerFeedback) -> [HostAction<Address>] {
+        guard let s = storedSessions[id] else { return [] }
+        return [.send(.feedback(feedback), session: id, to: s.address)]
     }
 
     /// Counts a datagram the security layer or transport dropped before it got here.

@@ -80,6 +80,9 @@ public enum Message: Hashable, Sendable {
     case ack(Ack)
     /// Either way: the session ends now.
     case disconnect(DisconnectReason)
+    /// Host → client: rumble and light for the controller (a game wrote them to its
+    /// virtual pad). Unreliable; the host repeats a running rumble every 0.5 s.
+    case feedback(ControllerFeedback)
 
     public var typeCode: MessageType {
         switch self {
@@ -89,10 +92,11 @@ public enum Message: Hashable, Sendable {
         case .motion: .motion
         case .ack: .ack
         case .disconnect: .disconnect
+        case .feedback: .feedback
         }
     }
 }
 
 public enum MessageType: UInt8, Sendable, CaseIterable {
-    case ping = 0x01, pong = 0x02, buttons = 0x03, motion = 0x04, ack = 0x05, disconnect = 0x06
+    case ping = 0x01, pong = 0x02, buttons = 0x03, motion = 0x04, ack = 0x05, disconnect = 0x06, feedback = 0x07
 }

@@ -9,6 +9,8 @@ public enum MessageCodec {
     /// drops such a packet as `invalidFields`; a client sends it only when it has analog input.
     static let hasAnalog: UInt8 = 1 << 3
     static let knownFields: UInt8 = hasAttitude | hasGyro | hasAcceleration | hasAnalog
+    /// `feedback`'s flags: the colour bytes are a light the game set.
+    static let feedbackHasLightbar: UInt8 = 1 << 0
 
     /// The analog block's units: each stick axis an Int16 (−32767…32767), each trigger a
     /// UInt16 (0…65535); values out of range (or not finite) are clamped when encoded.
@@ -48,6 +50,10 @@ public enum MessageCodec {
             w.u32(a.cumulative); w.u64(a.selective)
         case let .disconnect(reason):
             w.u8(reason.rawValue)
+        case let .feedback(f):
+            let light = f.lightbar ?? ControllerFeedback.Color(red: 0, green: 0, blue: 0)
+            w.u8(f.lightbar == nil ? 0 : feedbackHasLightbar)
+            w.u8(f.rumbleLow); w.u8(f.rumbleHigh); w.u8(light.red); w.u8(light.green); w.u8(light.blue)
         }
     }
 
@@ -122,6 +128,17 @@ public enum MessageCodec {
         case .disconnect:
             guard let reason = DisconnectReason(rawValue: try r.u8()) else { throw .invalidReason }
             message = .disconnect(reason)
+        case .feedback:
+            let flags = try r.u8()
+            guard flags & ~feedbackHasLightbar == 0 else { throw .invalidFields }
+            let low = try r.u8(), high = try r.u8()
+            let light = ControllerFeedback.Color(red: try r.u8(), green: try r.u8(), blue: try r.u8())
+            // Without a light its colour bytes are 0: each value has one encoding.
+            guard flags & feedbackHasLightbar != 0 || light == ControllerFeedback.Color(red: 0, green: 0, blue: 0) else {
+                throw .invalidFields
+            }
+            message = .feedback(ControllerFeedback(rumbleLow: low, rumbleHigh: high,
+                                                   lightbar: flags & feedbackHasLightbar != 0 ? light : nil))
         }
         guard r.remaining == 0 else { throw .trailingBytes }
         return message

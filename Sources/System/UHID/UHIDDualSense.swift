@@ -29,8 +29,15 @@ package struct UHIDError: Error, CustomStringConvertible, Sendable {
 /// One virtual DualSense on /dev/uhid: the adapter around `DualSensePad`. It opens the
 /// node, writes UHID_CREATE2, and a thread of its own reads the kernel's events (START,
 /// OPEN, GET_REPORT, SET_REPORT, OUTPUT) and writes the pad's replies. `update` writes an
-/// input report; `close` (and deinit) writes the rest state, then UHID_DESTROY. Every write
-/// happens with the pad's lock held, so replies, reports and the destroy keep their order.
+/// input report; `close` (and deinit) writes the rest state, then UHID_DESTROY. The pad's
+/// lock guards its state only and is never held across a write: a write into the kernel
+/// (an input report reaching hidraw, hid-playstation) may wait on things that wait for
+/// this pad's own reply to a GET_REPORT — a game opening the pad's hidraw node reads
+/// feature reports while the host writes reports — and a reader that needs the lock the
+/// writer holds answers nothing until uhid's 5 s report timeout (the gamepad guest stage saw
+/// the host's loop stall for seconds when SDL opened a pad). Input reports and the destroy
+/// come only from the caller's thread (the host's loop), so they keep their order; the
+/// reader writes only replies, which need no order with them.
 package final class UHIDDualSense: Sendable {
     package static let defaultPath = "/dev/uhid"
     private let fd: Int32
@@ -97,8 +104,7 @@ package final class UHIDDualSense: Sendable {
     /// False when the write failed.
     @discardableResult
     package func update(_ state: GamepadState) -> Bool {
-        let fd = self.fd
-        return pad.withLock { pad in Self.write(fd, pad.update(state)) }
+        Self.write(fd, pad.withLock { $0.update(state) })
     }
 
     /// Rest state, then UHID_DESTROY; stops the reader and closes the node. Idempotent.
@@ -106,7 +112,7 @@ package final class UHIDDualSense: Sendable {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let fd = self.fd
         let now = Self.now()
-        pad.withLock { pad in _ = Self.write(fd, pad.finish(at: now)) }
+        _ = Self.write(fd, pad.withLock { $0.finish(at: now) })
         var one: UInt8 = 1
         _ = Glibc.write(wakeWrite, &one, 1)
         readerDone.wait()
@@ -137,11 +143,8 @@ package final class UHIDDualSense: Sendable {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 { if errno == EINTR || errno == EAGAIN { continue }; return }
             guard n > 0, let event = UHIDEvent.decode(buffer[0..<n]) else { continue }
-            let actions = pad.withLock { pad in
-                let actions = pad.handle(event)
-                _ = Self.write(fd, actions)
-                return actions
-            }
+            let actions = pad.withLock { $0.handle(event) }
+            _ = Self.write(fd, actions)
             for case let .output(output) in actions { onOutput(output) }
             onEvent(event)
         }

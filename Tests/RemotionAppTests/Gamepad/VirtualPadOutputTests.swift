@@ -1,6 +1,7 @@
 #if os(Linux)
 import Logging
 import NIOCore
+import Synchronization
 import Testing
 import RemotionHostLogic
 import RemotionProtocol
@@ -18,21 +19,35 @@ import RemotionSystem
         var states: [GamepadState] = []
         var closed = 0
         var accepts = true
-        init(identity: String) { self.identity = identity; self.mac = DualSenseMAC(identity: identity) }
+        /// What the device hands on when a game writes an output report (UHID's reader thread).
+        let onOutput: @Sendable (DualSenseOutput) -> Void
+        init(identity: String, onOutput: @escaping @Sendable (DualSenseOutput) -> Void = { _ in }) {
+            self.identity = identity; self.mac = DualSenseMAC(identity: identity); self.onOutput = onOutput
+        }
         func update(_ state: GamepadState) -> Bool { states.append(state); return accepts }
         func close() { closed += 1 }
+    }
+
+    /// A list appended from any thread (the pad's callbacks are @Sendable).
+    final class Recorded<T: Sendable>: Sendable {
+        private let items = Mutex<[T]>([])
+        func append(_ item: T) { items.withLock { $0.append(item) } }
+        var all: [T] { items.withLock { $0 } }
     }
 
     final class Rig {
         var pads: [RecordingPad] = []
         var lines: [String] = []
         var refuse: UHIDError?
+        /// What the output handed on for the loop: (session, change), in order.
+        let feedback = Recorded<(SessionID, FeedbackChange)>()
         lazy var output = VirtualPadOutput(
             bus: .bluetooth,
             say: { [unowned self] in self.lines.append($0) },
-            makePad: { [unowned self] identity, _ in
+            onFeedback: { [feedback] id, change in feedback.append((id, change)) },
+            makePad: { [unowned self] identity, _, onOutput in
                 if let refuse = self.refuse { throw refuse }
-                let pad = RecordingPad(identity: identity)
+                let pad = RecordingPad(identity: identity, onOutput: onOutput)
                 self.pads.append(pad)
                 return pad
             })
@@ -99,6 +114,32 @@ import RemotionSystem
         rig.pipeline.nameForSession = { _ in "phone" }
         rig.open(SessionID(4), phone)
         #expect(rig.pads[3].identity == "name:phone", "a paired name names the pad")
+    }
+
+    /// Rumble and light (issue 28 item 2): what a game writes to a session's pad reaches
+    /// `onFeedback` with that session; the pipeline paces it and sends it on the controller's
+    /// own transport (a page's sink, else a datagram), and nothing for a session with neither.
+    @Test func aGamesRumbleReachesTheControllersTransport() throws {
+        let rig = Rig()
+        rig.open(SessionID(1), phone)
+        rig.open(SessionID(2), phoneAgain)
+        let pad = try #require(rig.pads.last)
+        pad.onOutput(DualSenseOutput(rumbleLeft: 255, rumbleRight: 128, lightbar: (0, 0, 255)))
+        let handed = rig.feedback.all
+        #expect(handed.count == 1 && handed[0].0 == SessionID(2))
+        let page = Recorded<ControllerFeedback>(), datagrams = Recorded<SessionID>()
+        rig.pipeline.feedbackSinks[SessionID(2)] = { page.append($0) }
+        rig.pipeline.datagramFeedback = { id, _ in datagrams.append(id); return true }
+        rig.pipeline.padFeedback(SessionID(2), handed[0].1, now: .zero)
+        let blue = ControllerFeedback(rumbleLow: 255, rumbleHigh: 128, lightbar: .init(red: 0, green: 0, blue: 255))
+        #expect(page.all == [blue])
+        rig.pipeline.padFeedback(SessionID(1), FeedbackChange(rumble: .init(low: 1, high: 1)), now: .zero)
+        #expect(datagrams.all == [SessionID(1)])
+        rig.pipeline.datagramFeedback = { _, _ in false }                 // neither: counted, not sent
+        rig.pipeline.padFeedback(SessionID(1), FeedbackChange(rumble: .init(low: 0, high: 0)), now: .milliseconds(100))
+        #expect(rig.pipeline.feedbackSent == 2 && rig.pipeline.feedbackUnsendable == 1)
+        rig.pipeline.handle(.sessionClosed(SessionID(2), .timedOut), now: .zero)
+        #expect(rig.pipeline.feedbackSinks.isEmpty, "a closed session's sink goes with it")
     }
 
     @Test func closeAllRestsEveryPad() {

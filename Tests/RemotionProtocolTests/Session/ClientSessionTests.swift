@@ -18,6 +18,16 @@ private func connectedSession() -> ClientSession {
 }
 
 @Suite struct ClientSessionTests {
+    @Test func feedbackFromTheHostIsAnEventOnceConnectedAndCountsAsHearingIt() {
+        let f = ControllerFeedback(rumbleLow: 255, rumbleHigh: 128, lightbar: .init(red: 0, green: 0, blue: 255))
+        var waiting = ClientSession(id: id)
+        _ = waiting.connect(now: ms(0))
+        #expect(waiting.receive(.feedback(f), now: ms(5)).isEmpty)    // not before the first pong
+        var c = connectedSession()
+        #expect(c.receive(.feedback(f), now: ms(2400)) == [.event(.feedback(f))])
+        #expect(c.tick(now: ms(2600)).allSatisfy { if case .event = $0 { false } else { true } })  // heard at 2.4 s: no timeout yet
+    }
+
     @Test func connectPingsEveryHalfSecondUntilThePong() {
         var c = ClientSession(id: id)
         #expect(c.state == .idle && c.nextDeadline == nil)

@@ -23,6 +23,18 @@ private func opened(_ config: Host.Configuration = .init()) -> Host {
 private func buttonActions(_ a: [Act]) -> [Act] { a.filter { if case .button = $0 { true } else { false } } }
 
 @Suite struct HostStateMachineTests {
+    @Test func feedbackGoesToADatagramSessionsAddressOnlyAndIsNeverAcceptedFromAClient() {
+        var h = opened()
+        let f = ControllerFeedback(rumbleLow: 9, rumbleHigh: 0)
+        #expect(h.feedback(s1, f) == [.send(.feedback(f), session: s1, to: addr)])
+        #expect(h.feedback(s2, f).isEmpty)                                   // no such session
+        var random = SystemRandomNumberGenerator()
+        let (external, _) = h.openExternal(from: .web(device: "d", peer: nil), now: ms(1), random: &random)!
+        #expect(h.feedback(external, f).isEmpty)                             // its transport carries its own
+        #expect(h.receive(.feedback(f), session: s1, from: addr, now: ms(2)).isEmpty)   // host → client only
+        #expect(h.drops[.unexpectedMessage] == 1)
+    }
+
     @Test func firstPingOpensASessionAndGetsAPong() {
         var h = Host()
         let a = h.receive(pingMsg(123, offset: 7), session: s1, from: addr, now: ms(2))

@@ -38,13 +38,20 @@ enum Gen {
     }
 
     static func message(_ g: inout SplitMix64) -> Message {
-        switch Int.random(in: 0..<6, using: &g) {
+        switch Int.random(in: 0..<7, using: &g) {
         case 0: return .ping(clientTimeMicros: g.next(), clockOffsetMicros: Int64(bitPattern: g.next()))
         case 1: return .pong(echoClientTimeMicros: g.next(), hostTimeMicros: g.next())
         case 2: return .buttons((0..<Int.random(in: 1...maxButtonBatch, using: &g)).map { _ in buttonEvent(&g) })
         case 3: return .motion(MotionPacket(sequence: UInt32(truncatingIfNeeded: g.next()),
                                             buttonSequence: UInt32(truncatingIfNeeded: g.next()), sample: sample(&g)))
         case 4: return .ack(Ack(cumulative: UInt32(truncatingIfNeeded: g.next()), selective: g.next()))
+        case 5:
+            let v = g.next()
+            let light = g.chance(0.5) ? ControllerFeedback.Color(red: UInt8(truncatingIfNeeded: v >> 16),
+                                                                 green: UInt8(truncatingIfNeeded: v >> 24),
+                                                                 blue: UInt8(truncatingIfNeeded: v >> 32)) : nil
+            return .feedback(ControllerFeedback(rumbleLow: UInt8(truncatingIfNeeded: v), rumbleHigh: UInt8(truncatingIfNeeded: v >> 8),
+                                                lightbar: light))
         default: return .disconnect(DisconnectReason.allCases.randomElement(using: &g)!)
         }
     }

@@ -51,6 +51,12 @@ import RemotionProtocol
         Golden(name: "ack", message: .ack(Ack(cumulative: 7, selective: 0b101)),
                body: "05 07 00 00 00 05 00 00 00 00 00 00 00"),
         Golden(name: "disconnect", message: .disconnect(.timeout), body: "06 02"),
+        // Host → client: flags (bit 0: a colour follows), heavy motor, light motor, R G B.
+        Golden(name: "feedback", message: .feedback(ControllerFeedback(rumbleLow: 255, rumbleHigh: 128,
+                                                                      lightbar: .init(red: 0, green: 0x40, blue: 0xff))),
+               body: "07 01 ff 80 00 40 ff"),
+        Golden(name: "feedback-no-light", message: .feedback(ControllerFeedback(rumbleLow: 0, rumbleHigh: 20)),
+               body: "07 00 00 14 00 00 00"),
     ]
 
     @Test(arguments: goldens)

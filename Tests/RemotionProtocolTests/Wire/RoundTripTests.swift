@@ -34,6 +34,8 @@ import RemotionProtocol
         m.append(.ack(Ack(cumulative: 0)))
         m.append(.ack(Ack(cumulative: .max, selective: .max)))
         for r in DisconnectReason.allCases { m.append(.disconnect(r)) }
+        m.append(.feedback(ControllerFeedback()))
+        m.append(.feedback(ControllerFeedback(rumbleLow: 255, rumbleHigh: 1, lightbar: .init(red: 255, green: 255, blue: 255))))
         return m
     }()
 
@@ -78,6 +80,7 @@ import RemotionProtocol
         #expect(size(.pong(echoClientTimeMicros: 0, hostTimeMicros: 0)) == 25)
         #expect(size(.ack(Ack(cumulative: 0))) == 21)
         #expect(size(.disconnect(.user)) == 10)
+        #expect(size(.feedback(ControllerFeedback())) == 15)
         #expect(size(.buttons([ButtonEvent(sequence: 1, button: .a, isDown: true, timestampMicros: 0)])) == 24)
         let full = MotionSample(timestampMicros: 0, attitude: .zero, gyro: .zero, acceleration: .zero)
         #expect(size(.motion(MotionPacket(sequence: 0, buttonSequence: 0, sample: full))) == 76)

@@ -18,8 +18,11 @@ package protocol ExternalControllerHost: Sendable {
     /// The host's name (shown on the phone's page).
     var name: String { get }
     /// A session for a controller from `origin` (the page: `.web`, with the phone's address
-    /// when the transport knows it), or nil when every controller slot is taken.
-    func open(from origin: HostControllerOrigin, name: String) async -> SessionID?
+    /// when the transport knows it), or nil when every controller slot is taken. `feedback`
+    /// gets the rumble and light a game writes to the session's virtual pad (on the host's
+    /// loop; it must not block: it queues a send), nil when the transport has no way back.
+    func open(from origin: HostControllerOrigin, name: String,
+              feedback: (@Sendable (ControllerFeedback) -> Void)?) async -> SessionID?
     /// `latencyMicros`: one-way latency where the transport can estimate the clocks, else nil.
     func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?)
     func button(_ id: SessionID, _ button: Button, isDown: Bool)
@@ -68,8 +71,13 @@ package struct PipelineControllers: ExternalControllerHost {
         self.name = name
     }
 
-    package func open(from origin: HostControllerOrigin, name: String) async -> SessionID? {
-        try? await loop.onLoop { $0.openExternal(from: origin, name: name) }
+    package func open(from origin: HostControllerOrigin, name: String,
+                      feedback: (@Sendable (ControllerFeedback) -> Void)?) async -> SessionID? {
+        try? await loop.onLoop { context in
+            let id = context.openExternal(from: origin, name: name)
+            if let id, let feedback { context.pipeline.feedbackSinks[id] = feedback }
+            return id
+        }
     }
 
     package func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) {

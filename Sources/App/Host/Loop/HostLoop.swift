@@ -17,6 +17,9 @@ package protocol HostLoopContext: AnyObject {
     func externalHeard(_ id: SessionID)
     /// Releases every button the session held, then closes it.
     func closeExternal(_ id: SessionID, reason: SessionCloseReason)
+    /// Rumble and light to a datagram session's controller; false when it is not one.
+    @discardableResult
+    func sendFeedback(_ id: SessionID, _ feedback: ControllerFeedback) -> Bool
 }
 
 extension HostChannelHandler: HostLoopContext where Sink == HostPipeline {

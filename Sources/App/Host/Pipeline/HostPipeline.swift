@@ -52,7 +52,7 @@ package final class HostPipeline: HostEventSink {
     private var otherInputOutputs: [any HostOutput] = []
     private var padOutputs: [any HostOutput] = []
     /// What the core decided for the action being handled (reused: no array per packet).
-    private var pending: [PipelineOutput] = []
+    var pending: [PipelineOutput] = []
     package var injectionErrors: Int { injectorOutput.errors }
     /// Input events handed to the injector successfully (motion, buttons, keys).
     package var injectedEvents: Int { injectorOutput.injected }
@@ -76,6 +76,15 @@ package final class HostPipeline: HostEventSink {
     }
     /// Adapters beside the host's socket whose drops show with the host's (DSU).
     package var dropReporters: [any HostDropReporter] = []
+    /// Where each external session's rumble and light go (the page's socket or data
+    /// channel), set when its transport opens it; removed when it closes.
+    package var feedbackSinks: [SessionID: @Sendable (ControllerFeedback) -> Void] = [:]
+    /// Sends a datagram session's rumble and light (the host's channel: a `feedback` message);
+    /// false for a session that is not one.
+    package var datagramFeedback: ((SessionID, ControllerFeedback) -> Bool)?
+    /// Feedback messages handed to a controller's transport, and those with nowhere to go (DSU, local pads).
+    package internal(set) var feedbackSent = 0
+    package internal(set) var feedbackUnsendable = 0
     /// Names a new session (set by the host: for Noise sessions the paired controller's
     /// name from the key store); other transports name theirs when they open them.
     package var nameForSession: ((SessionID) -> String?)?
@@ -130,6 +139,7 @@ package final class HostPipeline: HostEventSink {
                 for o in otherInputOutputs { o.perform(.input(event), session: id, now: now) }
             }
             if let state = m.pad { for o in padOutputs { o.perform(.pad(state), session: id, now: now) } }
+            if let feedback = m.feedback { send(feedback, to: id) }
         case let .button(id, button, isDown):
             core.button(id, button, isDown: isDown, now: now, into: &pending)
             route(from: start, session: id, now: now)
@@ -137,6 +147,7 @@ package final class HostPipeline: HostEventSink {
         case let .sessionClosed(id, reason):
             core.close(id, reason: reason, now: now, into: &pending)
             route(from: start, session: id, now: now)
+            feedbackSinks.removeValue(forKey: id)
             logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
             for o in observers { o.sessionClosed(id, now: now) }
         case .send:
@@ -155,12 +166,14 @@ package final class HostPipeline: HostEventSink {
     /// Performs what the core appended since `start`, in order: each output to the outputs
     /// that accept its kind, notes said here. (Index-based, so an output that calls back
     /// into the pipeline only ever performs its own.)
-    private func route(from start: Int, session id: SessionID, now: Instant) {
+    func route(from start: Int, session id: SessionID, now: Instant) {
         var i = start
         while i < pending.count {
             let output = pending[i]
             if case let .note(note) = output {
                 say(note, session: id)
+            } else if case let .feedback(feedback) = output {
+                send(feedback, to: id)
             } else {
                 let kind = output.kind
                 for o in outputs where o.accepts.contains(kind) { o.perform(output, session: id, now: now) }

@@ -166,7 +166,11 @@ final class WebRTCSession: Sendable {
         }
         if unclaimed { registry.releaseSession(device.id, token: claim); return }
         // The page's address is not known here (ICE chose the path inside GStreamer).
-        guard let id = await host.open(from: .web(device: device.id, peer: nil), name: device.name) else {
+        let feedback: @Sendable (ControllerFeedback) -> Void = { [weak self] f in
+            guard let self else { return }
+            self.replies.async { self.send(WebHostMessage.feedback(f).text) }
+        }
+        guard let id = await host.open(from: .web(device: device.id, peer: nil), name: device.name, feedback: feedback) else {
             stats.count(refused: .full)
             send(WebHostMessage.refused(reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text)
             end(.refused)

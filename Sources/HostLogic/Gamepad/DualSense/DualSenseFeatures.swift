@@ -1,3 +1,5 @@
+import RemotionProtocol
+
 /// The pad's own MAC address, derived from a controller's identity (its key fingerprint, its
 /// paired name, a DSU slot…) so that the same controller gets the same address, and so the
 /// same `uniq` on every node, each time it connects: a game keeps its binding. FNV-1a 64 of
@@ -87,17 +89,27 @@ package enum DualSenseFeatures {
 package struct DualSenseOutput: Hashable, Sendable {
     package var rumbleLeft: UInt8
     package var rumbleRight: UInt8
+    /// The report sets the motors: SDL's always (its rumble flags clear and motors 0 stop
+    /// them), the kernel's with valid_flag0 bit 0 or 1 or valid_flag2 bit 2; else the motor
+    /// bytes mean nothing (a colour sent alone).
+    package var setsRumble = true
     /// Set when the report carries a lightbar colour (valid_flag1 bit 2).
     package var lightbar: (red: UInt8, green: UInt8, blue: UInt8)?
 
+    package init(rumbleLeft: UInt8, rumbleRight: UInt8, setsRumble: Bool = true,
+                 lightbar: (red: UInt8, green: UInt8, blue: UInt8)?) {
+        self.rumbleLeft = rumbleLeft; self.rumbleRight = rumbleRight
+        self.setsRumble = setsRumble; self.lightbar = lightbar
+    }
+
     package static func == (a: Self, b: Self) -> Bool {
-        a.rumbleLeft == b.rumbleLeft && a.rumbleRight == b.rumbleRight
+        a.rumbleLeft == b.rumbleLeft && a.rumbleRight == b.rumbleRight && a.setsRumble == b.setsRumble
             && a.lightbar?.red == b.lightbar?.red && a.lightbar?.green == b.lightbar?.green
             && a.lightbar?.blue == b.lightbar?.blue && (a.lightbar == nil) == (b.lightbar == nil)
     }
 
     package func hash(into h: inout Hasher) {
-        h.combine(rumbleLeft); h.combine(rumbleRight)
+        h.combine(rumbleLeft); h.combine(rumbleRight); h.combine(setsRumble)
         h.combine(lightbar?.red); h.combine(lightbar?.green); h.combine(lightbar?.blue)
     }
 
@@ -117,6 +129,18 @@ package struct DualSenseOutput: Hashable, Sendable {
             return nil
         }
         let lightbar = (r[c + 1] & 0x04) != 0 ? (red: r[c + 44], green: r[c + 45], blue: r[c + 46]) : nil
-        return DualSenseOutput(rumbleLeft: r[c + 3], rumbleRight: r[c + 2], lightbar: lightbar)
+        // The kernel (common part from byte 3 over Bluetooth, 63 bytes over USB) sets the
+        // motors only with its rumble flags (valid_flag0 bit 0 or 1, valid_flag2 bit 2) and
+        // sends a colour alone without them. SDL (from byte 2; 48 bytes) writes its whole
+        // state every time: its rumble flags clear with both motors 0 is how it stops.
+        let sdl = c == 2 || r.count == 48
+        let setsRumble = sdl || r[c] & 0x03 != 0 || r[c + 38] & 0x04 != 0
+        return DualSenseOutput(rumbleLeft: r[c + 3], rumbleRight: r[c + 2], setsRumble: setsRumble, lightbar: lightbar)
+    }
+
+    /// What it changes of the controller's feedback: the left motor is the heavy one.
+    package var change: FeedbackChange {
+        FeedbackChange(rumble: setsRumble ? FeedbackChange.Rumble(low: rumbleLeft, high: rumbleRight) : nil,
+                       lightbar: lightbar.map { ControllerFeedback.Color(red: $0.red, green: $0.green, blue: $0.blue) })
     }
 }

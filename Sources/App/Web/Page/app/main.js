@@ -13,6 +13,7 @@ import { MotionStreamer } from "./streamer.js";
 import { renderModes, setupModes } from "./controls.js";
 import { PageState } from "./page-state.js";
 import { parseButtonsMessage, parseUntypedMessage } from "./modes.js";
+import { Feedback, parseFeedbackMessage } from "./feedback.js";
 import { Notices, escapeHtml, sensorProblemHtml, insecureContextHtml, certificateHintHtml, refusalHtml } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,6 +22,15 @@ const HTTPS_PORT = 7476;
 const storage = safeStorage();
 const buttons = new ButtonState();
 const clutch = new HoldSet();
+// A game's rumble and light (the host's "feedback" messages): the phone's motor, the bar's dot.
+const feedback = new Feedback({
+  vibrate: (p) => { if (typeof navigator.vibrate === "function") navigator.vibrate(p); },
+  show: (colour) => {
+    const dot = $("lightbar");
+    dot.hidden = colour === null;
+    if (colour !== null) { dot.style.background = dot.style.color = colour; dot.title = `the game's light: ${colour}`; }
+  },
+});
 const wake = new WakeLock(navigator, document);
 const notices = new Notices($("notice"));
 const state = new PageState();
@@ -39,6 +49,7 @@ function sendButtonEdge(edge) {
 }
 
 function releaseEverything() {
+  feedback.stop();                            // no rumble or light outlives the session
   if (pad) pad.releaseAll();                  // sends the up edges while still connected
   if (modes) modes.releaseAll();              // touchpad drag, held clicks, the laser
   if (clutch.releaseAll()) paintClutch();
@@ -237,6 +248,8 @@ function startController() {
 
 /** Host messages for the modes: the button map's labels, text that could not be typed. */
 function onHostMessage(text) {
+  const rumble = parseFeedbackMessage(text);
+  if (rumble) { feedback.apply(rumble); return; }
   const labels = parseButtonsMessage(text);
   if (labels) { if (modes) modes.setLabels(labels); return; }
   const untyped = parseUntypedMessage(text);

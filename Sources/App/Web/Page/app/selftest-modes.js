@@ -6,6 +6,7 @@ import * as M0 from "./modes.js";
 import * as PM from "./page-modes.js";
 const M = { ...M0, ...PM };
 import { buzz } from "./buttons.js";
+import * as FB from "./feedback.js";
 
 export function modeChecks(t) {
   const seen = [];
@@ -76,4 +77,38 @@ export function modeChecks(t) {
   t("lifting ends the drag (left up), no click", JSON.stringify(g.up(1, 900)) === '[{"press":"left","down":false}]');
   g.down(1, 0, 0, 1000); g.tick(1600);
   t("cancel during a drag releases it", JSON.stringify(g.cancel()) === '[{"press":"left","down":false}]');
+}
+
+/** feedback.js: the host's rumble and light, on a fake vibrate and a fake light. */
+export function feedbackChecks(t) {
+  const F = FB;
+  t("a feedback message parses; others and bad values do not",
+    JSON.stringify(F.parseFeedbackMessage('{"type":"feedback","rumble":[255,128],"lightbar":"#0040ff"}')) ===
+      JSON.stringify({ heavy: 255, light: 128, lightbar: "#0040ff" }) &&
+    F.parseFeedbackMessage('{"type":"feedback","rumble":[0,0],"lightbar":null}').lightbar === null &&
+    F.parseFeedbackMessage('{"type":"feedback","rumble":[256,0]}') === null &&
+    F.parseFeedbackMessage('{"type":"feedback","rumble":[1]}') === null &&
+    F.parseFeedbackMessage('{"type":"mode","mode":"pointer"}') === null && F.parseFeedbackMessage("not json") === null);
+  t("full rumble vibrates for the whole second; none stops",
+    JSON.stringify(F.vibrationPattern(255, 0)) === "[1000]" && F.vibrationPattern(0, 0) === 0);
+  const half = F.vibrationPattern(0, 128);
+  t("half rumble: on 25 ms of every 50 for a second",
+    half.length === 40 && half[0] === 25 && half[1] === 25 && half.reduce((a, b) => a + b, 0) === 1000);
+  t("the faintest rumble is still felt (5 ms of 50)", F.vibrationPattern(1, 0)[0] === 5);
+  const calls = [], shown = [];
+  const fb = new F.Feedback({ vibrate: (p) => calls.push(p), show: (c) => shown.push(c) });
+  fb.apply({ heavy: 0, light: 0, lightbar: null });
+  t("no rumble and no light: nothing touched", calls.length === 0 && shown.length === 0);
+  fb.apply({ heavy: 255, light: 0, lightbar: "#ff0000" });
+  fb.apply({ heavy: 255, light: 0, lightbar: "#ff0000" });
+  t("a running rumble is renewed with each message; the light painted once",
+    calls.length === 2 && JSON.stringify(calls[1]) === "[1000]" && shown.join() === "#ff0000");
+  fb.apply({ heavy: 0, light: 0, lightbar: "#ff0000" });
+  t("rumble 0 stops the motor at once", calls.at(-1) === 0);
+  fb.apply({ heavy: 100, light: 0, lightbar: "#ff0000" });
+  fb.stop();
+  t("the session's end stops the motor and clears the light", calls.at(-1) === 0 && shown.at(-1) === null);
+  let threw = false;
+  try { new F.Feedback({ vibrate() { throw new Error("no gesture"); } }).apply({ heavy: 9, light: 0, lightbar: null }); } catch { threw = true; }
+  t("a browser that refuses vibrate breaks nothing", !threw);
 }

@@ -10,7 +10,7 @@ import * as O from "./orientation.js";
 import * as P from "./protocol.js";
 import { ButtonState, HoldSet } from "./buttons.js";
 import { connectionChecks, streamerChecks } from "./selftest-io.js";
-import { modeChecks } from "./selftest-modes.js";
+import { modeChecks, feedbackChecks } from "./selftest-modes.js";
 import { parsePairFragment, sanitizeName, proposeDeviceName, loadDevice, saveDevice, pair, STORAGE_KEY } from "./pairing.js";
 
 const D = Math.PI / 180;
@@ -234,7 +234,7 @@ export async function run() {
   const t = (name, ok, detail = "") => results.push({ name, ok: !!ok, detail: String(detail) });
   const groups = [["orientation", orientationChecks], ["protocol", protocolChecks], ["buttons", buttonChecks],
                   ["pairing", pairingChecks], ["connection", connectionChecks], ["streamer", streamerChecks],
-                  ["modes", modeChecks], ["transport", transportChecks],
+                  ["modes", modeChecks], ["feedback", feedbackChecks], ["transport", transportChecks],
                   ["lanes", laneChecks]];
   for (const [group, fn] of groups) {
     try {
