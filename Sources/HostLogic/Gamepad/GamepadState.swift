@@ -124,6 +124,11 @@ package struct GamepadDPad: OptionSet, Hashable, Sendable {
 }
 
 
+/// One of the pad's two thumbsticks.
+package enum GamepadStickSide: String, Hashable, Sendable, CaseIterable {
+    case left, right
+}
+
 /// One controller's stream as a pad's state: its motion turned into the pad's frame and
 /// units, its sixteen buttons through `GamepadButtonTable`. Sans-IO: samples and edges in,
 /// `GamepadState` out.
@@ -138,8 +143,15 @@ package struct GamepadFeed: Hashable, Sendable {
     package private(set) var state: GamepadState
     /// Which pad control each button presses; a new table (a new profile) applies at once.
     package var table: GamepadButtonTable { didSet { applyHeld() } }
-    /// Gyro as the right stick (nil: the right stick stays centred).
-    package let gyroStick: GyroStick?
+    /// Gyro as a stick (nil: off; `GyroStick.side` says which stick): a new one (a session's
+    /// new profile, `gyro_stick.*`) applies at once, from the last sample's rate.
+    package var gyroStick: GyroStick? {
+        didSet {
+            guard gyroStick != oldValue else { return }
+            gyroPart = gyroStick?.stick(for: state.motion.angularRate) ?? .centre
+            combine()
+        }
+    }
     private var held: Set<Button> = []
     /// The controller's own sticks and triggers (the newest sample's; none: centred, 0).
     private var analog = AnalogState()
@@ -148,8 +160,8 @@ package struct GamepadFeed: Hashable, Sendable {
     private var buttonBits = GamepadButtons()
     private var buttonLeftTrigger: Float = 0
     private var buttonRightTrigger: Float = 0
-    /// Gyro as the right stick's part of it.
-    private var gyroRight = GamepadState.Stick.centre
+    /// The gyro's part of the stick `gyroStick.side` names.
+    private var gyroPart = GamepadState.Stick.centre
 
     package init(table: GamepadButtonTable = .standard, gyroStick: GyroStick? = nil, at time: Instant) {
         self.table = table
@@ -172,7 +184,7 @@ package struct GamepadFeed: Hashable, Sendable {
         state.motion.angularRate = Vector3(x: rate.x * Self.degrees, y: rate.y * Self.degrees, z: rate.z * Self.degrees)
         if let a = sample.acceleration { state.motion.acceleration = Self.padFrame(a) }
         state.motion.time = Instant(nanoseconds: Int64(clamping: sample.timestampMicros) &* 1_000)
-        if let gyroStick { gyroRight = gyroStick.stick(for: state.motion.angularRate) }
+        if let gyroStick { gyroPart = gyroStick.stick(for: state.motion.angularRate) }
         if let a = sample.analog { analog = a }
         combine()
         return state
@@ -206,13 +218,15 @@ package struct GamepadFeed: Hashable, Sendable {
         combine()
     }
 
-    /// Sticks and triggers from the controller's own, its buttons and the gyro: the right
-    /// stick is the controller's plus the gyro's (clamped, JoyShockMapper adds them too), a
-    /// trigger the larger of its analog value and a button pressing it, and a trigger that
-    /// is down at all sets its digital bit (L2/R2), as the DualSense's own do.
+    /// Sticks and triggers from the controller's own, its buttons and the gyro: a stick is
+    /// the controller's plus the gyro's when it is the gyro's stick (clamped, JoyShockMapper
+    /// adds them too), a trigger the larger of its analog value and a button pressing it, and
+    /// a trigger that is down at all sets its digital bit (L2/R2), as the DualSense's own do.
     private mutating func combine() {
         func clamp(_ v: Float) -> Float { v.isFinite ? min(max(v, -1), 1) : 0 }
-        state.leftStick = GamepadState.Stick(x: clamp(analog.leftX), y: clamp(analog.leftY))
+        let gyroLeft = gyroStick?.side == .left ? gyroPart : .centre
+        let gyroRight = gyroStick?.side == .right ? gyroPart : .centre
+        state.leftStick = GamepadState.Stick(x: clamp(analog.leftX + gyroLeft.x), y: clamp(analog.leftY + gyroLeft.y))
         state.rightStick = GamepadState.Stick(x: clamp(analog.rightX + gyroRight.x), y: clamp(analog.rightY + gyroRight.y))
         func unit(_ v: Float) -> Float { v.isFinite ? min(max(v, 0), 1) : 0 }
         state.leftTrigger = max(buttonLeftTrigger, unit(analog.leftTrigger))
