@@ -147,6 +147,53 @@ import RemotionProtocol
                 "0.5 + 0.5 on the right, clamped at 1: \(right.leftStick) \(right.rightStick)")
     }
 
+    /// Stick targets (issue 28 item 1): a held `pad.left-stick-up` pushes the left stick fully up,
+    /// added to the controller's own and clamped; opposite directions cancel; let go, the
+    /// stick is the controller's again (centred when it sends none). Only the pad sees them.
+    @Test func stickTargetsDeflectAndReleaseToCentre() throws {
+        var profile = MappingProfile()
+        profile.buttons[.e] = .pad(.stick(GamepadStickPush(.left, .up)))
+        profile.buttons[.f] = .pad(.stick(GamepadStickPush(.left, .down)))
+        profile.buttons[.d] = .pad(.stick(GamepadStickPush(.right, .right)))
+        var rig = Rig(profile, pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        let up = rig.button(Self.one, .e, true)
+        #expect(up.map(\.kind) == [.pad], "the pad only, nothing for the injector")
+        #expect(Self.states(up).first?.leftStick == GamepadState.Stick(x: 0, y: -1), "up is −1 as HID reads it")
+        let both = rig.button(Self.one, .f, true)
+        #expect(Self.states(both).first?.leftStick == .centre, "up and down held cancel")
+        _ = rig.button(Self.one, .f, false)
+        // With the controller's own sticks: added and clamped.
+        let moved = rig.motion(Self.one, MotionSample(timestampMicros: 4_000,
+                                                      analog: AnalogState(leftX: 0.5, leftY: -0.5, rightX: 0.25)))
+        let added = try #require(Self.states(moved).first)
+        #expect(added.leftStick == GamepadState.Stick(x: 0.5, y: -1), "−0.5 − 1 clamped to −1: \(added.leftStick)")
+        let right = try #require(Self.states(rig.button(Self.one, .d, true)).first)
+        #expect(right.rightStick == GamepadState.Stick(x: 1, y: 0), "0.25 + 1 clamped: \(right.rightStick)")
+        _ = rig.button(Self.one, .d, false)
+        let released = try #require(Self.states(rig.button(Self.one, .e, false)).first)
+        #expect(released.leftStick == GamepadState.Stick(x: 0.5, y: -0.5) && released.rightStick == GamepadState.Stick(x: 0.25, y: 0),
+                "back to the controller's own: \(released.leftStick) \(released.rightStick)")
+        let centred = try #require(Self.states(rig.motion(Self.one, MotionSample(timestampMicros: 8_000, analog: AnalogState()))).first)
+        #expect(centred.leftStick == .centre && centred.rightStick == .centre)
+    }
+
+    /// The zero-stuck rule for stick targets: a controller that leaves holding one leaves its
+    /// pad at rest, the stick centred.
+    @Test func aHeldStickTargetIsCentredWhenTheSessionCloses() throws {
+        var profile = Self.gyroStick(.right)
+        profile.buttons[.c] = .pad(.stick(GamepadStickPush(.right, .left)))
+        var rig = Rig(profile, pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        let held = try #require(Self.states(rig.button(Self.one, .c, true)).first)
+        #expect(held.rightStick == GamepadState.Stick(x: -1, y: 0))
+        let closed = rig.close(Self.one, .clientDisconnected(.user))
+        guard case let .padClosed(rest)? = closed.last else {
+            Issue.record("expected the pad at rest, got \(closed)"); return
+        }
+        #expect(rest.isAtRest && rest.rightStick == .centre && rest.leftStick == .centre)
+    }
+
     @Test func aNewProfileChangesThePadAtOnce() throws {
         var rig = Rig(pads: VirtualPadSettings())
         _ = rig.open(Self.one)
