@@ -32,15 +32,11 @@ enum ConfigLoader {
             throw UserError("\(path): the config file is not UTF-8 text")
         }
         let config: HostConfig
-        do { config = try HostConfig.parse(text, path: path) } catch { throw UserError("\(error)") }
-        var settings = MappingSettings()
-        for entry in config.mapping {
-            do {
-                try settings.set(entry.key, to: entry.value)
-            } catch {
-                throw UserError(EchoedValue.escapingControls("\(path):\(entry.line): [mapping] \(error)"))
-            }
-        }
+        let settings: MappingSettings
+        do {
+            config = try HostConfig.parse(text, path: path)
+            settings = try config.mappingSettings(path: path)
+        } catch { throw UserError("\(error)") }
         return Loaded(path: path, buttons: config.buttons, settings: settings, dsuSources: config.dsuSources,
                       gamepad: config.gamepad, localPads: config.localPads)
     }

@@ -89,7 +89,7 @@ struct HostCommand: AsyncParsableCommand {
         valueName: "type"))
     var gamepad: String?
 
-    @Flag(help: "Gyro as each virtual pad's right stick, for games that read no gyro (docs/GAMEPAD.md; the stick's settings are in [gamepad] of config.toml).")
+    @Flag(help: "Gyro as each virtual pad's right stick, for games that read no gyro (docs/GAMEPAD.md): gyro_stick.target = \"right\" in the host's profile (the stick's settings: gyro_stick.* in [mapping], or [gamepad] of config.toml).")
     var gyroStick = false
 
     @Flag(help: "Gamepads plugged into this computer (DualSense, DualShock 4, Switch Pro, Steam Deck) become controllers: their own gyro drives the pointer, DSU and the virtual pad (docs/LOCAL-PADS.md; or [local-pads] in config.toml).")
@@ -164,7 +164,9 @@ struct HostCommand: AsyncParsableCommand {
         case "dualsense-usb": options.gamepad.pad = .usb
         default: options.gamepad.pad = .bluetooth
         }
-        options.gamepad.gyroStick = loaded.gamepad.gyroStick ?? (gyroStick ? GyroStick() : nil)
+        // Gyro as a stick is a mapping setting (`gyro_stick.*`, per profile); `--gyro-stick` turns
+        // it on in the host's profile, on the right stick, with the file's rates if it has any.
+        if gyroStick { options.injection.profile.settings.gyroStick.target = .right }
         options.localPads = loaded.localPads
         if localPads { options.localPads.enabled = true }
         if localPadsGrab { options.localPads.grab = true }

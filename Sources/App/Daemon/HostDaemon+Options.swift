@@ -51,8 +51,9 @@ extension HostDaemon {
         package var injection = Injection()
         package var web = Web()
         package var dsu = DSU()
-        /// A virtual DualSense per controller and gyro as its right stick (`--gamepad`,
-        /// `--gyro-stick`, `[gamepad]`; docs/GAMEPAD.md); no pad by default.
+        /// A virtual DualSense per controller (`--gamepad`, `[gamepad]`; docs/GAMEPAD.md); no pad
+        /// by default. Gyro as a pad stick is in the profile (`injection.profile`, `gyro_stick.*`:
+        /// `--gyro-stick` and `[gamepad] gyro` set the host's).
         package var gamepad = GamepadConfig()
         /// The gamepads plugged into this computer as controllers (`--local-pads`,
         /// `[local-pads]`; docs/LOCAL-PADS.md); off by default.

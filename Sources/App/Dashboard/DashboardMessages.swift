@@ -19,6 +19,7 @@ package struct SettingsView: Codable, Sendable, Equatable {
             "calibration.mode": GyroCalibrator.Mode.allCases.map(\.rawValue),
             "calibration.rest_gate": ["true", "false"],
             "sensors.accelerometer": RawMotionPipeline.AccelerometerConvention.allCases.map(\.rawValue),
+            "gyro_stick.target": GyroStickSettings.Target.allCases.map(\.rawValue),
         ]
     }
 }

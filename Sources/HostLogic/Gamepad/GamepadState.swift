@@ -124,6 +124,39 @@ package struct GamepadDPad: OptionSet, Hashable, Sendable {
 }
 
 
+/// One of the pad's two thumbsticks.
+package enum GamepadStickSide: String, Hashable, Sendable, CaseIterable {
+    case left, right
+}
+
+/// A pad stick pushed fully one way while a button is held (`pad.left-stick-up`, docs/GAMEPAD.md
+/// "Pad targets"): added to the stick the controller sends, clamped; opposite directions
+/// held together cancel, as on the d-pad.
+package struct GamepadStickPush: Hashable, Sendable {
+    package enum Direction: String, Hashable, Sendable, CaseIterable {
+        case left, right, up, down
+    }
+    package var side: GamepadStickSide
+    package var direction: Direction
+    package init(_ side: GamepadStickSide, _ direction: Direction) { self.side = side; self.direction = direction }
+
+    /// The name after `pad.`: `left-stick-up`, `right-stick-left`.
+    package var name: String { "\(side.rawValue)-stick-\(direction.rawValue)" }
+
+    /// Every push, in the order error messages list them.
+    package static let all: [GamepadStickPush] = GamepadStickSide.allCases.flatMap { side in
+        Direction.allCases.map { GamepadStickPush(side, $0) }
+    }
+
+    /// The stick the pushes of one side make: full deflection each way (y −1 up, as HID reads it).
+    static func stick(_ pushes: Set<Direction>) -> GamepadState.Stick {
+        func axis(_ plus: Direction, _ minus: Direction) -> Float {
+            (pushes.contains(plus) ? 1 : 0) - (pushes.contains(minus) ? 1 : 0)
+        }
+        return GamepadState.Stick(x: axis(.right, .left), y: axis(.down, .up))
+    }
+}
+
 /// One controller's stream as a pad's state: its motion turned into the pad's frame and
 /// units, its sixteen buttons through `GamepadButtonTable`. Sans-IO: samples and edges in,
 /// `GamepadState` out.
@@ -138,8 +171,15 @@ package struct GamepadFeed: Hashable, Sendable {
     package private(set) var state: GamepadState
     /// Which pad control each button presses; a new table (a new profile) applies at once.
     package var table: GamepadButtonTable { didSet { applyHeld() } }
-    /// Gyro as the right stick (nil: the right stick stays centred).
-    package let gyroStick: GyroStick?
+    /// Gyro as a stick (nil: off; `GyroStick.side` says which stick): a new one (a session's
+    /// new profile, `gyro_stick.*`) applies at once, from the last sample's rate.
+    package var gyroStick: GyroStick? {
+        didSet {
+            guard gyroStick != oldValue else { return }
+            gyroPart = gyroStick?.stick(for: state.motion.angularRate) ?? .centre
+            combine()
+        }
+    }
     private var held: Set<Button> = []
     /// The controller's own sticks and triggers (the newest sample's; none: centred, 0).
     private var analog = AnalogState()
@@ -148,8 +188,11 @@ package struct GamepadFeed: Hashable, Sendable {
     private var buttonBits = GamepadButtons()
     private var buttonLeftTrigger: Float = 0
     private var buttonRightTrigger: Float = 0
-    /// Gyro as the right stick's part of it.
-    private var gyroRight = GamepadState.Stick.centre
+    /// The gyro's part of the stick `gyroStick.side` names.
+    private var gyroPart = GamepadState.Stick.centre
+    /// The sticks' part from buttons with stick targets (`pad.left-stick-up`): full each way held.
+    private var pushLeft = GamepadState.Stick.centre
+    private var pushRight = GamepadState.Stick.centre
 
     package init(table: GamepadButtonTable = .standard, gyroStick: GyroStick? = nil, at time: Instant) {
         self.table = table
@@ -172,7 +215,7 @@ package struct GamepadFeed: Hashable, Sendable {
         state.motion.angularRate = Vector3(x: rate.x * Self.degrees, y: rate.y * Self.degrees, z: rate.z * Self.degrees)
         if let a = sample.acceleration { state.motion.acceleration = Self.padFrame(a) }
         state.motion.time = Instant(nanoseconds: Int64(clamping: sample.timestampMicros) &* 1_000)
-        if let gyroStick { gyroRight = gyroStick.stick(for: state.motion.angularRate) }
+        if let gyroStick { gyroPart = gyroStick.stick(for: state.motion.angularRate) }
         if let a = sample.analog { analog = a }
         combine()
         return state
@@ -189,6 +232,7 @@ package struct GamepadFeed: Hashable, Sendable {
     private mutating func applyHeld() {
         var buttons = GamepadButtons(), dpad = GamepadDPad()
         var l2: Float = 0, r2: Float = 0
+        var left = Set<GamepadStickPush.Direction>(), right = Set<GamepadStickPush.Direction>()
         for b in held {
             switch table.target(of: b) {
             case let .button(x):
@@ -196,6 +240,8 @@ package struct GamepadFeed: Hashable, Sendable {
                 if x == .l2 { l2 = 1 }
                 if x == .r2 { r2 = 1 }
             case let .dpad(d): dpad.insert(d)
+            case let .stick(p):
+                if p.side == .left { left.insert(p.direction) } else { right.insert(p.direction) }
             case .none: break
             }
         }
@@ -203,17 +249,24 @@ package struct GamepadFeed: Hashable, Sendable {
         state.dpad = dpad
         buttonLeftTrigger = l2
         buttonRightTrigger = r2
+        pushLeft = left.isEmpty ? .centre : GamepadStickPush.stick(left)
+        pushRight = right.isEmpty ? .centre : GamepadStickPush.stick(right)
         combine()
     }
 
-    /// Sticks and triggers from the controller's own, its buttons and the gyro: the right
-    /// stick is the controller's plus the gyro's (clamped, JoyShockMapper adds them too), a
-    /// trigger the larger of its analog value and a button pressing it, and a trigger that
-    /// is down at all sets its digital bit (L2/R2), as the DualSense's own do.
+    /// Sticks and triggers from the controller's own, its buttons and the gyro: a stick is
+    /// the controller's plus the gyro's when it is the gyro's stick (JoyShockMapper adds them
+    /// too) plus its buttons' pushes, clamped; a trigger the larger of its analog value and a
+    /// button pressing it, and a trigger that is down at all sets its digital bit (L2/R2), as
+    /// the DualSense's own do.
     private mutating func combine() {
         func clamp(_ v: Float) -> Float { v.isFinite ? min(max(v, -1), 1) : 0 }
-        state.leftStick = GamepadState.Stick(x: clamp(analog.leftX), y: clamp(analog.leftY))
-        state.rightStick = GamepadState.Stick(x: clamp(analog.rightX + gyroRight.x), y: clamp(analog.rightY + gyroRight.y))
+        let gyroLeft = gyroStick?.side == .left ? gyroPart : .centre
+        let gyroRight = gyroStick?.side == .right ? gyroPart : .centre
+        state.leftStick = GamepadState.Stick(x: clamp(analog.leftX + gyroLeft.x + pushLeft.x),
+                                             y: clamp(analog.leftY + gyroLeft.y + pushLeft.y))
+        state.rightStick = GamepadState.Stick(x: clamp(analog.rightX + gyroRight.x + pushRight.x),
+                                              y: clamp(analog.rightY + gyroRight.y + pushRight.y))
         func unit(_ v: Float) -> Float { v.isFinite ? min(max(v, 0), 1) : 0 }
         state.leftTrigger = max(buttonLeftTrigger, unit(analog.leftTrigger))
         state.rightTrigger = max(buttonRightTrigger, unit(analog.rightTrigger))
@@ -231,14 +284,17 @@ package struct GamepadButtonTable: Hashable, Sendable {
     package enum Target: Hashable, Sendable {
         case button(GamepadButtons)
         case dpad(GamepadDPad)
+        /// A stick pushed fully one way while held (`left-stick-up`).
+        case stick(GamepadStickPush)
 
         /// The d-pad's directions as pad targets spell them (`pad.dpad-up`).
         static let dpadNames: [(String, GamepadDPad)] = [("dpad-up", .up), ("dpad-down", .down), ("dpad-left", .left), ("dpad-right", .right)]
 
-        /// A pad target by the name after `pad.` (`cross`, `r2`, `dpad-up`).
+        /// A pad target by the name after `pad.` (`cross`, `r2`, `dpad-up`, `left-stick-up`).
         package init?(name: String) {
             if let b = GamepadButtons.named(name) { self = .button(b) }
             else if let d = Self.dpadNames.first(where: { $0.0 == name })?.1 { self = .dpad(d) }
+            else if let p = GamepadStickPush.all.first(where: { $0.name == name }) { self = .stick(p) }
             else { return nil }
         }
 
@@ -247,11 +303,14 @@ package struct GamepadButtonTable: Hashable, Sendable {
             switch self {
             case .button(let b): GamepadButtons.names.first { $0.1 == b }?.0 ?? "buttons-\(b.rawValue)"
             case .dpad(let d): Self.dpadNames.first { $0.1 == d }?.0 ?? "dpad-\(d.rawValue)"
+            case .stick(let p): p.name
             }
         }
 
         /// Every name a profile may use, for error messages.
-        package static var allNames: [String] { GamepadButtons.names.map(\.0) + dpadNames.map(\.0) }
+        package static var allNames: [String] {
+            GamepadButtons.names.map(\.0) + dpadNames.map(\.0) + GamepadStickPush.all.map(\.name)
+        }
     }
 
     package var targets: [Button: Target]

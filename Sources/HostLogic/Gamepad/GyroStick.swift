@@ -6,6 +6,8 @@ import RemotionProtocol
 /// the stick in proportion, so turning the controller turns the camera at the game's stick
 /// speed. Sans-IO: a rate in, a stick out.
 ///
+/// - `side`: which of the pad's sticks it deflects (the right one by default; per profile,
+///   `gyro_stick.target`).
 /// - `fullRate`: the rate (°/s) that means full deflection (JSM's VIRTUAL_STICK_CALIBRATION,
 ///   360 by default).
 /// - `undeadzoneInner`: where the output starts (0…1): a game ignores small deflections (its
@@ -23,19 +25,26 @@ package struct GyroStick: Hashable, Sendable {
     package var undeadzoneInner: Float = 0
     package var undeadzoneOuter: Float = 0
     package var unpower: Float = 1
+    package var side: GamepadStickSide = .right
 
-    package init(fullRate: Float = 360, undeadzoneInner: Float = 0, undeadzoneOuter: Float = 0, unpower: Float = 1) {
+    package init(fullRate: Float = 360, undeadzoneInner: Float = 0, undeadzoneOuter: Float = 0, unpower: Float = 1,
+                 side: GamepadStickSide = .right) {
         self.fullRate = fullRate
         self.undeadzoneInner = undeadzoneInner
         self.undeadzoneOuter = undeadzoneOuter
         self.unpower = unpower
+        self.side = side
     }
 
-    /// Why a setting is refused (config.toml names the key).
+    /// The largest undeadzone either side (`[gamepad]` and `gyro_stick.*` alike).
+    package static let maxUndeadzone: Float = 0.99
+
+    /// Why a setting is refused (config.toml's `[gamepad]` names the key).
     package static func problem(fullRate: Float, inner: Float, outer: Float, unpower: Float) -> String? {
         guard fullRate.isFinite, fullRate >= 1, fullRate <= 10_000 else { return "stick-rate must be from 1 to 10000 (°/s)" }
-        guard inner.isFinite, outer.isFinite, inner >= 0, outer >= 0, inner + outer < 1 else {
-            return "undeadzone-inner and undeadzone-outer must be 0 or more, together less than 1"
+        guard inner.isFinite, outer.isFinite, inner >= 0, outer >= 0, inner <= maxUndeadzone, outer <= maxUndeadzone,
+              inner + outer < 1 else {
+            return "undeadzone-inner and undeadzone-outer must each be from 0 to 0.99, together less than 1"
         }
         guard unpower.isFinite, unpower >= 0, unpower <= 10 else { return "unpower must be from 0 to 10" }
         return nil

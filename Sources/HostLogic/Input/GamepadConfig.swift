@@ -7,10 +7,13 @@
 ///     undeadzone-inner = 0.1   # jump past the game's inner deadzone (0…1)
 ///     undeadzone-outer = 0.0   # stop short of its outer deadzone (0…1)
 ///     unpower = 1              # undo the game's stick power curve (its exponent)
+///
+/// The stick settings are the host profile's default gyro stick (`HostConfig.mappingSettings`
+/// makes them `gyro_stick.*`); `[mapping]` and a session's own profile may change them.
 package struct GamepadConfig: Hashable, Sendable {
     /// Each controller's virtual pad (nil: none).
     package var pad: DualSenseBus?
-    /// Gyro as the right stick (nil: off).
+    /// Gyro as the right stick (nil: off), the host profile's `gyro_stick.*` unless `[mapping]` sets them.
     package var gyroStick: GyroStick?
 
     package init(pad: DualSenseBus? = nil, gyroStick: GyroStick? = nil) {

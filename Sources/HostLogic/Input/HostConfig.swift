@@ -100,6 +100,23 @@ package struct HostConfig: Sendable, Hashable {
         return config
     }
 
+    /// The host profile's mapping settings: `[gamepad]`'s gyro stick first (`gyro = "right-stick"`
+    /// and its stick settings are the host's default `gyro_stick.*`, docs/GAMEPAD.md), then the
+    /// `[mapping]` entries in file order, so a `gyro_stick.*` key there wins. A bad entry is
+    /// one line naming the file, its line and the key.
+    package func mappingSettings(path: String) throws(ConfigError) -> MappingSettings {
+        var settings = MappingSettings()
+        if let stick = gamepad.gyroStick { settings.gyroStick = GyroStickSettings(stick) }
+        for entry in mapping {
+            do throws(MappingSettingError) {
+                try settings.set(entry.key, to: entry.value)
+            } catch {
+                throw ConfigError(path: path, line: entry.line, "[mapping] \(error)")
+            }
+        }
+        return settings
+    }
+
     /// Where the host looks for its config: `$XDG_CONFIG_HOME/remotion/config.toml`
     /// (when set to an absolute path, as the XDG spec requires), else
     /// `$HOME/.config/remotion/config.toml`; nil when neither variable helps.

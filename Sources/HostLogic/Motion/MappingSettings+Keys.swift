@@ -36,6 +36,22 @@ extension MappingSettings {
             }, text: { text($0[keyPath: path]) })
         }
 
+        /// A gyro stick undeadzone (`rule`), refused when it and `other` (the other side's
+        /// key) would together reach 1: the stick would have no room left to move.
+        static func undeadzone(_ key: String, _ path: WritableKeyPath<MappingSettings, Double> & Sendable,
+                               other: String, _ otherPath: KeyPath<MappingSettings, Double> & Sendable) -> Field {
+            let rule = NumberRule(atLeast: 0, atMost: 0.99)   // GyroStick.maxUndeadzone
+            return Field(key: key, parse: { (s: inout MappingSettings, v: String) throws(MappingSettingError) in
+                let x = try rule.parse(key, v)
+                let o = s[keyPath: otherPath]
+                guard x + o < 1 else {
+                    throw MappingSettingError(kind: .invalidValue, key: key, value: v,
+                        message: "\(key): \(EchoedValue.text(v)) is too large with \(other) = \(o.shortText); the two together must be less than 1")
+                }
+                s[keyPath: path] = x
+            }, text: { "\($0[keyPath: path])" }, rule: rule)
+        }
+
         static func word<T: RawRepresentable & CaseIterable & Sendable>(
             _ key: String, _ path: WritableKeyPath<MappingSettings, T> & Sendable
         ) -> Field where T.RawValue == String {
@@ -85,6 +101,13 @@ extension MappingSettings {
         .number("flick.threshold", \.flick.threshold, NumberRule(atLeast: 0.2, atMost: 1)),
         .number("flick.forward_deadzone", \.flick.forwardDeadzone, NumberRule(atLeast: 0, atMost: 89, unit: "degrees")),
         .word("flick.snap", \.flick.snap),
+        .word("gyro_stick.target", \.gyroStick.target),
+        .number("gyro_stick.rate", \.gyroStick.rate, NumberRule(atLeast: 1, atMost: 10_000, unit: "degrees per second")),
+        .undeadzone("gyro_stick.undeadzone_inner", \.gyroStick.undeadzoneInner,
+                    other: "gyro_stick.undeadzone_outer", \.gyroStick.undeadzoneOuter),
+        .undeadzone("gyro_stick.undeadzone_outer", \.gyroStick.undeadzoneOuter,
+                    other: "gyro_stick.undeadzone_inner", \.gyroStick.undeadzoneInner),
+        .number("gyro_stick.unpower", \.gyroStick.unpower, NumberRule(atLeast: 0, atMost: 10)),
         .number("touchpad.speed", \.touchpad.speed, NumberRule(above: 0, atMost: 20, unit: "screen pixels per CSS pixel")),
         .number("touchpad.acceleration", \.touchpad.acceleration, NumberRule(atLeast: 0, atMost: 10)),
         .number("touchpad.scroll_step", \.touchpad.scrollPixels, NumberRule(atLeast: 1, atMost: 500, unit: "CSS pixels per wheel step")),

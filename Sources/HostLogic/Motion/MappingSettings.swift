@@ -23,6 +23,8 @@ package struct MappingSettings: Sendable, Equatable, Hashable, Codable {
     package var touchpad = TouchpadMapper.Settings()
     /// Flick stick in FPS mode: a controller's stick turns the camera (docs/GAMEPAD.md).
     package var flick = FlickSettings()
+    /// Gyro as a stick of the session's virtual pad, in every mode (docs/GAMEPAD.md).
+    package var gyroStick = GyroStickSettings()
 
     package init() {}
 
@@ -160,5 +162,51 @@ package struct FlickSettings: Sendable, Equatable, Hashable, Codable {
         return FlickStick(FlickStick.Settings(
             countsPerTurn: Float(countsPer360), flickTime: .nanoseconds(Int64(time * 1e9)),
             threshold: Float(threshold), forwardDeadzoneDegrees: Float(forwardDeadzone), snap: snap))
+    }
+}
+
+/// Gyro as a stick of the session's virtual pad (`GyroStick`, docs/GAMEPAD.md "Gyro as the
+/// right stick"), with `--gamepad` only and in every mode: the controller's turning rate
+/// deflects the pad stick `target` names. A profile carries it like any mapping setting,
+/// so a session's new profile switches it at once.
+package struct GyroStickSettings: Sendable, Equatable, Hashable, Codable {
+    package enum Target: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+        case off, right, left
+    }
+    /// Which of the pad's sticks the gyro deflects (off: none).
+    package var target: Target = .off
+    /// The rate (°/s) that means full deflection (JSM's VIRTUAL_STICK_CALIBRATION).
+    package var rate: Double = 360
+    /// Where the output starts (0…0.99), past the game's inner deadzone.
+    package var undeadzoneInner: Double = 0
+    /// How far short of full it stops (0…0.99); inner and outer together less than 1.
+    package var undeadzoneOuter: Double = 0
+    /// The game's stick power curve (its exponent), undone; 1 or less: none.
+    package var unpower: Double = 1
+
+    package init() {}
+
+    /// `[gamepad] gyro = "right-stick"` and its stick settings as mapping settings (the
+    /// host's profile starts from them, docs/GAMEPAD.md).
+    package init(_ stick: GyroStick) {
+        target = stick.side == .left ? .left : .right
+        // Through the text, so a Float's 0.15 stays 0.15 and not 0.15000000596046448.
+        func exact(_ f: Float) -> Double { Double("\(f)") ?? Double(f) }
+        rate = exact(stick.fullRate)
+        undeadzoneInner = exact(stick.undeadzoneInner)
+        undeadzoneOuter = exact(stick.undeadzoneOuter)
+        unpower = exact(stick.unpower)
+    }
+
+    /// The pad's gyro stick these settings make, or nil when off.
+    package var stick: GyroStick? {
+        let side: GamepadStickSide
+        switch target {
+        case .off: return nil
+        case .right: side = .right
+        case .left: side = .left
+        }
+        return GyroStick(fullRate: Float(rate), undeadzoneInner: Float(undeadzoneInner),
+                         undeadzoneOuter: Float(undeadzoneOuter), unpower: Float(unpower), side: side)
     }
 }

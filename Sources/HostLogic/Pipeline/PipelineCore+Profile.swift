@@ -34,7 +34,7 @@ extension PipelineCore {
         sessions.values[i].ownProfile = own
         sessions.values[i].ownMode = nil
         setButtons((own ?? profile).buttons, at: i)
-        sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
+        setSettings(sessions.values[i].settings(host: profile), at: i)
         return true
     }
 
@@ -49,7 +49,7 @@ extension PipelineCore {
     package mutating func update(settings: MappingSettings) {
         profile.settings = settings
         for i in sessions.indices where sessions.values[i].ownProfile == nil {
-            sessions.values[i].mapper.settings = sessions.values[i].settings(host: profile)
+            setSettings(sessions.values[i].settings(host: profile), at: i)
         }
     }
 
@@ -57,6 +57,14 @@ extension PipelineCore {
     package mutating func update(buttons: ButtonMap) {
         profile.buttons = buttons
         for i in sessions.indices where sessions.values[i].ownProfile == nil { setButtons(buttons, at: i) }
+    }
+
+    /// A session's mapping settings, and its pad's gyro stick with them (`gyro_stick.*`): on,
+    /// off or to the other stick from its next state on. (A mode change alone leaves it: the
+    /// gyro stick is the same in every mode.)
+    private mutating func setSettings(_ settings: MappingSettings, at i: Dictionary<SessionID, PipelineSession>.Index) {
+        sessions.values[i].mapper.settings = settings
+        sessions.values[i].pad?.gyroStick = settings.gyroStick.stick
     }
 
     /// A session's button map, and its pad's table with it (pad targets, docs/GAMEPAD.md).

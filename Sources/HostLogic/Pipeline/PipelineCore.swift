@@ -41,7 +41,8 @@ package struct PipelineCore: Sendable {
         if let old = sessions[id]?.pad { out.append(.padClosed(rest: old.state.rest(at: old.state.motion.time))) }
         var telemetry = SessionTelemetry(address: address, opened: now)
         if let name { telemetry.name = name }
-        let pad = pads.map { GamepadFeed(table: profile.buttons.padTable, gyroStick: $0.gyroStick, at: now) }
+        let pad = pads == nil ? nil
+            : GamepadFeed(table: profile.buttons.padTable, gyroStick: profile.settings.gyroStick.stick, at: now)
         sessions[id] = PipelineSession(telemetry: telemetry, profile: profile, keepsTrail: keepsTrails, pad: pad)
         if pad != nil { out.append(.padOpened(identity: identity)) }
     }
@@ -164,9 +165,9 @@ package struct PipelineCore: Sendable {
     }
 }
 
-/// What the pipeline needs to feed virtual pads (`[gamepad]`, `--gamepad`).
+/// What the pipeline needs to feed virtual pads (`[gamepad]`, `--gamepad`). Nothing yet but
+/// that there are pads: gyro as a stick is each profile's (`gyro_stick.*`, the session's
+/// mapping settings), and its button targets are its button map's.
 package struct VirtualPadSettings: Sendable, Hashable {
-    /// Gyro as the right stick (nil: the right stick is the controller's own).
-    package var gyroStick: GyroStick?
-    package init(gyroStick: GyroStick? = nil) { self.gyroStick = gyroStick }
+    package init() {}
 }

@@ -54,8 +54,9 @@ enum PipelineBench {
         var results: [Double] = []
         var injected = 0
         for _ in 0..<rounds {
-            var core = PipelineCore(profile: MappingProfile(), keepsTrails: true,
-                                    pads: pads ? VirtualPadSettings(gyroStick: GyroStick()) : nil)
+            var profile = MappingProfile()
+            if pads { profile.settings.gyroStick.target = .right }   // the pad path with the gyro on its stick
+            var core = PipelineCore(profile: profile, keepsTrails: true, pads: pads ? VirtualPadSettings() : nil)
             let injector = InjectorSink()
             let outputs: [any Output] = pads ? [injector, PadSink()] : [injector]
             let otherInputOutputs = outputs.filter { $0 !== injector && $0.accepts.contains(.input) }

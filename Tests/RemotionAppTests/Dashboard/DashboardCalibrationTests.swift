@@ -64,4 +64,25 @@ struct DashboardCalibrationTests {
         #expect(script.body.contains("/api/calibrate"))
         await server.shutdown()
     }
+
+    /// Gyro as a pad stick (`gyro_stick.*`, docs/GAMEPAD.md): its target a select in the form,
+    /// set live through the API; a bad value answered with the one-line message.
+    @Test func theFormOffersTheGyroStick() async throws {
+        let (server, port) = try await start(InMemorySettingsControl())
+        let read = try await RawClient.request(port, "GET", "/api/settings")
+        let view = try JSONDecoder().decode(SettingsView.self, from: Data(read.body.utf8))
+        #expect(view.choices["gyro_stick.target"] == ["off", "right", "left"])
+        #expect(view.values["gyro_stick.target"] == "off" && view.values["gyro_stick.rate"] == "360.0")
+        let on = try await RawClient.request(port, "POST", "/api/settings", token: server.token,
+                                             body: #"{"key":"gyro_stick.target","value":"left"}"#)
+        #expect(on.status == 200 && on.body.contains(#""gyro_stick.target":"left""#), "\(on.body)")
+        let bad = try await RawClient.request(port, "POST", "/api/settings", token: server.token,
+                                              body: #"{"key":"gyro_stick.target","value":"up"}"#)
+        #expect(bad.status == 400 && bad.body.contains("use one of: off, right, left"), "\(bad.body)")
+        let page = try await RawClient.request(port, "GET", "/")
+        for key in ["gyro_stick.target", "gyro_stick.rate"] {
+            #expect(page.body.contains("data-key=\"\(key)\""), "\(key) is in the form")
+        }
+        await server.shutdown()
+    }
 }

@@ -87,3 +87,64 @@ import Testing
         #expect(over.leftStick.x == 1 && over.rightTrigger == 0, "out of range clamped, not finite is 0")
     }
 }
+
+/// Gyro as a stick as a mapping setting (`gyro_stick.*`, issue 28 item 4): its keys, what they
+/// make, and a bad value refused with one line that names the key and what is allowed.
+@Suite struct GyroStickSettingsTests {
+    @Test func theKeysMakeTheStickAndOffMakesNone() throws {
+        var s = MappingSettings()
+        #expect(s.gyroStick.stick == nil, "off by default")
+        try s.set("gyro_stick.target", to: "Left")
+        try s.set("gyro_stick.rate", to: "540")
+        try s.set("gyro_stick.undeadzone_inner", to: "0.2")
+        try s.set("gyro_stick.undeadzone_outer", to: "0.1")
+        try s.set("gyro_stick.unpower", to: "2")
+        #expect(s.gyroStick.stick == GyroStick(fullRate: 540, undeadzoneInner: 0.2, undeadzoneOuter: 0.1, unpower: 2, side: .left))
+        #expect(s.value(of: "gyro_stick.target") == "left" && s.value(of: "gyro_stick.rate") == "540.0")
+        try s.set("gyro_stick.target", to: "off")
+        #expect(s.gyroStick.stick == nil)
+        for key in ["gyro_stick.target", "gyro_stick.rate", "gyro_stick.undeadzone_inner", "gyro_stick.undeadzone_outer",
+                    "gyro_stick.unpower"] {
+            #expect(MappingSettings.keys.contains(key), "\(key)")
+        }
+    }
+
+    @Test(arguments: [
+        ("gyro_stick.target", "middle", "gyro_stick.target: \"middle\" is not allowed; use one of: off, right, left"),
+        ("gyro_stick.rate", "0", "gyro_stick.rate: 0 is out of range; expected a number ≥ 1 and ≤ 10000 (degrees per second)"),
+        ("gyro_stick.rate", "fast", "gyro_stick.rate: \"fast\" is not a number; expected a number ≥ 1 and ≤ 10000 (degrees per second)"),
+        ("gyro_stick.undeadzone_inner", "1", "gyro_stick.undeadzone_inner: 1 is out of range; expected a number ≥ 0 and ≤ 0.99"),
+        ("gyro_stick.undeadzone_outer", "-0.1", "gyro_stick.undeadzone_outer: -0.1 is out of range; expected a number ≥ 0 and ≤ 0.99"),
+        ("gyro_stick.unpower", "11", "gyro_stick.unpower: 11 is out of range; expected a number ≥ 0 and ≤ 10"),
+    ])
+    func aBadValueIsRefusedWithOneLine(key: String, value: String, message: String) {
+        var s = MappingSettings()
+        let error = #expect(throws: MappingSettingError.self) { try s.set(key, to: value) }
+        #expect(error?.message == message)
+        #expect(error?.message.contains("\n") == false)
+        #expect(s == MappingSettings(), "unchanged")
+    }
+
+    @Test func theUndeadzonesTogetherStayBelowOne() throws {
+        var s = MappingSettings()
+        try s.set("gyro_stick.undeadzone_inner", to: "0.6")
+        let error = #expect(throws: MappingSettingError.self) { try s.set("gyro_stick.undeadzone_outer", to: "0.4") }
+        #expect(error?.message == "gyro_stick.undeadzone_outer: 0.4 is too large with gyro_stick.undeadzone_inner = 0.6; the two together must be less than 1")
+        #expect(s.gyroStick.undeadzoneOuter == 0)
+        try s.set("gyro_stick.undeadzone_outer", to: "0.39")
+        #expect(s.gyroStick.undeadzoneOuter == 0.39)
+    }
+
+    /// The feed's gyro stick switched at once (a new profile): off gives back the controller's
+    /// own stick from the last sample on, not from the next only.
+    @Test func theFeedsGyroStickSwitchesAtOnce() {
+        var feed = GamepadFeed(gyroStick: GyroStick(), at: .zero)
+        let sample = MotionSample(timestampMicros: 1_000, gyro: Vector3(x: 0, y: 0, z: -.pi / 2), analog: AnalogState(rightX: 0.5))
+        #expect(abs(feed.motion(sample).rightStick.x - 0.75) < 1e-5)
+        feed.gyroStick = nil
+        #expect(feed.state.rightStick.x == 0.5, "the controller's own")
+        feed.gyroStick = GyroStick(side: .left)
+        #expect(abs(feed.state.leftStick.x - 0.25) < 1e-5 && feed.state.rightStick.x == 0.5,
+                "the last sample's rate on the left stick now: \(feed.state.leftStick)")
+    }
+}

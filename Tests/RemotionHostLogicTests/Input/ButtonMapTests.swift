@@ -41,7 +41,8 @@ import Testing
     @Test(arguments: ["left", "right", "middle", "back", "forward", "key:Left", "key:ctrl+shift+i",
                       "wheel:up", "wheel:down", "wheel:left", "wheel:right", "action:recenter",
                       "action:toggle-mode", "action:hold-to-enable-motion", "action:pause", "action:calibrate",
-                      "pad.cross", "pad.r2", "pad.options", "pad.dpad-up", "pad.dpad-left"])
+                      "pad.cross", "pad.r2", "pad.options", "pad.dpad-up", "pad.dpad-left",
+                      "pad.left-stick-up", "pad.right-stick-left"])
     func actionSpellingRoundTrips(text: String) throws {
         let action = try #require(try ButtonAction.parse(text).get())
         let expected = text == "key:ctrl+shift+i" ? "key:Control_L+Shift_L+i" : text
@@ -57,6 +58,7 @@ import Testing
         #expect(try ButtonAction.parse("none").get() == nil)
         #expect(try ButtonAction.parse("mouse:middle").get() == .mouse(.middle))
         #expect(throws: ActionSyntaxError.self) { try ButtonAction.parse("pad.x").get() }
+        #expect(throws: ActionSyntaxError.self) { try ButtonAction.parse("pad.left-stick").get() }
     }
 
     /// Pad targets (docs/GAMEPAD.md "Pad targets"): the pad's table, and nothing for the injector.
@@ -69,6 +71,26 @@ import Testing
         #expect(m.events(for: .a, down: true).input.isEmpty && m.events(for: .a, down: true).host == nil)
         let config = try HostConfig.parse("[buttons]\nA = \"pad.square\"\nB = \"pad.l2\"\n", path: "config.toml")
         #expect(config.buttons[.a] == .pad(.button(.square)) && config.buttons[.b] == .pad(.button(.l2)))
+    }
+
+    /// Stick targets (`pad.left-stick-up` …): every side and direction spelled, in the pad's table.
+    @Test func stickTargetsParseForBothSticksAndEveryDirection() throws {
+        for side in ["left", "right"] {
+            for direction in ["left", "right", "up", "down"] {
+                let text = "pad.\(side)-stick-\(direction)"
+                let action = try #require(try ButtonAction.parse(text).get())
+                #expect(action == .pad(.stick(GamepadStickPush(GamepadStickSide(rawValue: side)!,
+                                                                 GamepadStickPush.Direction(rawValue: direction)!))))
+                #expect(action.description == text)
+            }
+        }
+        let config = try HostConfig.parse("[buttons]\nE = \"pad.right-stick-up\"\n", path: "config.toml")
+        #expect(config.buttons.padTable == GamepadButtonTable(targets: [.e: .stick(GamepadStickPush(.right, .up))]))
+        guard case let .failure(error) = ButtonAction.parse("pad.middle-stick-up") else {
+            Issue.record("pad.middle-stick-up parsed"); return
+        }
+        let message = error.message
+        #expect(message.contains("left-stick-up") && message.contains("right-stick-down") && !message.contains("\n"))
     }
 }
 

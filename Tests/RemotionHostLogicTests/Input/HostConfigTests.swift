@@ -109,7 +109,7 @@ import Testing
         ("[gamepad]\nstick-rate = 400", "config.toml:2: [gamepad] the stick settings need gyro = \"right-stick\""),
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = \"fast\"", "config.toml:3: [gamepad] stick-rate must be a number"),
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = 0", "config.toml:3: [gamepad] stick-rate must be from 1 to 10000"),
-        ("[gamepad]\ngyro = \"right-stick\"\nundeadzone-inner = 0.6\nundeadzone-outer = 0.5", "config.toml:4: [gamepad] undeadzone-inner and undeadzone-outer must be 0 or more, together less than 1"),
+        ("[gamepad]\ngyro = \"right-stick\"\nundeadzone-inner = 0.6\nundeadzone-outer = 0.5", "config.toml:4: [gamepad] undeadzone-inner and undeadzone-outer must each be from 0 to 0.99, together less than 1"),
         ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad], [local-pads] or [[dsu]]"),
     ]
 
@@ -130,6 +130,37 @@ import Testing
         #expect(stick == GyroStick(fullRate: 540, undeadzoneInner: 0.15, undeadzoneOuter: 0.05, unpower: 2))
         #expect(try HostConfig.parse("[gamepad]\ngyro = \"right-stick\"\n", path: "c").gamepad.gyroStick == GyroStick(),
                 "JoyShockMapper's defaults: 360 °/s full, no undeadzone, no unpower")
+    }
+
+    /// `[gamepad] gyro = "right-stick"` is the host profile's default gyro stick; `[mapping]`'s
+    /// `gyro_stick.*` wins over it, in file order after it (docs/GAMEPAD.md).
+    @Test func theGamepadTablesGyroStickIsTheProfilesDefault() throws {
+        let folded = try HostConfig.parse("""
+            [gamepad]
+            gyro = "right-stick"
+            stick-rate = 540
+            undeadzone-inner = 0.15
+            """, path: "c").mappingSettings(path: "c")
+        #expect(folded.gyroStick.target == .right && folded.gyroStick.rate == 540)
+        #expect(folded.gyroStick.undeadzoneInner == 0.15, "the Float 0.15 stays 0.15: \(folded.gyroStick.undeadzoneInner)")
+        #expect(folded.value(of: "gyro_stick.undeadzone_inner") == "0.15")
+        #expect(try HostConfig.parse("[mapping]\nsensitivity = 2\n", path: "c").mappingSettings(path: "c").gyroStick
+                == GyroStickSettings(), "off unless asked")
+        let overridden = try HostConfig.parse("""
+            [gamepad]
+            gyro = "right-stick"
+            stick-rate = 540
+            [mapping]
+            "gyro_stick.target" = "left"
+            "gyro_stick.unpower" = 2
+            """, path: "c").mappingSettings(path: "c")
+        #expect(overridden.gyroStick.stick == GyroStick(fullRate: 540, unpower: 2, side: .left))
+        let off = try HostConfig.parse("[gamepad]\ngyro = \"right-stick\"\n[mapping]\n\"gyro_stick.target\" = \"off\"\n",
+                                       path: "c").mappingSettings(path: "c")
+        #expect(off.gyroStick.stick == nil)
+        let bad = try HostConfig.parse("[mapping]\n\"gyro_stick.target\" = \"middle\"\n", path: "config.toml")
+        let error = #expect(throws: ConfigError.self) { try bad.mappingSettings(path: "config.toml") }
+        #expect(error?.description == "config.toml:2: [mapping] gyro_stick.target: \"middle\" is not allowed; use one of: off, right, left")
     }
 
     @Test(arguments: bad)

@@ -29,7 +29,7 @@ import RemotionProtocol
     /// The zero-stuck rule on the pad: a controller that vanishes holding Cross, R2 and a
     /// stick leaves a pad at rest (the injector releases its inputs too), then the pad goes.
     @Test func aVanishedControllersPadIsAtRestBeforeItGoes() throws {
-        var rig = Rig(pads: VirtualPadSettings(gyroStick: GyroStick()))
+        var rig = Rig(Self.gyroStick(.right), pads: VirtualPadSettings())
         _ = rig.open(Self.one)
         _ = rig.button(Self.one, .a, true)
         _ = rig.button(Self.one, .l, true)
@@ -67,6 +67,131 @@ import RemotionProtocol
         let d = rig.button(Self.one, .d, true)
         #expect(d == [.input(.key(.right, down: true)), .pad(Self.states(d).first!)])
         #expect(Self.states(d).first?.dpad == [.up], "D is not on this profile's pad")
+    }
+
+    /// A profile whose gyro deflects the pad's `target` stick (360 °/s full, the defaults).
+    static func gyroStick(_ target: GyroStickSettings.Target) -> MappingProfile {
+        var profile = MappingProfile()
+        profile.settings.gyroStick.target = target
+        return profile
+    }
+
+    /// Turning right at 90 °/s (device z −90 °/s is the pad's yaw to the right: a quarter of
+    /// full) with the controller's own right stick at x 0.5 and left stick at y −0.5.
+    static func turningRight(_ micros: UInt64) -> MotionSample {
+        MotionSample(timestampMicros: micros, gyro: Vector3(x: 0, y: 0, z: -.pi / 2),
+                     analog: AnalogState(leftX: 0, leftY: -0.5, rightX: 0.5, rightY: 0))
+    }
+
+    static func close(_ a: GamepadState.Stick, _ x: Float, _ y: Float) -> Bool {
+        abs(a.x - x) < 1e-4 && abs(a.y - y) < 1e-4
+    }
+
+    /// Issue 28 item 4: gyro as a stick is a mapping setting. `gyro_stick.target = right` adds
+    /// the gyro's deflection to the controller's own right stick; the left stick is its own.
+    @Test func aProfilesGyroStickDeflectsThePadsRightStick() throws {
+        var rig = Rig(Self.gyroStick(.right), pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        let state = try #require(Self.states(rig.motion(Self.one, Self.turningRight(4_000))).first)
+        #expect(Self.close(state.rightStick, 0.75, 0), "the controller's 0.5 plus the gyro's 0.25: \(state.rightStick)")
+        #expect(Self.close(state.leftStick, 0, -0.5), "the left stick is the controller's: \(state.leftStick)")
+    }
+
+    /// A session's profile switched live (`setProfile`, as a profile pushed to it) turns the gyro
+    /// stick off at once: the next sample's right stick is the controller's own again; and the
+    /// host's settings changed from the dashboard (`update(settings:)`) switch the sessions
+    /// that follow them the same way.
+    @Test func switchingTheProfileLiveToOffGivesBackTheControllersOwnStick() throws {
+        var rig = Rig(Self.gyroStick(.right), pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        let on = try #require(Self.states(rig.motion(Self.one, Self.turningRight(4_000))).first)
+        #expect(Self.close(on.rightStick, 0.75, 0))
+        let switched = rig.core.setProfile(Self.one, Self.gyroStick(.off))
+        #expect(switched)
+        let off = try #require(Self.states(rig.motion(Self.one, Self.turningRight(8_000))).first)
+        #expect(Self.close(off.rightStick, 0.5, 0), "the controller's own stick only: \(off.rightStick)")
+        #expect(rig.core.profile(of: Self.one)?.settings.gyroStick.target == .off)
+        // Back to the host's profile (gyro on the right stick), then the dashboard sets the key.
+        let toHost = rig.core.setProfile(Self.one, nil)
+        #expect(toHost)
+        let back = try #require(Self.states(rig.motion(Self.one, Self.turningRight(12_000))).first)
+        #expect(Self.close(back.rightStick, 0.75, 0))
+        var settings = rig.core.profile.settings
+        try settings.set("gyro_stick.target", to: "off")
+        rig.core.update(settings: settings)
+        let dashboardOff = try #require(Self.states(rig.motion(Self.one, Self.turningRight(16_000))).first)
+        #expect(Self.close(dashboardOff.rightStick, 0.5, 0), "\(dashboardOff.rightStick)")
+        // A mode change keeps it (the gyro stick is the same in every mode).
+        try settings.set("gyro_stick.target", to: "right")
+        rig.core.update(settings: settings)
+        let mode = rig.core.setMode(Self.one, .fps)
+        #expect(mode == .fps)
+        let fps = try #require(Self.states(rig.motion(Self.one, Self.turningRight(20_000))).first)
+        #expect(Self.close(fps.rightStick, 0.75, 0), "\(fps.rightStick)")
+    }
+
+    /// `gyro_stick.target = left` deflects the left stick (the right stick is the controller's);
+    /// switched live from right to left, the gyro moves across at once.
+    @Test func leftDeflectsThePadsLeftStick() throws {
+        var rig = Rig(Self.gyroStick(.left), pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        let left = try #require(Self.states(rig.motion(Self.one, Self.turningRight(4_000))).first)
+        #expect(Self.close(left.leftStick, 0.25, -0.5), "the gyro's 0.25 right plus the controller's −0.5 up: \(left.leftStick)")
+        #expect(Self.close(left.rightStick, 0.5, 0), "\(left.rightStick)")
+        var rate = Self.gyroStick(.right)
+        try rate.settings.set("gyro_stick.rate", to: "180")   // a quarter turn rate is now half of full
+        let switched = rig.core.setProfile(Self.one, rate)
+        #expect(switched)
+        let right = try #require(Self.states(rig.motion(Self.one, Self.turningRight(8_000))).first)
+        #expect(Self.close(right.leftStick, 0, -0.5) && Self.close(right.rightStick, 1, 0),
+                "0.5 + 0.5 on the right, clamped at 1: \(right.leftStick) \(right.rightStick)")
+    }
+
+    /// Stick targets (issue 28 item 1): a held `pad.left-stick-up` pushes the left stick fully up,
+    /// added to the controller's own and clamped; opposite directions cancel; let go, the
+    /// stick is the controller's again (centred when it sends none). Only the pad sees them.
+    @Test func stickTargetsDeflectAndReleaseToCentre() throws {
+        var profile = MappingProfile()
+        profile.buttons[.e] = .pad(.stick(GamepadStickPush(.left, .up)))
+        profile.buttons[.f] = .pad(.stick(GamepadStickPush(.left, .down)))
+        profile.buttons[.d] = .pad(.stick(GamepadStickPush(.right, .right)))
+        var rig = Rig(profile, pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        let up = rig.button(Self.one, .e, true)
+        #expect(up.map(\.kind) == [.pad], "the pad only, nothing for the injector")
+        #expect(Self.states(up).first?.leftStick == GamepadState.Stick(x: 0, y: -1), "up is −1 as HID reads it")
+        let both = rig.button(Self.one, .f, true)
+        #expect(Self.states(both).first?.leftStick == .centre, "up and down held cancel")
+        _ = rig.button(Self.one, .f, false)
+        // With the controller's own sticks: added and clamped.
+        let moved = rig.motion(Self.one, MotionSample(timestampMicros: 4_000,
+                                                      analog: AnalogState(leftX: 0.5, leftY: -0.5, rightX: 0.25)))
+        let added = try #require(Self.states(moved).first)
+        #expect(added.leftStick == GamepadState.Stick(x: 0.5, y: -1), "−0.5 − 1 clamped to −1: \(added.leftStick)")
+        let right = try #require(Self.states(rig.button(Self.one, .d, true)).first)
+        #expect(right.rightStick == GamepadState.Stick(x: 1, y: 0), "0.25 + 1 clamped: \(right.rightStick)")
+        _ = rig.button(Self.one, .d, false)
+        let released = try #require(Self.states(rig.button(Self.one, .e, false)).first)
+        #expect(released.leftStick == GamepadState.Stick(x: 0.5, y: -0.5) && released.rightStick == GamepadState.Stick(x: 0.25, y: 0),
+                "back to the controller's own: \(released.leftStick) \(released.rightStick)")
+        let centred = try #require(Self.states(rig.motion(Self.one, MotionSample(timestampMicros: 8_000, analog: AnalogState()))).first)
+        #expect(centred.leftStick == .centre && centred.rightStick == .centre)
+    }
+
+    /// The zero-stuck rule for stick targets: a controller that leaves holding one leaves its
+    /// pad at rest, the stick centred.
+    @Test func aHeldStickTargetIsCentredWhenTheSessionCloses() throws {
+        var profile = Self.gyroStick(.right)
+        profile.buttons[.c] = .pad(.stick(GamepadStickPush(.right, .left)))
+        var rig = Rig(profile, pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        let held = try #require(Self.states(rig.button(Self.one, .c, true)).first)
+        #expect(held.rightStick == GamepadState.Stick(x: -1, y: 0))
+        let closed = rig.close(Self.one, .clientDisconnected(.user))
+        guard case let .padClosed(rest)? = closed.last else {
+            Issue.record("expected the pad at rest, got \(closed)"); return
+        }
+        #expect(rest.isAtRest && rest.rightStick == .centre && rest.leftStick == .centre)
     }
 
     @Test func aNewProfileChangesThePadAtOnce() throws {
