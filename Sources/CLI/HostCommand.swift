@@ -89,6 +89,9 @@ struct HostCommand: AsyncParsableCommand {
         valueName: "type"))
     var gamepad: String?
 
+    @Option(name: .customLong("gamepad-for"), help: "Which controllers get a virtual pad: every (the default) or asked (only those that ask: the page's Gamepad mode, the dashboard); overrides [gamepad] for.")
+    var gamepadFor: String?
+
     @Flag(help: "Gyro as each virtual pad's right stick, for games that read no gyro (docs/GAMEPAD.md): gyro_stick.target = \"right\" in the host's profile (the stick's settings: gyro_stick.* in [mapping], or [gamepad] of config.toml).")
     var gyroStick = false
 
@@ -109,6 +112,9 @@ struct HostCommand: AsyncParsableCommand {
         }
         if let dsuServe {
             do { _ = try DSUEndpoint.server(dsuServe) } catch { throw ValidationError("--dsu-serve \(error.message)") }
+        }
+        if let gamepadFor, !["every", "asked"].contains(gamepadFor) {
+            throw ValidationError("--gamepad-for must be every or asked")
         }
         if let gamepad, !["dualsense", "dualsense-usb", "none"].contains(gamepad) {
             throw ValidationError("--gamepad must be dualsense, dualsense-usb or none")
@@ -164,6 +170,7 @@ struct HostCommand: AsyncParsableCommand {
         case "dualsense-usb": options.gamepad.pad = .usb
         default: options.gamepad.pad = .bluetooth
         }
+        options.gamepad.forEvery = gamepadFor.map { $0 == "every" } ?? loaded.gamepad.forEvery
         // Gyro as a stick is a mapping setting (`gyro_stick.*`, per profile); `--gyro-stick` turns
         // it on in the host's profile, on the right stick, with the file's rates if it has any.
         if gyroStick { options.injection.profile.settings.gyroStick.target = .right }

@@ -48,6 +48,12 @@ def main():
         gl = js(d, "[...document.querySelectorAll('[data-pane=gamepad] [data-label]')].map((e) => e.dataset.label + '=' + e.textContent)")
         check("the gamepad is labelled from the host's map (G = I key, C = ←, A = Left click)",
               "G=I" in gl and "C=←" in gl and "A=Left click" in gl and "P=H" in gl, gl)
+        # The Gamepad mode asks the host for a virtual pad; this host makes none (no /dev/uhid
+        # here), so it answers so and the page says it (the menu's "gamepad" line, a notice).
+        pad = wait(lambda: state(d).get("pad"), 5)
+        check("the Gamepad mode asks for a virtual pad; a host without --gamepad answers none",
+              pad == {"on": False, "available": False} and js(d, "document.getElementById('d-pad').textContent") == "none on this computer",
+              (pad, js(d, "document.getElementById('d-pad').textContent")))
         d.get(base + "/")
         check("the mode is remembered for this host across a reload",
               wait(lambda: state(d).get("status") == "connected" and state(d).get("pageMode") == "gamepad", 8), state(d))

@@ -169,6 +169,7 @@ extension HostDaemon {
             #if os(Linux)
             guard let bus = options.gamepad.pad else { return }
             let console = self.console, gyroStick = options.injection.profile.settings.gyroStick
+            let forEvery = options.gamepad.forEvery
             try await loop.onLoop { context in
                 // A game's rumble and light come on the pad's thread; the loop paces and sends them.
                 let pads = VirtualPadOutput(bus: bus, say: { console.say($0) }, onFeedback: { id, change in
@@ -177,12 +178,13 @@ extension HostDaemon {
                 context.pipeline.datagramFeedback = { [weak context] id, feedback in
                     context?.sendFeedback(id, feedback) ?? false
                 }
-                context.pipeline.addOutput(pads, pads: VirtualPadSettings())
+                context.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery))
                 context.pipeline.dropReporters.append(pads)
             }
             // The host profile's gyro stick; a session's own profile may switch it (gyro_stick.*).
             let stick = gyroStick.stick.map { ", gyro as its \($0.side.rawValue) stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
-            console.say("gamepad: each controller gets a virtual DualSense (\(bus.rawValue)) through /dev/uhid\(stick)")
+            let who = forEvery ? "each controller gets" : "a controller that asks (the page's Gamepad mode, the dashboard) gets"
+            console.say("gamepad: \(who) a virtual DualSense (\(bus.rawValue)) through /dev/uhid\(stick)")
             #else
             if options.gamepad.pad != nil { throw HostStartError("--gamepad needs Linux (/dev/uhid)") }
             #endif

@@ -32,6 +32,19 @@ package struct SettingsChange: Codable, Sendable, Equatable {
 }
 
 /// A calibration request, as POST /api/calibrate's body.
+/// POST /api/pad: give one controller a virtual pad or take it away.
+package struct PadRequest: Codable, Sendable, Equatable {
+    package var session: String
+    package var on: Bool
+    package init(session: String, on: Bool) { self.session = session; self.on = on }
+}
+
+/// Its answer: whether the controller has a pad now.
+package struct PadAnswer: Codable, Sendable, Equatable {
+    package var session: String
+    package var pad: Bool
+}
+
 package struct CalibrationRequest: Codable, Sendable, Equatable {
     package var session: String
     package init(session: String) { self.session = session }

@@ -60,6 +60,30 @@ struct DashboardRoutes: Sendable {
             }
             return await self.calibrate(Data(body.readableBytesView))
         }
+        router.post("/api/pad") { request, _ in
+            var request = request
+            guard let body = try? await request.collectBody(upTo: Self.maxBody) else {
+                return Self.json(.contentTooLarge, DashboardJSON.encode(["error": "the request body is over \(Self.maxBody) bytes"]))
+            }
+            return await self.pad(Data(body.readableBytesView))
+        }
+    }
+
+    /// POST /api/pad {"session": "0000abcd", "on": true}: 200 {"session", "pad": true|false},
+    /// 404 for no such controller or a host without pads (`--gamepad`), 400 for bad JSON.
+    func pad(_ data: Data) async -> Response {
+        guard let request = try? JSONDecoder().decode(PadRequest.self, from: data) else {
+            return Self.json(.badRequest, DashboardJSON.encode(["error": "expected a JSON object {\"session\": \"...\", \"on\": true}"]))
+        }
+        let has: Bool?
+        do { has = try await settings.setPad(session: request.session, on: request.on) } catch {
+            return Self.json(.internalServerError, DashboardJSON.encode(["error": "could not change the pad: \(error)"]))
+        }
+        guard let has else {
+            return Self.json(.notFound, DashboardJSON.encode(
+                ["error": "no controller with session \"\(request.session)\", or this host makes no pads (start it with --gamepad dualsense)"]))
+        }
+        return Self.json(.ok, DashboardJSON.encode(PadAnswer(session: request.session, pad: has)))
     }
 
     /// POST /api/calibrate {"session": "0000abcd"}: 200 {"session", "result": "started"},

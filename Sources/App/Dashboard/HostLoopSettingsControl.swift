@@ -1,3 +1,4 @@
+import NIOCore
 import RemotionHostLogic
 import RemotionProtocol
 import RemotionNetwork
@@ -41,6 +42,11 @@ package struct HostLoopSettingsControl: SettingsControl {
     package func calibrate(session: String) async throws -> CalibrationStart {
         guard session.count == 8, let raw = UInt32(session, radix: 16) else { return .noController }
         return try await host.onLoop { $0.pipeline.calibrate(session: SessionID(raw)) }
+    }
+
+    package func setPad(session: String, on: Bool) async throws -> Bool? {
+        guard session.count == 8, let raw = UInt32(session, radix: 16) else { return nil }
+        return try await host.onLoop { $0.pipeline.setPad(SessionID(raw), on: on, now: Instant(NIODeadline.now())) }
     }
 
     package func current() async -> MappingSettings {

@@ -14,6 +14,9 @@ package protocol SettingsControl: Sendable {
     /// Starts a manual gyro calibration of one controller (`session` as the snapshot
     /// spells it, 8 hex digits): the user holds it still for `calibration.duration` s.
     func calibrate(session: String) async throws -> CalibrationStart
+    /// Gives one controller (`session`, 8 hex digits) a virtual pad or takes it away: whether
+    /// it has one now; nil when there is no such controller or the host makes no pads.
+    func setPad(session: String, on: Bool) async throws -> Bool?
     /// Opens a phone pairing window on the web controller and returns its link; nil when
     /// the host serves no web controller.
     func openPhonePairing() async -> String?
@@ -21,6 +24,8 @@ package protocol SettingsControl: Sendable {
 
 extension SettingsControl {
     package func openPhonePairing() async -> String? { nil }
+    /// A host without pads (tests, hosts that never give one).
+    package func setPad(session: String, on: Bool) async throws -> Bool? { nil }
 }
 
 /// Settings kept in memory: for tests and for hosts without a config file.
@@ -41,6 +46,18 @@ package final class InMemorySettingsControl: SettingsControl {
             guard !off else { return .off }
             c.requested.append(session)
             return .started
+        }
+    }
+
+    /// The sessions that have a pad (`setPad`); nil: this "host" makes no pads.
+    package let pads: Mutex<Set<String>?> = Mutex(nil)
+
+    package func setPad(session: String, on: Bool) async throws -> Bool? {
+        let known = controllers.withLock { $0.known.contains(session) }
+        return pads.withLock { p -> Bool? in
+            guard known, p != nil else { return nil }
+            if on { p?.insert(session) } else { p?.remove(session) }
+            return on
         }
     }
 

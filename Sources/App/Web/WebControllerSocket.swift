@@ -188,9 +188,9 @@ struct WebControllerSocket: Sendable {
                         guard let attached = try await attachLane(version: version, id: id, credential: credential,
                                                                   session: session, link: link, outbound) else { return .refused }
                         lane = attached
-                    case .recenter, .mode:
-                        if let now = await core?.command(parsed, on: .primary) {
-                            try await outbound.write(.text(WebHostMessage.mode(now).text))
+                    case .recenter, .mode, .pad:
+                        if let answer = await core?.command(parsed, on: .primary) {
+                            try await outbound.write(.text(answer.text))
                         }
                     }
                 case .binary(let buffer):

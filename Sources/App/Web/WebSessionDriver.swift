@@ -66,14 +66,15 @@ final class WebSessionDriver: Sendable {
         step { $0.received(bytes, on: channel, at: Self.now) }
     }
 
-    /// A command (recenter, mode) on `channel`; `reply` gets the mode in effect after a
-    /// mode command, nil for anything else or when it was dropped (always called once).
+    /// A command (recenter, mode, pad) on `channel`; `reply` gets the page's answer — the
+    /// mode in effect after a mode command, the pad's state after a pad command — or nil for
+    /// a recenter or when it was dropped (always called once).
     func command(_ message: WebClientMessage, on channel: WebSession.Channel,
-                 reply: @escaping @Sendable (MappingSettings.Mode?) -> Void) {
+                 reply: @escaping @Sendable (WebHostMessage?) -> Void) {
         let asked = state.withLock { s -> Bool in
             let actions = s.machine.command(message, on: channel)
-            _ = perform(actions, &s, reply: { _ in }, mode: { reply($0) })
-            return actions.contains { if case .mode = $0 { true } else { false } }
+            _ = perform(actions, &s, reply: { _ in }, answer: reply)
+            return actions.contains { switch $0 { case .mode, .pad: true; default: false } }
         }
         if !asked { reply(nil) }
     }
@@ -84,14 +85,14 @@ final class WebSessionDriver: Sendable {
                reply: @escaping @Sendable (WebInputReply?) -> Void) {
         let sent = state.withLock { s -> Bool in
             let actions = s.machine.input(message, on: channel)
-            _ = perform(actions, &s, reply: reply, mode: { _ in })
+            _ = perform(actions, &s, reply: reply, answer: { _ in })
             return actions.contains { if case .input = $0 { true } else { false } }
         }
         if !sent { reply(nil) }
     }
 
     /// `command`, awaited (a socket's read loop: the next message waits for the answer).
-    func command(_ message: WebClientMessage, on channel: WebSession.Channel) async -> MappingSettings.Mode? {
+    func command(_ message: WebClientMessage, on channel: WebSession.Channel) async -> WebHostMessage? {
         await withCheckedContinuation { done in command(message, on: channel) { done.resume(returning: $0) } }
     }
 
@@ -109,7 +110,7 @@ final class WebSessionDriver: Sendable {
     private func step(_ body: (inout WebSession) -> [WebSession.Action]) -> [Outgoing] {
         let (out, stops) = state.withLock { s in
             let actions = body(&s.machine)
-            return (perform(actions, &s, reply: { _ in }, mode: { _ in }), actions.contains(.stopTransport))
+            return (perform(actions, &s, reply: { _ in }, answer: { _ in }), actions.contains(.stopTransport))
         }
         if stops { stop() }
         return out
@@ -118,7 +119,7 @@ final class WebSessionDriver: Sendable {
     /// Makes the host's calls (under the lock), counts, arms the timer; returns the sends.
     private func perform(_ actions: [WebSession.Action], _ s: inout State,
                          reply: @escaping @Sendable (WebInputReply?) -> Void,
-                         mode: @escaping @Sendable (MappingSettings.Mode) -> Void) -> [Outgoing] {
+                         answer: @escaping @Sendable (WebHostMessage) -> Void) -> [Outgoing] {
         var out: [Outgoing] = []
         for action in actions {
             switch action {
@@ -137,7 +138,8 @@ final class WebSessionDriver: Sendable {
                 case let .button(button, isDown): host.button(id, button, isDown: isDown)
                 case .heard: host.heard(id)
                 case .recenter: host.recenter(id)
-                case .mode(let wanted): host.mode(id, set: wanted, reply: mode)
+                case .mode(let wanted): host.mode(id, set: wanted) { answer(.mode($0)) }
+                case .pad(let on): host.pad(id, on: on) { answer(.pad(on: $0 ?? false, available: $0 != nil)) }
                 case .input(let message):
                     host.input(id, message) { [weak self] answer in
                         self?.state.withLock { $0.machine.inputDone() }
@@ -171,7 +173,7 @@ final class WebSessionDriver: Sendable {
                 if Task.isCancelled { return }
                 let (next, stops) = state.withLock { s -> (Instant?, Bool) in
                     let actions = s.machine.expire(at: Self.now)
-                    _ = perform(actions, &s, reply: { _ in }, mode: { _ in })
+                    _ = perform(actions, &s, reply: { _ in }, answer: { _ in })
                     let next = s.machine.nextDeadline
                     if next == nil { s.armed = false; s.timer = nil }
                     return (next, actions.contains(.stopTransport))

@@ -2,6 +2,8 @@
 ///
 ///     [gamepad]
 ///     pad = "dualsense"        # or "dualsense-usb", or "none" (the default)
+///     for = "every"            # every controller gets one (the default), or "asked": only
+///                              # those that ask (the page's Gamepad mode, the dashboard)
 ///     gyro = "right-stick"     # or "none" (the default): gyro as the right stick
 ///     stick-rate = 360         # °/s that mean full deflection
 ///     undeadzone-inner = 0.1   # jump past the game's inner deadzone (0…1)
@@ -13,6 +15,8 @@
 package struct GamepadConfig: Hashable, Sendable {
     /// Each controller's virtual pad (nil: none).
     package var pad: DualSenseBus?
+    /// Every controller gets its pad at connect (true), or only those that ask for one.
+    package var forEvery = true
     /// Gyro as the right stick (nil: off), the host profile's `gyro_stick.*` unless `[mapping]` sets them.
     package var gyroStick: GyroStick?
 
@@ -21,7 +25,7 @@ package struct GamepadConfig: Hashable, Sendable {
         self.gyroStick = gyroStick
     }
 
-    static let keys = ["pad", "gyro", "stick-rate", "undeadzone-inner", "undeadzone-outer", "unpower"]
+    static let keys = ["pad", "for", "gyro", "stick-rate", "undeadzone-inner", "undeadzone-outer", "unpower"]
 
     /// The table's entries, checked together (the stick's settings only with gyro = "right-stick").
     static func parse(_ entries: [TOMLSubset.Entry], path: String) throws(ConfigError) -> GamepadConfig {
@@ -37,6 +41,12 @@ package struct GamepadConfig: Hashable, Sendable {
                 case "dualsense-usb": config.pad = .usb
                 case "none": config.pad = nil
                 default: throw fail("pad must be \"dualsense\", \"dualsense-usb\" or \"none\"")
+                }
+            case "for":
+                switch entry.kind == .string ? entry.value : "" {
+                case "every": config.forEvery = true
+                case "asked": config.forEvery = false
+                default: throw fail("for must be \"every\" (each controller gets a pad) or \"asked\" (those that ask for one)")
                 }
             case "gyro":
                 switch entry.kind == .string ? entry.value : "" {

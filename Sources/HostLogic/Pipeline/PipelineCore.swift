@@ -41,9 +41,10 @@ package struct PipelineCore: Sendable {
         if let old = sessions[id]?.pad { out.append(.padClosed(rest: old.state.rest(at: old.state.motion.time))) }
         var telemetry = SessionTelemetry(address: address, opened: now)
         if let name { telemetry.name = name }
-        let pad = pads == nil ? nil
-            : GamepadFeed(table: profile.buttons.padTable, gyroStick: profile.settings.gyroStick.stick, at: now)
+        let pad = pads?.forEvery == true
+            ? GamepadFeed(table: profile.buttons.padTable, gyroStick: profile.settings.gyroStick.stick, at: now) : nil
         sessions[id] = PipelineSession(telemetry: telemetry, profile: profile, keepsTrail: keepsTrails, pad: pad)
+        sessions[id]?.padIdentity = identity
         if pad != nil { out.append(.padOpened(identity: identity)) }
     }
 
@@ -165,9 +166,11 @@ package struct PipelineCore: Sendable {
     }
 }
 
-/// What the pipeline needs to feed virtual pads (`[gamepad]`, `--gamepad`). Nothing yet but
-/// that there are pads: gyro as a stick is each profile's (`gyro_stick.*`, the session's
-/// mapping settings), and its button targets are its button map's.
+/// What the pipeline needs to feed virtual pads (`[gamepad]`, `--gamepad`): that there are
+/// pads, and whether every session starts with one (`for = "every"`, the default) or only
+/// those that ask (`for = "asked"`: the page's Gamepad mode, the dashboard; `setPad`). Gyro as
+/// a stick is each profile's (`gyro_stick.*`), its button targets its button map's.
 package struct VirtualPadSettings: Sendable, Hashable {
-    package init() {}
+    package var forEvery: Bool
+    package init(forEvery: Bool = true) { self.forEvery = forEvery }
 }

@@ -38,6 +38,8 @@ package struct PipelineSession: Sendable {
     package var pad: GamepadFeed?
     /// What a game wrote to that pad, paced on its way back to the controller.
     package var feedback = FeedbackPacer()
+    /// The controller's stable identity for a pad given later (`PipelineCore.setPad`).
+    package var padIdentity = ""
 
     package init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool, pad: GamepadFeed? = nil) {
         self.telemetry = telemetry

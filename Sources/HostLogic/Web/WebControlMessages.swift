@@ -9,6 +9,8 @@ package enum WebClientMessage: Sendable, Equatable {
     case lane(version: Int, id: String, credential: String, session: String)
     case recenter
     case mode(MappingSettings.Mode)
+    /// Give this controller a virtual pad (true) or take it away: the page's Gamepad mode.
+    case pad(Bool)
 
     /// The most a text frame from the page may hold.
     package static let maxLength = 1024
@@ -21,6 +23,7 @@ package enum WebClientMessage: Sendable, Equatable {
         var command: String?
         var mode: String?
         var session: String?
+        var on: Bool?
     }
 
     /// Parses one text frame; nil (never a crash) when it is not a message this host knows.
@@ -41,6 +44,9 @@ package enum WebClientMessage: Sendable, Equatable {
             case "mode":
                 guard let m = wire.mode.flatMap(MappingSettings.Mode.init(rawValue:)), m != .seed else { return nil }
                 return .mode(m)
+            case "pad":
+                guard let on = wire.on else { return nil }
+                return .pad(on)
             default: return nil
             }
         default: return nil
@@ -56,6 +62,9 @@ package enum WebHostMessage: Sendable, Equatable {
     case closing(reason: String, message: String)
     /// A motion lane joined its session.
     case lane(session: String)
+    /// The answer to a pad command: whether this controller has a virtual pad now, and
+    /// whether the host makes pads at all (`--gamepad`).
+    case pad(on: Bool, available: Bool)
     /// Rumble (0…255 each: the heavy motor, the light one) and the light's colour, from a
     /// game writing to this controller's virtual pad (docs/GAMEPAD.md "Rumble and lightbar").
     case feedback(ControllerFeedback)
@@ -73,6 +82,8 @@ package enum WebHostMessage: Sendable, Equatable {
             return "{\"type\":\"closing\",\"reason\":\(q(reason)),\"message\":\(q(message))}"
         case let .lane(session):
             return "{\"type\":\"lane\",\"session\":\(q(session))}"
+        case let .pad(on, available):
+            return "{\"type\":\"pad\",\"on\":\(on),\"available\":\(available)}"
         case let .feedback(f):
             let light = f.lightbar.map { q($0.hex) } ?? "null"
             return "{\"type\":\"feedback\",\"rumble\":[\(f.rumbleLow),\(f.rumbleHigh)],\"lightbar\":\(light)}"

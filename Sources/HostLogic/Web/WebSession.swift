@@ -60,6 +60,8 @@ package struct WebSession: Sendable {
         case recenter
         /// To the host: set (or read, nil) the mode and tell the page.
         case mode(MappingSettings.Mode?)
+        /// Give the session a virtual pad, or take it away (the page's Gamepad mode).
+        case pad(Bool)
         /// To the page: bytes (MOTION-ACK, PONG) or text (a goodbye) on a channel.
         case send([UInt8], on: Channel)
         case sendText(String, on: Channel)
@@ -175,7 +177,7 @@ package struct WebSession: Sendable {
     /// The host answered an `.input`.
     package mutating func inputDone() { inputsInFlight = max(0, inputsInFlight - 1) }
 
-    /// A command (recenter, mode) on `channel`; hellos are the transport's.
+    /// A command (recenter, mode, pad) on `channel`; hellos are the transport's.
     package mutating func command(_ message: WebClientMessage, on channel: Channel) -> [Action] {
         guard !isClosed else { return [] }
         guard channel.ownsSession else { return [.drop(channel == .lane ? .laneText : .badText)] }
@@ -183,6 +185,7 @@ package struct WebSession: Sendable {
         switch message {
         case .recenter: return [.recenter]
         case .mode(let wanted): return [.mode(wanted)]
+        case .pad(let on): return [.pad(on)]
         case .hello, .lane: return []
         }
     }

@@ -32,6 +32,30 @@ struct DashboardCalibrationTests {
         await server.shutdown()
     }
 
+    /// POST /api/pad gives one controller a virtual pad or takes it away (the dashboard's
+    /// "Give a pad"); 404 for an unknown controller or a host without pads; 400 for bad JSON.
+    @Test func padIsGivenAndTakenForAKnownControllerOnly() async throws {
+        let control = InMemorySettingsControl(controllers: ["0000abcd"])
+        let (server, port) = try await start(control)
+        let none = try await RawClient.request(port, "POST", "/api/pad", token: server.token, body: #"{"session":"0000abcd","on":true}"#)
+        #expect(none.status == 404 && error(none).contains("--gamepad dualsense"), "a host without pads")
+        control.pads.withLock { $0 = [] }
+        let on = try await RawClient.request(port, "POST", "/api/pad", token: server.token, body: #"{"session":"0000abcd","on":true}"#)
+        #expect(on.status == 200 && on.body.contains(#""pad":true"#))
+        #expect(control.pads.withLock { $0 } == ["0000abcd"])
+        let off = try await RawClient.request(port, "POST", "/api/pad", token: server.token, body: #"{"session":"0000abcd","on":false}"#)
+        #expect(off.status == 200 && off.body.contains(#""pad":false"#) && control.pads.withLock { $0 } == [])
+        let unknown = try await RawClient.request(port, "POST", "/api/pad", token: server.token, body: #"{"session":"00001234","on":true}"#)
+        #expect(unknown.status == 404)
+        let bad = try await RawClient.request(port, "POST", "/api/pad", token: server.token, body: #"{"session":"0000abcd"}"#)
+        #expect(bad.status == 400)
+        #expect(try await RawClient.request(port, "POST", "/api/pad", body: #"{"session":"0000abcd","on":true}"#).status != 200,
+                "not without the dashboard's token")
+        let page = try await RawClient.request(port, "GET", "/")
+        #expect(page.body.contains("pad-toggle"))
+        await server.shutdown()
+    }
+
     @Test func calibrateIsRefusedWhileCalibrationIsOff() async throws {
         let control = InMemorySettingsControl(controllers: ["0000abcd"])
         let (server, port) = try await start(control)

@@ -36,6 +36,8 @@ import RemotionSystem
     }
 
     final class Rig {
+        let forEvery: Bool
+        init(forEvery: Bool = true) { self.forEvery = forEvery }
         var pads: [RecordingPad] = []
         var lines: [String] = []
         var refuse: UHIDError?
@@ -54,7 +56,7 @@ import RemotionSystem
         let screen = VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))
         lazy var pipeline: HostPipeline = {
             let p = HostPipeline(injector: Injector(backend: screen), profile: MappingProfile(), logger: Logger(label: "test"))
-            p.addOutput(output, pads: VirtualPadSettings())
+            p.addOutput(output, pads: VirtualPadSettings(forEvery: forEvery))
             return p
         }()
 
@@ -140,6 +142,23 @@ import RemotionSystem
         #expect(rig.pipeline.feedbackSent == 2 && rig.pipeline.feedbackUnsendable == 1)
         rig.pipeline.handle(.sessionClosed(SessionID(2), .timedOut), now: .zero)
         #expect(rig.pipeline.feedbackSinks.isEmpty, "a closed session's sink goes with it")
+    }
+
+    /// The page asks for a pad in its Gamepad mode and gives it back when it leaves; with
+    /// `for = "every"` it cannot give back the one the host's owner gave it, the dashboard can.
+    @Test func aPadOnRequestAndWhoMayTakeItAway() throws {
+        let asked = Rig(forEvery: false)
+        asked.open(SessionID(1), phone)
+        #expect(asked.pads.isEmpty, "for = asked: none at connect")
+        #expect(asked.pipeline.setPad(SessionID(1), on: true, now: .zero, askedByController: true) == true)
+        #expect(asked.pads.count == 1 && asked.output.padCount == 1)
+        #expect(asked.pipeline.setPad(SessionID(1), on: false, now: .zero, askedByController: true) == false)
+        #expect(asked.pads[0].closed == 1 && asked.pads[0].states.last?.isAtRest == true, "rest, then gone")
+        let every = Rig()
+        every.open(SessionID(1), phone)
+        #expect(every.pipeline.setPad(SessionID(1), on: false, now: .zero, askedByController: true) == true, "the page cannot")
+        #expect(every.pipeline.setPad(SessionID(1), on: false, now: .zero) == false, "the dashboard can")
+        #expect(every.pipeline.setPad(SessionID(9), on: true, now: .zero) == nil, "no such session")
     }
 
     @Test func closeAllRestsEveryPad() {

@@ -27,6 +27,10 @@ import Testing
         func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void) {
             record("mode"); pending.withLock { $0.append { reply(mode ?? .pointer) } }
         }
+        /// Pads: on for any session, as a host with `--gamepad` answers.
+        func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void) {
+            record("pad \(on)"); pending.withLock { $0.append { reply(on) } }
+        }
         func buttonLabels(_ id: SessionID) async -> WebInputReply? { nil }
         func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void) {
             record("input"); pending.withLock { $0.append { reply(nil) } }
@@ -34,6 +38,26 @@ import Testing
     }
 
     static func button(_ b: Button, down: Bool) -> [UInt8] { [0x02, b.rawValue, down ? 1 : 0, 0, 0, 0, 0, 0] }
+
+    /// The page's Gamepad mode asks for a pad (and gives it back) on the session's own
+    /// channel; the answer says the pad's state; on the motion channel it is dropped.
+    @Test func aPadCommandReachesTheHostInOrderAndItsAnswerTheCaller() {
+        let host = RecordingHost()
+        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels, limit: .seconds(2.5))
+        #expect(driver.opened(SessionID(7)))
+        let answers = Mutex<[WebHostMessage?]>([])
+        _ = driver.received(Self.button(.a, down: true), on: .control)
+        driver.command(.pad(true), on: .control) { a in answers.withLock { $0.append(a) } }
+        driver.command(.pad(true), on: .motion) { a in answers.withLock { $0.append(a) } }   // not its channel
+        driver.command(.pad(false), on: .control) { a in answers.withLock { $0.append(a) } }
+        #expect(host.calls.withLock { $0 } == ["button A down", "pad true", "pad false"])
+        #expect(answers.withLock { $0 } == [nil], "the motion channel's command is answered nil at once")
+        host.answer()
+        #expect(answers.withLock { $0 } == [nil, .pad(on: true, available: true), .pad(on: false, available: true)])
+        #expect(WebClientMessage.parse(#"{"type":"command","command":"pad","on":true}"#) == .pad(true))
+        #expect(WebClientMessage.parse(#"{"type":"command","command":"pad"}"#) == nil)
+        #expect(WebHostMessage.pad(on: true, available: false).text == #"{"type":"pad","on":true,"available":false}"#)
+    }
 
     @Test func dataChannelInputReachesTheHostInOrderWithItsButtons() {
         let host = RecordingHost()

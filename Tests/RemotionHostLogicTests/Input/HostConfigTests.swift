@@ -104,7 +104,8 @@ import Testing
         ("[mapping]\n= 3", "config.toml:2: expected `key = value`"),
         ("[gamepad]\npad = \"xbox\"", "config.toml:2: [gamepad] pad must be \"dualsense\", \"dualsense-usb\" or \"none\""),
         ("[gamepad]\npad = 1", "config.toml:2: [gamepad] pad must be"),
-        ("[gamepad]\nbus = \"usb\"", "config.toml:2: [gamepad] has no key \"bus\"; its keys are pad, gyro, stick-rate"),
+        ("[gamepad]\nbus = \"usb\"", "config.toml:2: [gamepad] has no key \"bus\"; its keys are pad, for, gyro, stick-rate"),
+        ("[gamepad]\nfor = \"some\"", "config.toml:2: [gamepad] for must be \"every\" (each controller gets a pad) or \"asked\""),
         ("[gamepad]\ngyro = \"left-stick\"", "config.toml:2: [gamepad] gyro must be \"right-stick\" or \"none\""),
         ("[gamepad]\nstick-rate = 400", "config.toml:2: [gamepad] the stick settings need gyro = \"right-stick\""),
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = \"fast\"", "config.toml:3: [gamepad] stick-rate must be a number"),
@@ -117,6 +118,8 @@ import Testing
         #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense\"\n", path: "c").gamepad.pad == .bluetooth)
         #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense-usb\"\n", path: "c").gamepad.pad == .usb)
         #expect(try HostConfig.parse("[gamepad]\npad = \"none\"\n", path: "c").gamepad.pad == nil)
+        #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense\"\nfor = \"asked\"\n", path: "c").gamepad.forEvery == false)
+        #expect(try HostConfig.parse("[gamepad]\npad = \"dualsense\"\n", path: "c").gamepad.forEvery, "every controller by default")
         #expect(try HostConfig.parse("[mapping]\nsensitivity = 2\n", path: "c").gamepad == GamepadConfig(), "no pad unless asked")
         let stick = try HostConfig.parse("""
             [gamepad]

@@ -208,4 +208,28 @@ import RemotionProtocol
         let released = rig.button(Self.one, .a, false)
         #expect(Self.states(released).first?.buttons == [])
     }
+
+    /// `[gamepad] for = "asked"`: no pad at connect; the page or the dashboard gives one
+    /// (with the session's identity) and takes it away (rest, then gone); a held button
+    /// follows into the new pad's table; a host without pads answers nil.
+    @Test func aPadIsGivenAndTakenAwayWhileConnected() throws {
+        var rig = Rig(pads: VirtualPadSettings(forEvery: false))
+        #expect(rig.open(Self.one, identity: "name:phone").isEmpty, "asked: no pad at connect")
+        _ = rig.button(Self.one, .a, true)
+        var out: [PipelineOutput] = []
+        #expect(rig.core.setPad(Self.one, on: true, now: .zero, into: &out) == true)
+        #expect(out == [.padOpened(identity: "name:phone")])
+        let moved = rig.motion(Self.one, MotionSample(timestampMicros: 4_000, gyro: .zero))
+        #expect(Self.states(moved).count == 1, "the new pad is fed")
+        out.removeAll()
+        #expect(rig.core.setPad(Self.one, on: true, now: .zero, into: &out) == true && out.isEmpty, "twice: nothing")
+        _ = rig.button(Self.one, .b, true)
+        #expect(rig.core.setPad(Self.one, on: false, now: .zero, into: &out) == false)
+        guard case let .padClosed(rest)? = out.last else { Issue.record("no rest before the pad goes"); return }
+        #expect(rest.isAtRest)
+        #expect(rig.core.hasPad(Self.one) == false && rig.core.hasPad(SessionID(9)) == nil)
+        var none = Rig()
+        _ = none.open(Self.one)
+        #expect(none.core.setPad(Self.one, on: true, now: .zero, into: &out) == nil, "no --gamepad: no pads")
+    }
 }

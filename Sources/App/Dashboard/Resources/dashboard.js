@@ -60,6 +60,7 @@ function cardFor(session) {
       hist.appendChild(bar);
     });
     card.querySelector(".calibrate").addEventListener("click", () => calibrate(session));
+    card.querySelector(".pad-toggle").addEventListener("click", () => setPad(session, card.dataset.pad !== "on"));
     $("controllers").appendChild(card);
     cards.set(session, card);
   }
@@ -87,6 +88,11 @@ function renderController(c) {
   gyro.textContent = gyroSummary(c.gyro);
   gyro.dataset.calibration = c.gyro ? c.gyro.calibration : "none";
   q(".calibrate").disabled = !c.gyro || c.gyro.calibration === "off";
+  // null: this host makes no pads (no --gamepad).
+  q(".pad-row").hidden = c.pad == null;
+  card.dataset.pad = c.pad ? "on" : "off";
+  q(".pad").textContent = c.pad ? "virtual DualSense" : "none";
+  q(".pad-toggle").textContent = c.pad ? "Take the pad" : "Give a pad";
   turnCube(q(".cube"), a);
   const counts = c.latencyHistogram || [];
   const top = Math.max(1, ...counts);
@@ -141,6 +147,22 @@ async function calibrate(session) {
     const body = await response.json();
     if (!response.ok) throw new Error(body.error || response.statusText);
     status.textContent = `calibrating ${session}: hold it still`;
+    status.className = "hint";
+  } catch (e) {
+    status.textContent = e.message;
+    status.className = "hint error";
+  }
+}
+
+async function setPad(session, on) {
+  const status = $("settings-status");
+  try {
+    const response = await fetch("/api/pad", {
+      method: "POST", headers: WRITE_HEADERS, body: JSON.stringify({ session, on }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(body.error || response.statusText);
+    status.textContent = `${session}: ${body.pad ? "has a virtual DualSense" : "no pad"}`;
     status.className = "hint";
   } catch (e) {
     status.textContent = e.message;

@@ -36,6 +36,10 @@ package protocol ExternalControllerHost: Sendable {
     /// Sets (or, with nil, reads) the session's mode, in order with the session's other
     /// calls; `reply` gets the mode in effect (on the host's loop).
     func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void)
+    /// Gives the session a virtual pad (`on`) or takes it away (not when the host gives every
+    /// controller one), in order with its other calls; `reply` gets whether it has one now,
+    /// nil when this host makes no pads.
+    func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void)
     /// The session's button map as the phone page labels it (sent after the welcome).
     func buttonLabels(_ id: SessionID) async -> WebInputReply?
     /// One touchpad/typing/laser message of the page, in order with the session's motion
@@ -106,5 +110,9 @@ package struct PipelineControllers: ExternalControllerHost {
 
     package func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void) {
         loop.execute { reply($0.pipeline.setMode(id, mode) ?? .pointer) }
+    }
+
+    package func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void) {
+        loop.execute { reply($0.pipeline.setPad(id, on: on, now: Instant(NIODeadline.now()), askedByController: true)) }
     }
 }

@@ -21,6 +21,7 @@ extension HostPipeline {
                                     settings: settings, uptime: (now - startInstant(now)).secondsDouble,
                                     drops: report.drops, kernelDrops: report.kernelDrops,
                                     protocolSessions: report.sessions, sessions: sessions, held: injector.held, now: now)
+        inputs.padsAvailable = core.pads != nil
         for r in dropReporters {
             for (reason, n) in r.dropCounts { inputs.adapterDrops["\(r.dropLabel) \(reason)", default: 0] += n }
         }

@@ -41,7 +41,7 @@ extension ControllerSnapshot: Codable {
     private enum Keys: String, CodingKey {
         case session, name, address, state, attitude, pointer, buttons, held, packetRate, lossPercent
         case latencyP50Ms, latencyP99Ms, latencyHistogram, motionPackets, buttonEdges, trail, note, gyro
-        case sampleTimestampMicros, sampleAgeMs, mode
+        case sampleTimestampMicros, sampleAgeMs, mode, pad
     }
 
     package init(from decoder: any Decoder) throws {
@@ -72,6 +72,7 @@ extension ControllerSnapshot: Codable {
         sampleTimestampMicros = try c.decodeIfPresent(UInt64.self, forKey: .sampleTimestampMicros)
         sampleAgeMs = try c.decodeIfPresent(Double.self, forKey: .sampleAgeMs)
         mode = try c.decodeIfPresent(String.self, forKey: .mode).flatMap(MappingSettings.Mode.init(rawValue:)) ?? .pointer
+        pad = try c.decodeIfPresent(Bool.self, forKey: .pad)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -97,6 +98,7 @@ extension ControllerSnapshot: Codable {
         try c.encode(sampleTimestampMicros, forKey: .sampleTimestampMicros)
         try c.encode(sampleAgeMs, forKey: .sampleAgeMs)
         try c.encode(mode.rawValue, forKey: .mode)
+        try c.encode(pad, forKey: .pad)
     }
 
     private static func point(_ p: [Int]) -> ScreenPoint? { p.count == 2 ? ScreenPoint(x: p[0], y: p[1]) : nil }

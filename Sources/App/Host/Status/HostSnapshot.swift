@@ -57,6 +57,8 @@ package struct ControllerSnapshot: Sendable, Equatable {
     /// The mode this controller's motion is mapped in (its own, chosen on its page or the
     /// dashboard, or the host's).
     package var mode: MappingSettings.Mode = .pointer
+    /// Whether it has a virtual pad now; nil when the host makes none (no `--gamepad`).
+    package var pad: Bool?
 
     package init(session: SessionID, address: String) {
         self.session = session

@@ -24,6 +24,8 @@ package struct SnapshotInputs: Sendable {
     var now: Instant
     /// Drops counted by the adapters (DSU sources and server), by "label reason".
     var adapterDrops: [String: Int] = [:]
+    /// The host makes virtual pads (`--gamepad`): each controller says whether it has one.
+    var padsAvailable = false
 }
 
 /// Builds and publishes snapshots on its own serial queue, so percentiles, histograms,
@@ -89,6 +91,7 @@ extension HostSnapshot {
             c.note = t.note
             c.gyro = s.mapper.gyroStatus
             c.mode = s.mapper.settings.mode
+            c.pad = inputs.padsAvailable ? s.pad != nil : nil
             c.sampleTimestampMicros = t.lastSampleMicros
             c.sampleAgeMs = t.lastMotion.map { (inputs.now - $0).secondsDouble * 1000 }
             return c

@@ -148,10 +148,10 @@ final class WebRTCSession: Sendable {
             Task { await self.open() }
         case .lane:
             stats.drop(.laneOnDataChannel)   // a motion lane is a WebSocket's
-        case .recenter, .mode:
-            driver.command(parsed, on: channel) { [weak self] mode in
-                guard let self, let mode else { return }
-                replies.async { self.send(WebHostMessage.mode(mode).text) }
+        case .recenter, .mode, .pad:
+            driver.command(parsed, on: channel) { [weak self] answer in
+                guard let self, let answer else { return }
+                replies.async { self.send(answer.text) }
             }
         }
     }

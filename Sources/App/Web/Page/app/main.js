@@ -154,6 +154,8 @@ function render() {
   $("d-attitude").textContent = att
     ? ["roll", "pitch", "yaw"].map((k) => `${(att[k] * 180 / Math.PI).toFixed(1)}°`).join(" / ") : "–";
   $("d-wake").textContent = !wake.supported ? "not supported" : wake.held ? "yes" : wake.error ? `no (${wake.error})` : "no";
+  const pad = state.pad;
+  $("d-pad").textContent = !pad ? "–" : !pad.available ? "none on this computer" : pad.on ? "virtual DualSense" : "none";
 }
 
 function onConnState(s) {
@@ -247,7 +249,30 @@ function startController() {
 }
 
 /** Host messages for the modes: the button map's labels, text that could not be typed. */
+// ── the virtual pad: the Gamepad mode asks the host for one, and gives it back ──────────
+let padAsked = null;              // what this connection asked (null: nothing yet)
+function syncPad() {
+  const s = state.conn;
+  if (!conn || !s || s.status !== "connected") { padAsked = null; return; }
+  const want = state.pageMode === "gamepad";
+  if (padAsked === want || (padAsked === null && !want)) { padAsked = want; return; }
+  if (conn.sendCommand("pad", want)) padAsked = want;
+}
+function parsePadMessage(text) {
+  try { const m = JSON.parse(text); return m && m.type === "pad" && typeof m.on === "boolean" ? m : null; } catch { return null; }
+}
+
 function onHostMessage(text) {
+  const pad = parsePadMessage(text);
+  if (pad) {
+    state.update({ pad: { on: pad.on, available: !!pad.available } });
+    if (!pad.available && state.pageMode === "gamepad") {
+      notices.show("pad", "<p>This computer makes no virtual gamepads, so games see the buttons as keys and mouse. " +
+        "Start the host with <code>remotion host --gamepad dualsense</code> for a DualSense with gyro.</p>");
+      setTimeout(() => notices.hide("pad"), 8000);
+    }
+    return;
+  }
   const rumble = parseFeedbackMessage(text);
   if (rumble) { feedback.apply(rumble); return; }
   const labels = parseButtonsMessage(text);
@@ -271,7 +296,7 @@ function wire() {
     press: (key, index) => { const e = buttons.press(key, index); if (e) sendButtonEdge(e); },
     release: (key) => { const e = buttons.release(key); if (e) sendButtonEdge(e); },
   });
-  state.subscribe(() => render());
+  state.subscribe(() => { render(); syncPad(); });
   $("start").addEventListener("click", () => { streamer.start(); });   // synchronously in the tap
   for (const b of document.querySelectorAll(".recenter")) b.addEventListener("click", () => {
     if (conn && conn.sendCommand("recenter")) state.update({ flash: { text: "Recentered: this direction is the centre now.", until: performance.now() + 1500 } });
@@ -325,7 +350,7 @@ function installTestHook() {
       const s = conn ? conn.snapshot() : { status: "idle" };
       return Object.freeze({ ...s, screen: state.screen, buttons: buttons.bits, clutch: clutch.held,
                              pageMode: state.pageMode, labels: state.labels ? [...state.labels] : null,
-                             laser: state.laserOn,
+                             laser: state.laserOn, pad: state.pad ? { ...state.pad } : null,
                              sensors: streamer.status, seq: streamer.seq, motionRate: streamer.rate, wakeLock: wake.held,
                              lane: conn && conn.ws && conn.ws.stats ? { ready: !!conn.ws.laneReady, ...conn.ws.stats } : null });
     },

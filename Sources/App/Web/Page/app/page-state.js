@@ -14,6 +14,7 @@ export class PageState {
     this.hostModePendingUntil = 0;  // a mode command sent, not yet confirmed (ms, performance.now)
     this.flash = { text: "", until: 0 };
     this.sentButtons = 0;
+    this.pad = null;                // the host's last answer to a pad command: {on, available}
     this.listeners = [];
   }
 

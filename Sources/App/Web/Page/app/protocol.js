@@ -119,6 +119,10 @@ export function helloMessage(id, credential) {
 export function recenterCommand() {
   return JSON.stringify({ type: "command", command: "recenter" });
 }
+/** Ask for a virtual pad (the Gamepad mode) or give it back; the host answers {"type":"pad","on","available"}. */
+export function padCommand(on) {
+  return JSON.stringify({ type: "command", command: "pad", on: !!on });
+}
 export function modeCommand(mode) {
   if (mode !== "pointer" && mode !== "fps") throw new RangeError("mode must be pointer or fps");
   return JSON.stringify({ type: "command", command: "mode", mode });
