@@ -54,6 +54,11 @@ def main():
         check("the Gamepad mode asks for a virtual pad; a host without --gamepad answers none",
               pad == {"on": False, "available": False} and js(d, "document.getElementById('d-pad').textContent") == "none on this computer",
               (pad, js(d, "document.getElementById('d-pad').textContent")))
+        # Gyro as a stick, chosen in the menu: the host sets this controller's own and says so.
+        js(d, "(() => { const s = document.getElementById('gyro-stick'); s.value = 'right'; s.dispatchEvent(new Event('change')); return true; })()")
+        check("the menu's gyro stick (right) is this controller's: the host answers it",
+              wait(lambda: state(d).get("gyroStick") == "right", 5), state(d).get("gyroStick"))
+        js(d, "(() => { const s = document.getElementById('gyro-stick'); s.value = 'host'; s.dispatchEvent(new Event('change')); return true; })()")
         d.get(base + "/")
         check("the mode is remembered for this host across a reload",
               wait(lambda: state(d).get("status") == "connected" and state(d).get("pageMode") == "gamepad", 8), state(d))

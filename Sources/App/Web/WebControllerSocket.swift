@@ -188,7 +188,7 @@ struct WebControllerSocket: Sendable {
                         guard let attached = try await attachLane(version: version, id: id, credential: credential,
                                                                   session: session, link: link, outbound) else { return .refused }
                         lane = attached
-                    case .recenter, .mode, .pad:
+                    case .recenter, .mode, .pad, .gyroStick:
                         if let answer = await core?.command(parsed, on: .primary) {
                             try await outbound.write(.text(answer.text))
                         }

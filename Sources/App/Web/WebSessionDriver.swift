@@ -74,7 +74,7 @@ final class WebSessionDriver: Sendable {
         let asked = state.withLock { s -> Bool in
             let actions = s.machine.command(message, on: channel)
             _ = perform(actions, &s, reply: { _ in }, answer: reply)
-            return actions.contains { switch $0 { case .mode, .pad: true; default: false } }
+            return actions.contains { switch $0 { case .mode, .pad, .gyroStick: true; default: false } }
         }
         if !asked { reply(nil) }
     }
@@ -140,6 +140,7 @@ final class WebSessionDriver: Sendable {
                 case .recenter: host.recenter(id)
                 case .mode(let wanted): host.mode(id, set: wanted) { answer(.mode($0)) }
                 case .pad(let on): host.pad(id, on: on) { answer(.pad(on: $0 ?? false, available: $0 != nil)) }
+                case .gyroStick(let target): host.gyroStick(id, target) { answer(.gyroStick($0)) }
                 case .input(let message):
                     host.input(id, message) { [weak self] answer in
                         self?.state.withLock { $0.machine.inputDone() }

@@ -27,12 +27,27 @@ extension PipelineCore {
         return sessions.values[i].mapper.settings.mode
     }
 
+    /// One controller's gyro stick (`gyro_stick.target`: off, right, left), chosen on its page;
+    /// like its mode it outlives the host's settings changes. nil reads it. Returns the
+    /// target in effect.
+    package mutating func setGyroStick(_ id: SessionID, _ target: GyroStickSettings.Target?) -> GyroStickSettings.Target? {
+        guard let i = sessions.index(forKey: id) else { return nil }
+        if let target {
+            sessions.values[i].ownGyroStick = target
+            var settings = sessions.values[i].mapper.settings
+            settings.gyroStick.target = target
+            setSettings(settings, at: i)
+        }
+        return sessions.values[i].mapper.settings.gyroStick.target
+    }
+
     /// Gives one session its own profile (nil: back to the host's), at once and without
     /// touching the others. Returns false when no such session is open.
     package mutating func setProfile(_ id: SessionID, _ own: MappingProfile?) -> Bool {
         guard let i = sessions.index(forKey: id) else { return false }
         sessions.values[i].ownProfile = own
         sessions.values[i].ownMode = nil
+        sessions.values[i].ownGyroStick = nil
         setButtons((own ?? profile).buttons, at: i)
         setSettings(sessions.values[i].settings(host: profile), at: i)
         return true

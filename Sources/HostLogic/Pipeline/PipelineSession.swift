@@ -15,6 +15,8 @@ package struct PipelineSession: Sendable {
     /// The mode the controller chose for itself (its page's mode switch, the dashboard),
     /// kept when the host's settings change; a profile given to the session replaces it.
     package var ownMode: MappingSettings.Mode?
+    /// The gyro stick its page chose (`PipelineCore.setGyroStick`), kept like its mode.
+    package var ownGyroStick: GyroStickSettings.Target?
     /// The button map in effect (the own profile's, or the host's), kept here so a button
     /// edge reads one field; `gated`: it has a hold-to-enable-motion button (worked out
     /// when the map changes, not per sample).
@@ -55,6 +57,7 @@ package struct PipelineSession: Sendable {
     package func settings(host: MappingProfile) -> MappingSettings {
         var s = (ownProfile ?? host).settings
         if let ownMode { s.mode = ownMode }
+        if let ownGyroStick { s.gyroStick.target = ownGyroStick }
         return s
     }
 

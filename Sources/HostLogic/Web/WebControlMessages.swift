@@ -11,6 +11,8 @@ package enum WebClientMessage: Sendable, Equatable {
     case mode(MappingSettings.Mode)
     /// Give this controller a virtual pad (true) or take it away: the page's Gamepad mode.
     case pad(Bool)
+    /// This controller's gyro as a pad stick (`gyro_stick.target`), chosen on its page.
+    case gyroStick(GyroStickSettings.Target)
 
     /// The most a text frame from the page may hold.
     package static let maxLength = 1024
@@ -24,6 +26,7 @@ package enum WebClientMessage: Sendable, Equatable {
         var mode: String?
         var session: String?
         var on: Bool?
+        var target: String?
     }
 
     /// Parses one text frame; nil (never a crash) when it is not a message this host knows.
@@ -47,6 +50,9 @@ package enum WebClientMessage: Sendable, Equatable {
             case "pad":
                 guard let on = wire.on else { return nil }
                 return .pad(on)
+            case "gyro-stick":
+                guard let t = wire.target.flatMap(GyroStickSettings.Target.init(rawValue:)) else { return nil }
+                return .gyroStick(t)
             default: return nil
             }
         default: return nil
@@ -65,6 +71,8 @@ package enum WebHostMessage: Sendable, Equatable {
     /// The answer to a pad command: whether this controller has a virtual pad now, and
     /// whether the host makes pads at all (`--gamepad`).
     case pad(on: Bool, available: Bool)
+    /// The answer to a gyro-stick command: the target in effect for this controller.
+    case gyroStick(GyroStickSettings.Target)
     /// Rumble (0…255 each: the heavy motor, the light one) and the light's colour, from a
     /// game writing to this controller's virtual pad (docs/GAMEPAD.md "Rumble and lightbar").
     case feedback(ControllerFeedback)
@@ -82,6 +90,8 @@ package enum WebHostMessage: Sendable, Equatable {
             return "{\"type\":\"closing\",\"reason\":\(q(reason)),\"message\":\(q(message))}"
         case let .lane(session):
             return "{\"type\":\"lane\",\"session\":\(q(session))}"
+        case let .gyroStick(target):
+            return "{\"type\":\"gyro-stick\",\"target\":\(q(target.rawValue))}"
         case let .pad(on, available):
             return "{\"type\":\"pad\",\"on\":\(on),\"available\":\(available)}"
         case let .feedback(f):

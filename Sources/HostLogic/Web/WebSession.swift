@@ -62,6 +62,8 @@ package struct WebSession: Sendable {
         case mode(MappingSettings.Mode?)
         /// Give the session a virtual pad, or take it away (the page's Gamepad mode).
         case pad(Bool)
+        /// To the host: the session's gyro as a pad stick, and tell the page.
+        case gyroStick(GyroStickSettings.Target)
         /// To the page: bytes (MOTION-ACK, PONG) or text (a goodbye) on a channel.
         case send([UInt8], on: Channel)
         case sendText(String, on: Channel)
@@ -186,6 +188,7 @@ package struct WebSession: Sendable {
         case .recenter: return [.recenter]
         case .mode(let wanted): return [.mode(wanted)]
         case .pad(let on): return [.pad(on)]
+        case .gyroStick(let target): return [.gyroStick(target)]
         case .hello, .lane: return []
         }
     }

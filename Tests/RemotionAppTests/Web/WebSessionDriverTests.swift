@@ -31,6 +31,10 @@ import Testing
         func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void) {
             record("pad \(on)"); pending.withLock { $0.append { reply(on) } }
         }
+        func gyroStick(_ id: SessionID, _ target: GyroStickSettings.Target,
+                       reply: @escaping @Sendable (GyroStickSettings.Target) -> Void) {
+            record("gyro-stick \(target.rawValue)"); pending.withLock { $0.append { reply(target) } }
+        }
         func buttonLabels(_ id: SessionID) async -> WebInputReply? { nil }
         func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void) {
             record("input"); pending.withLock { $0.append { reply(nil) } }
@@ -57,6 +61,12 @@ import Testing
         #expect(WebClientMessage.parse(#"{"type":"command","command":"pad","on":true}"#) == .pad(true))
         #expect(WebClientMessage.parse(#"{"type":"command","command":"pad"}"#) == nil)
         #expect(WebHostMessage.pad(on: true, available: false).text == #"{"type":"pad","on":true,"available":false}"#)
+        driver.command(.gyroStick(.left), on: .control) { a in answers.withLock { $0.append(a) } }
+        host.answer()
+        #expect(answers.withLock { $0.last } == .gyroStick(.left) && host.calls.withLock { $0.last } == "gyro-stick left")
+        #expect(WebClientMessage.parse(#"{"type":"command","command":"gyro-stick","target":"right"}"#) == .gyroStick(.right))
+        #expect(WebClientMessage.parse(#"{"type":"command","command":"gyro-stick","target":"up"}"#) == nil)
+        #expect(WebHostMessage.gyroStick(.off).text == #"{"type":"gyro-stick","target":"off"}"#)
     }
 
     @Test func dataChannelInputReachesTheHostInOrderWithItsButtons() {

@@ -232,4 +232,23 @@ import RemotionProtocol
         _ = none.open(Self.one)
         #expect(none.core.setPad(Self.one, on: true, now: .zero, into: &out) == nil, "no --gamepad: no pads")
     }
+
+    /// The page chooses its own gyro stick (like its mode): it deflects that stick at the next
+    /// sample, survives a change of the host's settings, and a new profile for the session
+    /// clears it.
+    @Test func aControllersOwnGyroStickOutlivesTheHostsSettings() throws {
+        var rig = Rig(pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        let turning = MotionSample(timestampMicros: 4_000, gyro: Vector3(x: 0, y: 0, z: .pi))   // 180 °/s yaw
+        #expect(try #require(Self.states(rig.motion(Self.one, turning)).last).rightStick == .centre, "off by default")
+        #expect(rig.core.setGyroStick(Self.one, .right) == .right)
+        #expect(abs(try #require(Self.states(rig.motion(Self.one, turning)).last).rightStick.x) > 0.4, "180 °/s of 360: half")
+        var hostSettings = rig.core.profile.settings
+        hostSettings.sensitivity = 2
+        rig.core.update(settings: hostSettings)
+        #expect(rig.core.setGyroStick(Self.one, nil) == .right, "kept across the host's change")
+        _ = rig.core.setProfile(Self.one, MappingProfile())
+        #expect(rig.core.setGyroStick(Self.one, nil) == .off, "a new profile clears it")
+        #expect(rig.core.setGyroStick(SessionID(9), .left) == nil)
+    }
 }

@@ -40,6 +40,10 @@ package protocol ExternalControllerHost: Sendable {
     /// controller one), in order with its other calls; `reply` gets whether it has one now,
     /// nil when this host makes no pads.
     func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void)
+    /// Sets the session's gyro stick (its page's choice), in order with its other calls;
+    /// `reply` gets the target in effect.
+    func gyroStick(_ id: SessionID, _ target: GyroStickSettings.Target,
+                   reply: @escaping @Sendable (GyroStickSettings.Target) -> Void)
     /// The session's button map as the phone page labels it (sent after the welcome).
     func buttonLabels(_ id: SessionID) async -> WebInputReply?
     /// One touchpad/typing/laser message of the page, in order with the session's motion
@@ -110,6 +114,11 @@ package struct PipelineControllers: ExternalControllerHost {
 
     package func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void) {
         loop.execute { reply($0.pipeline.setMode(id, mode) ?? .pointer) }
+    }
+
+    package func gyroStick(_ id: SessionID, _ target: GyroStickSettings.Target,
+                           reply: @escaping @Sendable (GyroStickSettings.Target) -> Void) {
+        loop.execute { reply($0.pipeline.setGyroStick(id, target) ?? .off) }
     }
 
     package func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void) {

@@ -17,4 +17,11 @@ extension HostPipeline {
         route(from: start, session: id, now: now)
         return has
     }
+
+    /// One controller's gyro as a pad stick (its page's choice; docs/GAMEPAD.md): the target
+    /// in effect, nil when no such session.
+    @discardableResult
+    package func setGyroStick(_ id: SessionID, _ target: GyroStickSettings.Target?) -> GyroStickSettings.Target? {
+        core.setGyroStick(id, target)
+    }
 }

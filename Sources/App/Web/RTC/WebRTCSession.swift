@@ -148,7 +148,7 @@ final class WebRTCSession: Sendable {
             Task { await self.open() }
         case .lane:
             stats.drop(.laneOnDataChannel)   // a motion lane is a WebSocket's
-        case .recenter, .mode, .pad:
+        case .recenter, .mode, .pad, .gyroStick:
             driver.command(parsed, on: channel) { [weak self] answer in
                 guard let self, let answer else { return }
                 replies.async { self.send(answer.text) }

@@ -53,7 +53,7 @@ export function setupModes(o) {
   // ── preferences per host (the menu): gamepad labels, how the gyro button works ───────
   let prefs = loadPrefs(o.storage, o.host);
   const prefListeners = [];
-  for (const [id, key] of [["#face-labels", "faceLabels"], ["#gyro-button", "gyroButton"]]) {
+  for (const [id, key] of [["#face-labels", "faceLabels"], ["#gyro-button", "gyroButton"], ["#gyro-stick", "gyroStick"]]) {
     const el = $(id);
     if (!el) continue;
     el.value = prefs[key];
@@ -129,6 +129,10 @@ export function setupModes(o) {
      *  laser is held, so the real pointer stays put), else whether it aims with motion. */
     get wantsMotion() { const w = current().wantsMotion; return w ? w() : MOTION_MODES.has(o.state.pageMode); },
     counts,
+    /** The page's preferences now (face labels, the gyro button, the gyro stick). */
+    get prefs() { return prefs; },
+    /** `f(prefs)` after each change in the menu. */
+    onPrefs: (f) => prefListeners.push(f),
     setMode,
     setLabels,
     releaseAll,

@@ -155,7 +155,8 @@ function render() {
     ? ["roll", "pitch", "yaw"].map((k) => `${(att[k] * 180 / Math.PI).toFixed(1)}°`).join(" / ") : "–";
   $("d-wake").textContent = !wake.supported ? "not supported" : wake.held ? "yes" : wake.error ? `no (${wake.error})` : "no";
   const pad = state.pad;
-  $("d-pad").textContent = !pad ? "–" : !pad.available ? "none on this computer" : pad.on ? "virtual DualSense" : "none";
+  $("d-pad").textContent = (!pad ? "–" : !pad.available ? "none on this computer" : pad.on ? "virtual DualSense" : "none")
+    + (state.gyroStick && state.gyroStick !== "off" ? `, gyro as its ${state.gyroStick} stick` : "");
 }
 
 function onConnState(s) {
@@ -251,18 +252,26 @@ function startController() {
 /** Host messages for the modes: the button map's labels, text that could not be typed. */
 // ── the virtual pad: the Gamepad mode asks the host for one, and gives it back ──────────
 let padAsked = null;              // what this connection asked (null: nothing yet)
+let stickAsked = null;            // the gyro stick this connection asked for (the menu's choice)
 function syncPad() {
   const s = state.conn;
-  if (!conn || !s || s.status !== "connected") { padAsked = null; return; }
+  if (!conn || !s || s.status !== "connected") { padAsked = null; stickAsked = null; return; }
+  const stick = modes ? modes.prefs.gyroStick : "host";
+  if (stick !== "host" && stickAsked !== stick && conn.sendCommand("gyro-stick", stick)) stickAsked = stick;
   const want = state.pageMode === "gamepad";
   if (padAsked === want || (padAsked === null && !want)) { padAsked = want; return; }
   if (conn.sendCommand("pad", want)) padAsked = want;
+}
+function parseGyroStickMessage(text) {
+  try { const m = JSON.parse(text); return m && m.type === "gyro-stick" && typeof m.target === "string" ? m : null; } catch { return null; }
 }
 function parsePadMessage(text) {
   try { const m = JSON.parse(text); return m && m.type === "pad" && typeof m.on === "boolean" ? m : null; } catch { return null; }
 }
 
 function onHostMessage(text) {
+  const stick = parseGyroStickMessage(text);
+  if (stick) { state.update({ gyroStick: stick.target }); return; }
   const pad = parsePadMessage(text);
   if (pad) {
     state.update({ pad: { on: pad.on, available: !!pad.available } });
@@ -297,6 +306,7 @@ function wire() {
     release: (key) => { const e = buttons.release(key); if (e) sendButtonEdge(e); },
   });
   state.subscribe(() => { render(); syncPad(); });
+  modes.onPrefs(() => syncPad());
   $("start").addEventListener("click", () => { streamer.start(); });   // synchronously in the tap
   for (const b of document.querySelectorAll(".recenter")) b.addEventListener("click", () => {
     if (conn && conn.sendCommand("recenter")) state.update({ flash: { text: "Recentered: this direction is the centre now.", until: performance.now() + 1500 } });
@@ -350,7 +360,7 @@ function installTestHook() {
       const s = conn ? conn.snapshot() : { status: "idle" };
       return Object.freeze({ ...s, screen: state.screen, buttons: buttons.bits, clutch: clutch.held,
                              pageMode: state.pageMode, labels: state.labels ? [...state.labels] : null,
-                             laser: state.laserOn, pad: state.pad ? { ...state.pad } : null,
+                             laser: state.laserOn, pad: state.pad ? { ...state.pad } : null, gyroStick: state.gyroStick,
                              sensors: streamer.status, seq: streamer.seq, motionRate: streamer.rate, wakeLock: wake.held,
                              lane: conn && conn.ws && conn.ws.stats ? { ready: !!conn.ws.laneReady, ...conn.ws.stats } : null });
     },

@@ -156,12 +156,15 @@ export function triggerFromDepth(y, height) {
 
 /** The page's preferences per host: face labels and how the gyro button works. */
 export const FACE_STYLES = ["playstation", "xbox"], GYRO_BUTTON_MODES = ["hold", "toggle", "ratchet"];
+/** Gyro as a pad stick: "host" leaves the host's profile's choice, the rest ask for one. */
+export const GYRO_STICK_CHOICES = ["host", "off", "right", "left"];
 export function prefsKey(host) { return "remotion.prefs." + String(host || "").toLowerCase(); }
 export function loadPrefs(storage, host) {
   let p = {};
   try { p = JSON.parse(storage.getItem(prefsKey(host)) || "{}") || {}; } catch { p = {}; }
   return { faceLabels: FACE_STYLES.includes(p.faceLabels) ? p.faceLabels : "playstation",
-           gyroButton: GYRO_BUTTON_MODES.includes(p.gyroButton) ? p.gyroButton : "hold" };
+           gyroButton: GYRO_BUTTON_MODES.includes(p.gyroButton) ? p.gyroButton : "hold",
+           gyroStick: GYRO_STICK_CHOICES.includes(p.gyroStick) ? p.gyroStick : "host" };
 }
 export function savePrefs(storage, host, prefs) {
   try { storage.setItem(prefsKey(host), JSON.stringify(prefs)); return true; } catch { return false; }

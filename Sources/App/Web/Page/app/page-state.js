@@ -15,6 +15,7 @@ export class PageState {
     this.flash = { text: "", until: 0 };
     this.sentButtons = 0;
     this.pad = null;                // the host's last answer to a pad command: {on, available}
+    this.gyroStick = null;          // the gyro stick the host says this controller has (its answer)
     this.listeners = [];
   }
 

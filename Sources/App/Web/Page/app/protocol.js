@@ -123,6 +123,11 @@ export function recenterCommand() {
 export function padCommand(on) {
   return JSON.stringify({ type: "command", command: "pad", on: !!on });
 }
+/** This controller's gyro as a virtual pad stick: off, right or left (the menu's choice). */
+export function gyroStickCommand(target) {
+  if (!["off", "right", "left"].includes(target)) throw new RangeError("target must be off, right or left");
+  return JSON.stringify({ type: "command", command: "gyro-stick", target });
+}
 export function modeCommand(mode) {
   if (mode !== "pointer" && mode !== "fps") throw new RangeError("mode must be pointer or fps");
   return JSON.stringify({ type: "command", command: "mode", mode });
