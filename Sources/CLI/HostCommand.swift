@@ -89,6 +89,10 @@ struct HostCommand: AsyncParsableCommand {
         valueName: "type"))
     var gamepad: String?
 
+    @Option(help: ArgumentHelp("Where the virtual pads' reports go: uhid, or null for benchmarks only (each report written to /dev/null and timed, a stand-in where the kernel has no /dev/uhid; scripts/bench-gamepad.sh).",
+                               valueName: "sink", visibility: .hidden))
+    var gamepadSink = "uhid"
+
     @Flag(help: "Gyro as each virtual pad's right stick, for games that read no gyro (docs/GAMEPAD.md; the stick's settings are in [gamepad] of config.toml).")
     var gyroStick = false
 
@@ -112,6 +116,10 @@ struct HostCommand: AsyncParsableCommand {
         }
         if let gamepad, !["dualsense", "dualsense-usb", "none"].contains(gamepad) {
             throw ValidationError("--gamepad must be dualsense, dualsense-usb or none")
+        }
+        guard let sink = GamepadSink(rawValue: gamepadSink) else { throw ValidationError("--gamepad-sink must be uhid or null") }
+        if sink == .null, gamepad == nil || gamepad == "none" {
+            throw ValidationError("--gamepad-sink null needs --gamepad dualsense or dualsense-usb")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be from 0 to 65535") }
@@ -164,6 +172,7 @@ struct HostCommand: AsyncParsableCommand {
         case "dualsense-usb": options.gamepad.pad = .usb
         default: options.gamepad.pad = .bluetooth
         }
+        options.gamepadSink = GamepadSink(rawValue: gamepadSink) ?? .uhid
         options.gamepad.gyroStick = loaded.gamepad.gyroStick ?? (gyroStick ? GyroStick() : nil)
         options.localPads = loaded.localPads
         if localPads { options.localPads.enabled = true }

@@ -54,6 +54,9 @@ extension HostDaemon {
         /// A virtual DualSense per controller and gyro as its right stick (`--gamepad`,
         /// `--gyro-stick`, `[gamepad]`; docs/GAMEPAD.md); no pad by default.
         package var gamepad = GamepadConfig()
+        /// Where the virtual pads' reports go: /dev/uhid, or /dev/null for benchmarks only
+        /// (`--gamepad-sink null`, hidden; `NullPadSink`: this machine has no /dev/uhid).
+        package var gamepadSink = GamepadSink.uhid
         /// The gamepads plugged into this computer as controllers (`--local-pads`,
         /// `[local-pads]`; docs/LOCAL-PADS.md); off by default.
         package var localPads = LocalPadsConfig()
@@ -69,4 +72,13 @@ extension HostDaemon {
             self.dataDirectory = dataDirectory
         }
     }
+}
+
+/// Where `--gamepad`'s pads write their reports.
+package enum GamepadSink: String, Sendable, CaseIterable {
+    /// A virtual DualSense per controller through /dev/uhid.
+    case uhid
+    /// Benchmarks only: the same pad code, each report written to /dev/null and timed
+    /// (`NullPadSink`; scripts/bench-gamepad.sh).
+    case null
 }

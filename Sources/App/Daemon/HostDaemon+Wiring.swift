@@ -168,14 +168,27 @@ extension HostDaemon {
         func startGamepads(_ loop: HostLoop) async throws {
             #if os(Linux)
             guard let bus = options.gamepad.pad else { return }
-            let console = self.console, gyroStick = options.gamepad.gyroStick
+            let console = self.console, gyroStick = options.gamepad.gyroStick, sink = options.gamepadSink
             try await loop.onLoop { context in
-                let pads = VirtualPadOutput(bus: bus, say: { console.say($0) })
+                let pads: VirtualPadOutput
+                var null: NullPadSink?
+                switch sink {
+                case .uhid:
+                    pads = VirtualPadOutput(bus: bus, say: { console.say($0) })
+                case .null:
+                    let made = NullPadSink()
+                    null = made
+                    pads = VirtualPadOutput(bus: bus, say: { console.say($0) },
+                                            makePad: { identity, bus in try made.makePad(identity: identity, bus: bus) })
+                }
                 context.pipeline.addOutput(pads, pads: VirtualPadSettings(gyroStick: gyroStick))
                 context.pipeline.dropReporters.append(pads)
+                // Its counts and times on the stop line, after the pads' (scripts/bench-gamepad.sh reads them).
+                if let null { context.pipeline.dropReporters.append(null) }
             }
             let stick = gyroStick.map { ", gyro as its right stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
-            console.say("gamepad: each controller gets a virtual DualSense (\(bus.rawValue)) through /dev/uhid\(stick)")
+            let through = sink == .uhid ? "/dev/uhid" : "/dev/null (--gamepad-sink null: a benchmark's stand-in for /dev/uhid)"
+            console.say("gamepad: each controller gets a virtual DualSense (\(bus.rawValue)) through \(through)\(stick)")
             #else
             if options.gamepad.pad != nil { throw HostStartError("--gamepad needs Linux (/dev/uhid)") }
             #endif

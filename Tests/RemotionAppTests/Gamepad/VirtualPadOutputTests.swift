@@ -19,7 +19,7 @@ import RemotionSystem
         var closed = 0
         var accepts = true
         init(identity: String) { self.identity = identity; self.mac = DualSenseMAC(identity: identity) }
-        func update(_ state: GamepadState) -> Bool { states.append(state); return accepts }
+        func update(_ state: GamepadState, received: Instant) -> Bool { states.append(state); return accepts }
         func close() { closed += 1 }
     }
 
