@@ -13,7 +13,7 @@ import RemotionSystem
 @Suite struct NullPadSinkTests {
     @Test func aPadWritesWhatTheUHIDPadWouldAndTimesEachReport() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("remotion-nullpad-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
         defer { try? FileManager.default.removeItem(at: file) }
         let sink = NullPadSink(path: file.path)
         let output = VirtualPadOutput(bus: .bluetooth, say: { _ in },
