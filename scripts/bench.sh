@@ -43,40 +43,9 @@ if [[ " $modes " == *" noise "* ]]; then
   "$bin" pair "$code" --name bench --data-dir "$work/c" >/dev/null 2>&1
 fi
 
-. scripts/lib/ready.sh
-wait_port() { # file pattern -> port (the C floor receiver's port file)
-  for _ in $(seq 200); do
-    local p; p=$(sed -n "$2" "$1" 2>/dev/null | head -1)
-    [[ -n "$p" ]] && { echo "$p"; return; }
-    sleep 0.05
-  done
-  echo "no port in $1" >&2; cat "$1" >&2; return 1
-}
-
-run() { # mode sessions rate -> one result line
-  local mode=$1 n=$2 rate=$3 rpid port out
-  if [[ $mode == floor ]]; then
-    rm -f "$work/floor.port"
-    "$work/floor-recv" "$work/floor.port" "$rcvbuf" $((seconds + 30)) >"$work/floor.out" & rpid=$!; pids+=($rpid)
-    port=$(wait_port "$work/floor.port" 's/^\([0-9]*\)$/\1/p')
-    out=$("$load" --port "$port" --sessions "$n" --rate "$rate" --seconds "$seconds" --mode raw --receiver-pid "$rpid")
-    kill -INT "$rpid"; wait "$rpid" || true
-    echo "$mode $n $rate $out stop: $(cat "$work/floor.out")"
-  else
-    local flags=(--bind 127.0.0.1 --port 0 --inject virtual --no-discovery --no-dashboard --no-web
-                 --max-controllers 256 --data-dir "$work/h" ${HOST_FLAGS:-})
-    [[ $mode == plain ]] && flags+=(--insecure)
-    rm -f "$work/ready.json"
-    "$bin" host "${flags[@]}" --ready-file "$work/ready.json" >/dev/null 2>"$work/host.err" & rpid=$!; pids+=($rpid)
-    wait_ready "$work/ready.json" "$rpid" 60 || { cat "$work/host.err" >&2; return 1; }
-    port=$(ready_value "$work/ready.json" udpPort)
-    local lmode=plain; [[ $mode == noise ]] && lmode=noise
-    out=$("$load" --port "$port" --sessions "$n" --rate "$rate" --seconds "$seconds" --mode "$lmode" \
-          --data-dir "$work/c" --receiver-pid "$rpid")
-    kill -INT "$rpid"; wait "$rpid" || true
-    echo "$mode $n $rate $out stop: $(grep 'stopped after' "$work/host.err")"
-  fi
-}
+# run_receiver: one receiver (floor, plain, noise) under one load (scripts/lib/load-run.sh).
+floor="$work/floor-recv"
+. scripts/lib/load-run.sh
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(uname -r), build $config, $(date -u +%F)"
 echo "runs: ${seconds}s each; loads $loads; modes $modes"
@@ -86,6 +55,6 @@ if [[ ${CORE_PACKETS:-200000} != 0 ]]; then
 fi
 : >"$work/results"
 for l in $loads; do
-  for m in $modes; do run "$m" "${l%x*}" "${l#*x}" | tee -a "$work/results" >&2; done
+  for m in $modes; do run_receiver "$m" "${l%x*}" "${l#*x}" | tee -a "$work/results" >&2; done
 done
 python3 e2e/bench/bench_table.py "$work/results" ${SMOKE:+--check}

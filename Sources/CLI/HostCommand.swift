@@ -92,6 +92,10 @@ struct HostCommand: AsyncParsableCommand {
     @Option(name: .customLong("gamepad-for"), help: "Which controllers get a virtual pad: every (the default) or asked (only those that ask: the page's Gamepad mode, the dashboard); overrides [gamepad] for.")
     var gamepadFor: String?
 
+    @Option(help: ArgumentHelp("Where the virtual pads' reports go: uhid, or null for benchmarks only (each report written to /dev/null and timed, a stand-in where the kernel has no /dev/uhid; scripts/bench-gamepad.sh).",
+                               valueName: "sink", visibility: .hidden))
+    var gamepadSink = "uhid"
+
     @Flag(help: "Gyro as each virtual pad's right stick, for games that read no gyro (docs/GAMEPAD.md): gyro_stick.target = \"right\" in the host's profile (the stick's settings: gyro_stick.* in [mapping], or [gamepad] of config.toml).")
     var gyroStick = false
 
@@ -118,6 +122,10 @@ struct HostCommand: AsyncParsableCommand {
         }
         if let gamepad, !["dualsense", "dualsense-usb", "none"].contains(gamepad) {
             throw ValidationError("--gamepad must be dualsense, dualsense-usb or none")
+        }
+        guard let sink = GamepadSink(rawValue: gamepadSink) else { throw ValidationError("--gamepad-sink must be uhid or null") }
+        if sink == .null, gamepad == nil || gamepad == "none" {
+            throw ValidationError("--gamepad-sink null needs --gamepad dualsense or dualsense-usb")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard (0...65535).contains(webPort) else { throw ValidationError("--web-port must be from 0 to 65535") }
@@ -174,6 +182,7 @@ struct HostCommand: AsyncParsableCommand {
         // Gyro as a stick is a mapping setting (`gyro_stick.*`, per profile); `--gyro-stick` turns
         // it on in the host's profile, on the right stick, with the file's rates if it has any.
         if gyroStick { options.injection.profile.settings.gyroStick.target = .right }
+        options.gamepadSink = GamepadSink(rawValue: gamepadSink) ?? .uhid
         options.localPads = loaded.localPads
         if localPads { options.localPads.enabled = true }
         if localPadsGrab { options.localPads.grab = true }

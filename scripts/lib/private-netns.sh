@@ -6,8 +6,9 @@
 #   enter_private_netns NAME "TOOL ..." "$@"
 #
 # Outside a namespace: checks unshare, ip and each TOOL, runs netns_precheck if the script
-# defines it, builds remotion (unless REMOTION_SKIP_BUILD is set), exports REMOTION_BIN and
-# runs the script again inside `unshare -n` with the same arguments. Inside: brings lo up
+# defines it, builds remotion (unless REMOTION_SKIP_BUILD is set; NETNS_BUILD_CONFIG=release
+# for a release build, debug by default), exports REMOTION_BIN and runs the script again
+# inside `unshare -n` with the same arguments. Inside: brings lo up
 # and refuses a namespace that has anything but lo. Failures print one line and the suite's
 # "0 passed, 1 failed".
 
@@ -18,7 +19,7 @@ stage_fail() { # name, message
 }
 
 enter_private_netns() { # name, tools (space-separated), the script's own arguments...
-    local name=$1 tools=$2 tool
+    local name=$1 tools=$2 tool config=${NETNS_BUILD_CONFIG:-debug}
     shift 2
     if [ -z "${REMOTION_IN_NETNS:-}" ]; then
         for tool in unshare ip $tools; do
@@ -26,9 +27,9 @@ enter_private_netns() { # name, tools (space-separated), the script's own argume
         done
         if declare -F netns_precheck >/dev/null; then netns_precheck || exit 1; fi
         if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-            swift build --product remotion >/dev/null || stage_fail "$name" "build failed"
+            swift build -c "$config" --product remotion >/dev/null || stage_fail "$name" "build failed"
         fi
-        export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
+        export REMOTION_BIN="$(swift build -c "$config" --show-bin-path)/remotion"
         [ -x "$REMOTION_BIN" ] || stage_fail "$name" "no $REMOTION_BIN (build it first)"
         exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
     fi

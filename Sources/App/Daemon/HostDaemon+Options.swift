@@ -55,6 +55,9 @@ extension HostDaemon {
         /// by default. Gyro as a pad stick is in the profile (`injection.profile`, `gyro_stick.*`:
         /// `--gyro-stick` and `[gamepad] gyro` set the host's).
         package var gamepad = GamepadConfig()
+        /// Where the virtual pads' reports go: /dev/uhid, or /dev/null for benchmarks only
+        /// (`--gamepad-sink null`, hidden; `NullPadSink`: this machine has no /dev/uhid).
+        package var gamepadSink = GamepadSink.uhid
         /// The gamepads plugged into this computer as controllers (`--local-pads`,
         /// `[local-pads]`; docs/LOCAL-PADS.md); off by default.
         package var localPads = LocalPadsConfig()
@@ -70,4 +73,13 @@ extension HostDaemon {
             self.dataDirectory = dataDirectory
         }
     }
+}
+
+/// Where `--gamepad`'s pads write their reports.
+package enum GamepadSink: String, Sendable, CaseIterable {
+    /// A virtual DualSense per controller through /dev/uhid.
+    case uhid
+    /// Benchmarks only: the same pad code, each report written to /dev/null and timed
+    /// (`NullPadSink`; scripts/bench-gamepad.sh).
+    case null
 }

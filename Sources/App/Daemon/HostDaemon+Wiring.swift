@@ -169,22 +169,36 @@ extension HostDaemon {
             #if os(Linux)
             guard let bus = options.gamepad.pad else { return }
             let console = self.console, gyroStick = options.injection.profile.settings.gyroStick
-            let forEvery = options.gamepad.forEvery
+            let forEvery = options.gamepad.forEvery, sink = options.gamepadSink
             try await loop.onLoop { context in
                 // A game's rumble and light come on the pad's thread; the loop paces and sends them.
-                let pads = VirtualPadOutput(bus: bus, say: { console.say($0) }, onFeedback: { id, change in
+                let onFeedback: @Sendable (SessionID, FeedbackChange) -> Void = { id, change in
                     loop.execute { $0.pipeline.padFeedback(id, change, now: Instant(NIODeadline.now())) }
-                })
+                }
+                let pads: VirtualPadOutput
+                var null: NullPadSink?
+                switch sink {
+                case .uhid:
+                    pads = VirtualPadOutput(bus: bus, say: { console.say($0) }, onFeedback: onFeedback)
+                case .null:
+                    let made = NullPadSink()
+                    null = made
+                    pads = VirtualPadOutput(bus: bus, say: { console.say($0) }, onFeedback: onFeedback,
+                                            makePad: { identity, bus, _ in try made.makePad(identity: identity, bus: bus) })
+                }
                 context.pipeline.datagramFeedback = { [weak context] id, feedback in
                     context?.sendFeedback(id, feedback) ?? false
                 }
                 context.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery))
                 context.pipeline.dropReporters.append(pads)
+                // Its counts and times on the stop line, after the pads' (scripts/bench-gamepad.sh reads them).
+                if let null { context.pipeline.dropReporters.append(null) }
             }
             // The host profile's gyro stick; a session's own profile may switch it (gyro_stick.*).
             let stick = gyroStick.stick.map { ", gyro as its \($0.side.rawValue) stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
             let who = forEvery ? "each controller gets" : "a controller that asks (the page's Gamepad mode, the dashboard) gets"
-            console.say("gamepad: \(who) a virtual DualSense (\(bus.rawValue)) through /dev/uhid\(stick)")
+            let through = sink == .uhid ? "/dev/uhid" : "/dev/null (--gamepad-sink null: a benchmark's stand-in for /dev/uhid)"
+            console.say("gamepad: \(who) a virtual DualSense (\(bus.rawValue)) through \(through)\(stick)")
             #else
             if options.gamepad.pad != nil { throw HostStartError("--gamepad needs Linux (/dev/uhid)") }
             #endif

@@ -42,7 +42,7 @@ package struct HostDaemon: Sendable {
         #if os(Linux)
         // --gamepad without /dev/uhid, or on a kernel without hid-playstation: one line with
         // the fix, before anything is bound.
-        if options.gamepad.pad != nil {
+        if options.gamepad.pad != nil && options.gamepadSink == .uhid {
             do { try UHIDDualSense.checkAccess() } catch { throw HostStartError("--gamepad: \(error.description)") }
             if let problem = UHIDDriverProbe.facts().problem { throw HostStartError("--gamepad: \(problem)") }
         }

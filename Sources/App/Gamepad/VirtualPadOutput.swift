@@ -3,16 +3,20 @@ import RemotionHostLogic
 import RemotionProtocol
 import RemotionSystem
 
-/// One virtual pad as `VirtualPadOutput` drives it: `UHIDDualSense`, or a recording stand-in in tests.
+/// One virtual pad as `VirtualPadOutput` drives it: `UHIDDualSense`; `NullSinkPad`, the
+/// benchmark's stand-in (`--gamepad-sink null`); or a recording stand-in in tests.
 package protocol VirtualPadDevice: AnyObject {
     var mac: DualSenseMAC { get }
-    /// False when the report could not be written.
-    func update(_ state: GamepadState) -> Bool
+    /// Writes `state`'s report; `received` is when the host received the event behind it
+    /// (only the benchmark's stand-in reads it). False when the report could not be written.
+    func update(_ state: GamepadState, received: Instant) -> Bool
     /// Rest, then destroy.
     func close()
 }
 
-extension UHIDDualSense: VirtualPadDevice {}
+extension UHIDDualSense: VirtualPadDevice {
+    package func update(_ state: GamepadState, received: Instant) -> Bool { update(state) }
+}
 
 /// `remotion host --gamepad dualsense`: each controller gets its own virtual DualSense
 /// (docs/GAMEPAD.md). An output of the host pipeline (`HostOutput`, pad states) on the
@@ -60,9 +64,9 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
     package func perform(_ output: PipelineOutput, session id: SessionID, now: Instant) {
         switch output {
         case .padOpened(let identity): open(id, identity: identity)
-        case .pad(let state): update(id, state)
+        case .pad(let state): update(id, state, received: now)
         case .padClosed(let rest):
-            update(id, rest)
+            update(id, rest, received: now)
             close(id)
         case .input, .inputs, .releaseHeld, .note, .feedback: break
         }
@@ -103,9 +107,9 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
         }
     }
 
-    private func update(_ id: SessionID, _ state: GamepadState) {
+    private func update(_ id: SessionID, _ state: GamepadState, received: Instant) {
         guard let pad = pads[id] else { return }
-        if !pad.device.update(state) { writeFailures += 1 }
+        if !pad.device.update(state, received: received) { writeFailures += 1 }
     }
 
     /// Destroys the pad (UHIDDualSense.close writes its rest state once more first).

@@ -150,8 +150,9 @@ package final class UHIDDualSense: Sendable {
         }
     }
 
-    /// Writes each action's event; false at the first write that fails.
-    private static func write(_ fd: Int32, _ actions: [DualSensePad.Action]) -> Bool {
+    /// Writes each action's event; false at the first write that fails. (Also the
+    /// benchmark's stand-in pad's write, `NullSinkPad`, so both write alike.)
+    package static func write(_ fd: Int32, _ actions: [DualSensePad.Action]) -> Bool {
         for action in actions {
             guard let bytes = UHIDEvent.bytes(for: action) else { continue }
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

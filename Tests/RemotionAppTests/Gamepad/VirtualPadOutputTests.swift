@@ -24,7 +24,7 @@ import RemotionSystem
         init(identity: String, onOutput: @escaping @Sendable (DualSenseOutput) -> Void = { _ in }) {
             self.identity = identity; self.mac = DualSenseMAC(identity: identity); self.onOutput = onOutput
         }
-        func update(_ state: GamepadState) -> Bool { states.append(state); return accepts }
+        func update(_ state: GamepadState, received: Instant) -> Bool { states.append(state); return accepts }
         func close() { closed += 1 }
     }
 
