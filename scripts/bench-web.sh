@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Web controller benchmark (docs/BENCHMARKS.md): page sample → injection latency next to the
 # UDP client's, and host CPU per controller, in one run, inside a namespace with only lo.
-#   scripts/bench-web.sh [debug|release] [seconds]     (needs root, chromium, selenium)
+#   scripts/bench-web.sh [debug|release] [seconds] [idle seconds, default 5]   (needs root, chromium, selenium)
 set -u
 cd "$(dirname "$0")/.."
-config=${1:-release}; seconds=${2:-20}
+config=${1:-release}; seconds=${2:-20}; idle=${3:-5}
 if [ -z "${REMOTION_IN_NETNS:-}" ]; then
     swift build -c "$config" --product remotion >/dev/null || exit 1
     export REMOTION_BIN="$(swift build -c "$config" --show-bin-path)/remotion"
@@ -26,4 +26,4 @@ udp=$(ready_value "$work/ready.json" udp)
 dash=$(ready_value "$work/ready.json" dashboardPort)
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); build: $config"
 SE_AVOID_STATS=true python3 e2e/bench/web_bench.py --bin "$REMOTION_BIN" --url "$url" --udp "$udp" \
-    --dashboard "$dash" --host-pid "$host" --profile "$work/profile" --seconds "$seconds"
+    --dashboard "$dash" --host-pid "$host" --profile "$work/profile" --seconds "$seconds" --idle-seconds "$idle"
