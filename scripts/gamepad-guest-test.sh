@@ -12,7 +12,8 @@
 # and every node is gone after the probe stops. SDL2 (Debian's libSDL2 through ctypes) opens a
 # second probe's pad as a PS5 controller with gyro and accelerometer and reads the rotation
 # in rad/s and gravity in m/s². `remotion host --gamepad dualsense` gives a controller on
-# loopback its pad (rates within 2%, A as Cross, rest and gone when it leaves or is killed).
+# loopback its pad (rates within 2%, A as Cross, rest and gone when it leaves or is killed);
+# a game's rumble and light (SDL) reach that controller; a DSU source's controller gets a pad.
 # A guest that does not boot is a failure, never a skip. Same environment as kernel-guest-test.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,5 +29,5 @@ PROBE_GYRO=30,-90,45
 HOST_TIMEOUT=1
 CLIENT_SECONDS=3
 ENV
-kguest_boot 90
+kguest_boot 150
 kguest_check gamepad-guest scripts/lib/gamepad_guest_check.py; exit $?

@@ -7,7 +7,8 @@
 # that sweeps, presses A and holds its left stick and R2 (--analog), then leaves; 3. one that holds A and is killed (SIGKILL) once
 # the reader saw Cross down: its pad goes to rest and away at the host's timeout. 4. Two controllers
 # at once from one address: two live pads, two MACs. 5. SDL sets the light and rumbles the pad of a
-# controller: the client hears both, then the rumble's end.
+# controller: the client hears both, then the rumble's end. 6. A DSU source's controller (one host
+# serving a client over DSU, a second reading it with --dsu) gets a pad that turns and rests.
 # The checks run outside (gamepad_guest_check.py). No network device; loopback only.
 set -uo pipefail
 out=/run/results
@@ -114,6 +115,37 @@ if wait_ready "$HOME/host2.ready" "$host" 60; then
   kill -INT "$host"; wait "$host"; fact host2_rc $?
 else
   fact timeout "the second host was not ready: $(tail -2 "$out/host2.err")"
+fi
+# 6. A DSU source feeds a pad: one host serves a `remotion client` over DSU (--dsu-serve), a
+# second reads it as a DSU source (--dsu) and gives that controller its pad.
+say "a DSU source's controller gets a pad"
+"$REMOTION_BIN" host --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --no-dashboard \
+  --timeout 30 --dsu-serve 127.0.0.1:0 --data-dir "$HOME/data3" --ready-file "$HOME/host3.ready" \
+  >"$out/host3.out" 2>"$out/host3.err" &
+served=$!
+if wait_ready "$HOME/host3.ready" "$served" 60; then
+  dsu=$(ready_value "$HOME/host3.ready" dsuServe)
+  "$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web \
+    --no-dashboard --timeout 30 --dsu "$dsu" --data-dir "$HOME/data4" --ready-file "$HOME/host4.ready" \
+    >"$out/host4.out" 2>"$out/host4.err" &
+  padhost=$!
+  if wait_ready "$HOME/host4.ready" "$padhost" 60; then
+    /usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - - "$out/dsu-events.json" >"$out/dsu-reader.out" 2>&1 &
+    reader=$!
+    port=$(ready_value "$HOME/host3.ready" udpPort)
+    "$REMOTION_BIN" client --insecure --host "127.0.0.1:$port" --timeout 30 --source synthetic:sweep --rate 50 \
+      --duration "$CLIENT_SECONDS" --analog lx=1 >"$out/dsu-client.out" 2>&1
+    fact dsu_client_rc $?
+    # The DSU server says the slot is gone when its controller leaves; the source closes its
+    # session and the pad rests, then goes (the reader ends when its nodes are gone).
+    wait "$reader"; fact dsu_reader_rc $?
+    kill -INT "$padhost"; wait "$padhost"; fact host4_rc $?
+  else
+    fact timeout "the DSU-reading host was not ready: $(tail -2 "$out/host4.err")"
+  fi
+  kill -INT "$served"; wait "$served"; fact host3_rc $?
+else
+  fact timeout "the DSU-serving host was not ready: $(tail -2 "$out/host3.err")"
 fi
 cp /proc/bus/input/devices "$out/devices-end"
 dmesg >"$out/dmesg" 2>/dev/null

@@ -164,6 +164,24 @@ check("rumble 255/128 lightbar #ff0040" in said and said and said[-1] == "rumble
       f"the controller heard the game: light #ff0040, rumble 255/128 (SDL's 0xFFFF/0x8000), then the rumble's end: {said}")
 check(facts.get("feedback_client_rc") == "0" and facts.get("host2_rc") == "0",
       f"that controller and its host ran clean (rc {facts.get('feedback_client_rc')}, {facts.get('host2_rc')})")
+# 6. A DSU source's controller gets a pad: the client's sweep, served over DSU and read back,
+# turns it at the same rate, its stick arrives, and it rests and goes when the client leaves.
+dsu = load("dsu-events.json")
+if dsu:
+    nodes, dpad, dmotion = parts(dsu)
+    res = dmotion["abs"][str(ABS_RY)]["resolution"]
+    ry = [v for t, c, v in dmotion["events"] if t == EV_ABS and c == ABS_RY]
+    pos = [v / res for v in ry if v > 0]; neg = [v / res for v in ry if v < 0]
+    mode = lambda xs: max(set(xs), key=xs.count) if xs else None
+    expected = math.degrees(4 * 0.3 / 2.0)
+    ok = pos and neg and abs(mode(pos) - expected) <= 0.02 * expected and abs(-mode(neg) - expected) <= 0.02 * expected
+    check(ok, f"DSU source: the served controller's yaw rate (±{expected:.2f} °/s) reads on its pad's ABS_RY: +{mode(pos)} / {mode(neg)} °/s (within 2%)")
+    lx = [v for t, c, v in dpad["events"] if t == EV_ABS and c == ABS_X]
+    check(255 in lx and lx[-1] == 128 and ry and ry[-1] == 0 and all("gone_after" in n for n in nodes.values()),
+          f"DSU source: its left stick arrives (255) and the pad rests (x 128, ABS_RY 0) and goes when the controller leaves: "
+          f"x {sorted(set(lx))} last {lx[-1] if lx else None}")
+check(facts.get("dsu_client_rc") == "0" and facts.get("host3_rc") == "0" and facts.get("host4_rc") == "0",
+      f"the DSU-served controller and both hosts ran clean (rc {facts.get('dsu_client_rc')}, {facts.get('host3_rc')}, {facts.get('host4_rc')})")
 check(facts.get("host_rc") == "0", f"the host stopped cleanly (rc {facts.get('host_rc')})")
 stderr = open(os.path.join(results, "host.err")).read()
 check("gamepad: 4 virtual DualSense pads made, 0 refused, 0 reports not written" in stderr,

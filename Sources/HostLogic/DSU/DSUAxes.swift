@@ -51,6 +51,18 @@ package enum DSUAxes {
     /// Remotion acceleration (g) → DSU accelerometer (g).
     package static func dsuAccel(_ v: Vector3) -> DSUAccel { DSUAccel(x: -v.x, y: -v.z, z: v.y) }
 
+    /// Remotion's sticks and triggers into a pad-data packet (the inverse of
+    /// `remotionAnalog`): each stick axis 128 ± 127, y positive up; triggers 0…255 — and a
+    /// trigger's analog byte is at least its analog value (a pressed L2/R2 button is 255).
+    package static func apply(_ a: AnalogState, to p: inout DSUPadData) {
+        func byte(_ v: Float) -> UInt8 { UInt8(128 + Int((max(-1, min(1, v.isFinite ? v : 0)) * 127).rounded())) }
+        func trigger(_ v: Float) -> UInt8 { UInt8((max(0, min(1, v.isFinite ? v : 0)) * 255).rounded()) }
+        p.leftStickX = byte(a.leftX); p.leftStickY = byte(-a.leftY)
+        p.rightStickX = byte(a.rightX); p.rightStickY = byte(-a.rightY)
+        p.analog.l2 = max(p.analog.l2, trigger(a.leftTrigger))
+        p.analog.r2 = max(p.analog.r2, trigger(a.rightTrigger))
+    }
+
     /// A pad's sticks (bytes 40–43: 128 neutral, y positive up) and analog triggers
     /// (L2, R2: 0…255) as Remotion's analog state (−1…1 with y down, triggers 0…1).
     package static func remotionAnalog(_ p: DSUPadData) -> AnalogState {

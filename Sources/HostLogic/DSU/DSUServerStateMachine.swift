@@ -102,6 +102,8 @@ package struct DSUServerStateMachine<Address: Hashable & Sendable, ControllerID:
                              motionTimestampMicros: sample.timestampMicros,
                              accel: DSUAxes.dsuAccel(accel), gyro: DSUAxes.dsuGyro(gyro))
         pad.buttons = buttons
+        // The controller's own sticks and triggers (the page's Gamepad mode, `--analog`, a pad).
+        if let analog = sample.analog { DSUAxes.apply(analog, to: &pad) }
         let bytes = DSUCodec.encode(DSUPacket(senderID: configuration.serverID, message: .padData(pad)))
         return targets.map { Outgoing(to: $0, bytes: bytes) }
     }

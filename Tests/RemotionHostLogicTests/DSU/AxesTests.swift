@@ -10,6 +10,18 @@ import RemotionProtocol
         close(a.x, b.x, tol) && close(a.y, b.y, tol) && close(a.z, b.z, tol)
     }
 
+    /// The DSU server serves a controller's sticks and triggers: full right and up are 255,
+    /// centred 128, and reading them back as a DSU source gives the same analog state.
+    @Test func sticksAndTriggersRoundTripThroughAPadDataPacket() {
+        var p = DSUPadData(info: DSUSlotInfo(slot: 0, state: .connected), packetCounter: 1)
+        let a = AnalogState(leftX: 1, leftY: -1, rightX: 0, rightY: 0.5, leftTrigger: 0, rightTrigger: 1)
+        DSUAxes.apply(a, to: &p)
+        #expect(p.leftStickX == 255 && p.leftStickY == 255 && p.rightStickX == 128 && p.rightStickY == 64 && p.analog.r2 == 255)
+        let back = DSUAxes.remotionAnalog(p)
+        #expect(close(back.leftX, 1) && close(back.leftY, -1) && close(back.rightX, 0) && abs(back.rightY - 0.5) < 0.01)
+        #expect(close(back.rightTrigger, 1) && close(back.leftTrigger, 0))
+    }
+
     @Test func flatAtRestReadsOneGUp() {
         // DSU (Dolphin: "Accel Up" is −y): a flat pad at rest reads (0, −1, 0) g; Remotion
         // carries the specific force, +1 g up (as Android, W3C and the web page report it).
