@@ -109,7 +109,10 @@ let package = Package(
         .executableTarget(name: "FuzzDatagram", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzDatagram"),
         .executableTarget(name: "FuzzHandshake", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHandshake"),
         .executableTarget(name: "FuzzWebRTC", dependencies: ["RemotionHostLogic"], path: "Sources/Testing/Fuzzers/FuzzWebRTC"),
-        .executableTarget(name: "FuzzGamepad", dependencies: ["RemotionHostLogic"], path: "Sources/Testing/Fuzzers/FuzzGamepad"),
+        .target(name: "RemotionGamepadFuzzChecks", dependencies: ["RemotionHostLogic", "RemotionFuzzChecks"],
+                path: "Sources/Testing/GamepadFuzzChecks"),
+        .executableTarget(name: "FuzzGamepad", dependencies: ["RemotionGamepadFuzzChecks", "RemotionHostLogic"],
+                          path: "Sources/Testing/Fuzzers/FuzzGamepad"),
         .executableTarget(name: "FuzzSeeds", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzSeeds"),
         // ns per motion sample, release mode (docs/BENCHMARKS.md)
         .executableTarget(name: "MotionBench", dependencies: ["RemotionHostLogic", "RemotionProtocol"],
@@ -125,7 +128,7 @@ let package = Package(
         // MARK: tests, one target per library target
         .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),
         .testTarget(name: "RemotionHostLogicTests", dependencies: [
-            "RemotionHostLogic", "RemotionProtocol", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+            "RemotionHostLogic", "RemotionProtocol", "RemotionGamepadFuzzChecks", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "RealModule", package: "swift-numerics"),
         ], exclude: ["UI/Golden"]),
         .testTarget(name: "RemotionNetworkTests", dependencies: [

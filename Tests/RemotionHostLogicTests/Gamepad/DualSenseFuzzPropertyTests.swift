@@ -1,8 +1,9 @@
 import Testing
+import RemotionGamepadFuzzChecks
 import RemotionProtocol
 @testable import RemotionHostLogic
 
-/// FuzzGamepad's properties (Sources/Testing/Fuzzers/FuzzGamepad) on seeded random inputs in
+/// FuzzGamepad's properties (`DualSenseProperties`, shared with the fuzz target) on seeded random inputs in
 /// the normal suite, so CI checks them on every run although the libFuzzer target itself is
 /// opt-in (docs/FUZZING.md): what a game and the kernel write to a virtual DualSense never
 /// traps, an accepted output report has a valid size (and CRC), a signed Bluetooth report
@@ -19,12 +20,8 @@ import RemotionProtocol
         for _ in 0..<20_000 {
             var r = Self.bytes(&g, count: Int(g.next() % 90))
             if !r.isEmpty { r[0] = [DualSenseReports.usbOutputID, DualSenseReports.btOutputID, r[0]][Int(g.next() % 3)] }
-            guard let output = DualSenseOutput.parse(r) else { continue }
-            accepted += 1
-            let usb = r.first == DualSenseReports.usbOutputID && (48...DualSenseReports.usbOutputSize).contains(r.count)
-            let bt = r.count == DualSenseReports.btOutputSize && DualSenseCRC.isSigned(r, seed: DualSenseCRC.outputSeed)
-            #expect(usb || bt, "accepted \(r.count) bytes starting \(r.first ?? 0)")
-            _ = output.change
+            if DualSenseOutput.parse(r) != nil { accepted += 1 }
+            #expect(DualSenseProperties.outputReport(r) == nil)
         }
         #expect(accepted > 0, "some random USB reports are well formed")
     }
@@ -32,13 +29,9 @@ import RemotionProtocol
     @Test func aSignedBluetoothReportParsesAndOneChangedByteRefusesIt() {
         var g = SplitMix64(seed: 0xD5_0002)
         for _ in 0..<2_000 {
-            var r = Self.bytes(&g, count: DualSenseReports.btOutputSize)
-            r[0] = DualSenseReports.btOutputID
-            DualSenseCRC.sign(&r, seed: DualSenseCRC.outputSeed)
-            #expect(DualSenseOutput.parse(r) != nil)
-            let at = Int(g.next() % UInt64(r.count))
-            r[at] ^= UInt8(1 + g.next() % 255)
-            #expect(DualSenseOutput.parse(r) == nil, "byte \(at) changed")
+            let body = Self.bytes(&g, count: DualSenseReports.btOutputSize)
+            let at = Int(g.next() % UInt64(body.count))
+            #expect(DualSenseProperties.signedReport(body, change: at, mask: UInt8(1 + g.next() % 255)) == nil, "byte \(at) changed")
         }
     }
 
@@ -64,15 +57,7 @@ import RemotionProtocol
                 default:
                     event = .output(data: Self.bytes(&g, count: Int(g.next() % 80)), type: 1)
                 }
-                let actions = pad.handle(event)
-                switch event {
-                case let .getReport(want, _, _):
-                    #expect(actions.filter { if case .getReportReply(want, _, _) = $0 { true } else { false } }.count == 1)
-                case let .setReport(want, _, _, _):
-                    #expect(actions.filter { if case .setReportReply(want, _) = $0 { true } else { false } }.count == 1)
-                default:
-                    break
-                }
+                #expect(DualSenseProperties.handle(event, by: &pad) == nil)
             }
             #expect(pad.finish(at: .seconds(1)).last == .destroy)
         }

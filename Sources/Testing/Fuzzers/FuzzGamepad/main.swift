@@ -7,7 +7,11 @@
 //      its CRC (seed 0xA2): it must parse, and with any one byte of it changed it must not.
 //   2: the rest is a script of kernel events for one pad (op byte, then its fields): nothing
 //      traps; every GET_REPORT and SET_REPORT gets exactly one reply with its own id.
-// Like the other fuzzers, a normal build makes this a do-nothing executable.
+// The properties are `DualSenseProperties` (RemotionGamepadFuzzChecks), which the normal
+// suite also checks on seeded inputs. Like the other fuzzers, a normal build makes this a
+// do-nothing executable.
+import RemotionFuzzChecks
+import RemotionGamepadFuzzChecks
 import RemotionHostLogic
 import RemotionProtocol
 
@@ -17,21 +21,9 @@ package func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let mode = bytes.first else { return 0 }
     let rest = Array(bytes.dropFirst())
     switch mode % 3 {
-    case 0:
-        if DualSenseOutput.parse(rest) != nil {
-            precondition(rest.first == DualSenseReports.usbOutputID ? (48...DualSenseReports.usbOutputSize).contains(rest.count)
-                         : rest.count == DualSenseReports.btOutputSize && DualSenseCRC.isSigned(rest, seed: DualSenseCRC.outputSeed))
-        }
-    case 1:
-        var report = Array((rest + Array(repeating: 0, count: DualSenseReports.btOutputSize)).prefix(DualSenseReports.btOutputSize))
-        report[0] = DualSenseReports.btOutputID
-        DualSenseCRC.sign(&report, seed: DualSenseCRC.outputSeed)
-        precondition(DualSenseOutput.parse(report) != nil, "a signed Bluetooth output report parses")
-        let at = Int(rest.first ?? 0) % report.count
-        report[at] ^= 0x5A
-        precondition(DualSenseOutput.parse(report) == nil, "one byte changed: the CRC (or the id) refuses it")
-    default:
-        script(rest)
+    case 0: PropertyViolation.trapIfAny(DualSenseProperties.outputReport(rest))
+    case 1: PropertyViolation.trapIfAny(DualSenseProperties.signedReport(rest, change: Int(rest.first ?? 0), mask: 0x5A))
+    default: script(rest)
     }
     return 0
 }
@@ -64,15 +56,7 @@ func script(_ b: [UInt8]) {
                 event = .output(data: payload, type: 1)
             }
         }
-        let actions = pad.handle(event)
-        switch event {
-        case let .getReport(want, _, _):
-            precondition(actions.filter { if case .getReportReply(want, _, _) = $0 { true } else { false } }.count == 1)
-        case let .setReport(want, _, _, _):
-            precondition(actions.filter { if case .setReportReply(want, _) = $0 { true } else { false } }.count == 1)
-        default:
-            break
-        }
+        PropertyViolation.trapIfAny(DualSenseProperties.handle(event, by: &pad))
     }
     _ = pad.finish(at: .seconds(1))
 }
