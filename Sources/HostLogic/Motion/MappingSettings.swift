@@ -189,7 +189,7 @@ package struct GyroStickSettings: Sendable, Equatable, Hashable, Codable {
     /// `[gamepad] gyro = "right-stick"` and its stick settings as mapping settings (the
     /// host's profile starts from them, docs/GAMEPAD.md).
     package init(_ stick: GyroStick) {
-        target = stick.side == .left ? .left : .right
+        target = Target(rawValue: stick.side.rawValue) ?? .right
         // Through the text, so a Float's 0.15 stays 0.15 and not 0.15000000596046448.
         func exact(_ f: Float) -> Double { Double("\(f)") ?? Double(f) }
         rate = exact(stick.fullRate)
@@ -200,12 +200,7 @@ package struct GyroStickSettings: Sendable, Equatable, Hashable, Codable {
 
     /// The pad's gyro stick these settings make, or nil when off.
     package var stick: GyroStick? {
-        let side: GamepadStickSide
-        switch target {
-        case .off: return nil
-        case .right: side = .right
-        case .left: side = .left
-        }
+        guard let side = GamepadStickSide(rawValue: target.rawValue) else { return nil }   // off
         return GyroStick(fullRate: Float(rate), undeadzoneInner: Float(undeadzoneInner),
                          undeadzoneOuter: Float(undeadzoneOuter), unpower: Float(unpower), side: side)
     }
