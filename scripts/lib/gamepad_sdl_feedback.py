@@ -4,31 +4,13 @@ controller through HIDAPI, sets its lightbar to #ff0040 and rumbles it (low 0xFF
 0x8000) for 400 ms, as a game does; SDL writes both as output reports to the hidraw node and
 stops the rumble itself when the 400 ms are over. The host should forward each to the
 client (docs/GAMEPAD.md "Rumble and lightbar"). Writes one JSON file."""
-import ctypes, json, sys, time
+import json, sys, time
+from gamepad_sdl import SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, load, open_ps5
 
 result = sys.argv[1]
-sdl = ctypes.CDLL("libSDL2-2.0.so.0")
-sdl.SDL_GetError.restype = ctypes.c_char_p
-sdl.SDL_GameControllerOpen.restype = ctypes.c_void_p
-sdl.SDL_GameControllerGetType.argtypes = [ctypes.c_void_p]
-sdl.SDL_GameControllerSetLED.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_uint8, ctypes.c_uint8]
-sdl.SDL_GameControllerRumble.argtypes = [ctypes.c_void_p, ctypes.c_uint16, ctypes.c_uint16, ctypes.c_uint32]
-sdl.SDL_GameControllerClose.argtypes = [ctypes.c_void_p]
-SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_CONTROLLER_TYPE_PS5 = 0x200, 0x2000, 7
 out = {}
-sdl.SDL_SetHint(b"SDL_JOYSTICK_HIDAPI_PS5_RUMBLE", b"1")
-if sdl.SDL_Init(SDL_INIT_JOYSTICK | SDL_INIT_GAMECONTROLLER) != 0:
-    sys.exit(f"SDL_Init: {sdl.SDL_GetError().decode()}")
-pad = None
-deadline = time.monotonic() + 20
-while pad is None and time.monotonic() < deadline:
-    sdl.SDL_GameControllerUpdate()
-    for i in range(sdl.SDL_NumJoysticks()):
-        if not sdl.SDL_IsGameController(i): continue
-        gc = sdl.SDL_GameControllerOpen(i)
-        if gc and sdl.SDL_GameControllerGetType(gc) == SDL_CONTROLLER_TYPE_PS5:
-            pad = gc; break
-    if pad is None: time.sleep(0.05)
+sdl = load(SDL_INIT_JOYSTICK | SDL_INIT_GAMECONTROLLER)
+pad = open_ps5(sdl)
 if pad is None:
     out["error"] = f"no PS5 controller ({sdl.SDL_GetError().decode()})"
     json.dump(out, open(result, "w")); sys.exit(out["error"])

@@ -1,0 +1,45 @@
+"""Debian's libSDL2 through ctypes (no headers or python bindings in the guest), shared by the
+gamepad guest's SDL witnesses: `load` sets the signatures they use, asks for enhanced
+reports (sensors, rumble) as games that use gyro do, and starts SDL; `open_ps5` waits for a
+PS5 controller that `accept` takes and opens it."""
+import ctypes, sys, time
+
+SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_INIT_SENSOR = 0x200, 0x2000, 0x8000
+SDL_SENSOR_ACCEL, SDL_SENSOR_GYRO, SDL_CONTROLLER_TYPE_PS5 = 1, 2, 7
+
+
+def load(flags):
+    sdl = ctypes.CDLL("libSDL2-2.0.so.0")
+    sdl.SDL_GetError.restype = ctypes.c_char_p
+    sdl.SDL_GameControllerOpen.restype = ctypes.c_void_p
+    sdl.SDL_GameControllerName.restype = ctypes.c_char_p
+    sdl.SDL_GameControllerName.argtypes = [ctypes.c_void_p]
+    sdl.SDL_GameControllerGetType.argtypes = [ctypes.c_void_p]
+    sdl.SDL_GameControllerHasSensor.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    sdl.SDL_GameControllerSetSensorEnabled.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+    sdl.SDL_GameControllerGetSensorData.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_float), ctypes.c_int]
+    sdl.SDL_GameControllerGetSerial.restype = ctypes.c_char_p
+    sdl.SDL_GameControllerGetSerial.argtypes = [ctypes.c_void_p]
+    sdl.SDL_GameControllerSetLED.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_uint8, ctypes.c_uint8]
+    sdl.SDL_GameControllerRumble.argtypes = [ctypes.c_void_p, ctypes.c_uint16, ctypes.c_uint16, ctypes.c_uint32]
+    sdl.SDL_GameControllerClose.argtypes = [ctypes.c_void_p]
+    # Enhanced reports (sensors) over Bluetooth, as games that use gyro ask for them.
+    sdl.SDL_SetHint(b"SDL_JOYSTICK_HIDAPI_PS5_RUMBLE", b"1")
+    if sdl.SDL_Init(flags) != 0:
+        sys.exit(f"SDL_Init: {sdl.SDL_GetError().decode()}")
+    return sdl
+
+
+def open_ps5(sdl, accept=lambda gc: True, seconds=20):
+    """The first PS5 controller `accept` takes (it sees every game controller opened), opened;
+    None after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sdl.SDL_GameControllerUpdate()
+        for i in range(sdl.SDL_NumJoysticks()):
+            if not sdl.SDL_IsGameController(i): continue
+            gc = sdl.SDL_GameControllerOpen(i)
+            if gc and accept(gc) and sdl.SDL_GameControllerGetType(gc) == SDL_CONTROLLER_TYPE_PS5:
+                return gc
+        time.sleep(0.05)
+    return None
