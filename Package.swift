@@ -38,6 +38,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.0.0"),
+        // Already built for Hummingbird: the phone's WebSocket is served by a NIO handler of
+        // ours (HTTP/1 ↔ HTTPTypes codec for the pages beside it).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.34.1"),
         // The web controller: TLS for the phone's page (secure context for motion sensors)
         // and the per-host local CA that issues its certificate.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
@@ -72,6 +75,11 @@ let package = Package(
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOTLS", package: "swift-nio"),      // TLSUserEvent (the connection guard)
+            // The phone's WebSocket on its connection's loop (WebControllerChannel).
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+            .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),

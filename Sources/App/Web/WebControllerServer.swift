@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOSSL
@@ -82,19 +81,14 @@ package final class WebControllerServer: Sendable {
         let app = Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                GuardedChannel(base: try TLSChannel(HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init()) { request, channel, _ in
-                    guard request.path?.split(separator: "?").first == "/ws" else { return .dontUpgrade }
+                GuardedChannel(base: try TLSChannel(WebControllerChannel(responder: responder, admit: { request in
+                    guard request.path?.split(separator: "?").first == "/ws" else { return false }
                     if let refused = guardian.check(request, write: true) {
                         stats.count(refusedRequest: refused.rawValue)
-                        return .dontUpgrade
+                        return false
                     }
-                    let remote = channel.remoteAddress
-                    return .upgrade([:]) { inbound, outbound, _ in
-                        await socket.run(inbound: inbound, outbound: outbound, remote: remote,
-                                         authenticated: { WebConnectionGuard.authenticated(channel) },
-                                         abort: { channel.close(mode: .all, promise: nil) })
-                    }
-                }, tlsConfiguration: tls), owner: connections)
+                    return true
+                }, makeHandler: { channel in WebControllerSocketHandler(socket: socket, channel: channel) }), tlsConfiguration: tls), owner: connections)
             },
             configuration: .init(address: .hostname(configuration.bind, port: configuration.port), serverName: nil,
                                  reuseAddress: false),

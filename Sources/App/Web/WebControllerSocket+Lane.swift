@@ -1,5 +1,3 @@
-import HummingbirdWebSocket
-import NIOCore
 import RemotionHostLogic
 import RemotionProtocol
 
@@ -23,31 +21,20 @@ extension WebControllerSocket {
         let core: WebSessionDriver
     }
 
-    /// Verifies and attaches a lane hello, tells the page, and returns the lane; nil when
-    /// refused (the page was told why).
-    func attachLane(version: Int, id: String, credential: String, session: String, link: Link,
-                    _ outbound: WebSocketOutboundWriter) async throws -> Lane? {
+    /// Verifies and attaches a lane hello: the text for the page, and the lane (nil when
+    /// refused; the text says why).
+    func attachLane(version: Int, id: String, credential: String, session: String, link: Link) -> (text: String, lane: Lane?) {
         guard version == 1, let device = registry.verify(id: id, credential: credential) else {
-            try await refuseUnknown(outbound)
-            return nil
+            return (refusedUnknown(), nil)
         }
         guard let attached = registry.attachLane(device.id, session: session, end: { link.replaced.store(true, ordering: .relaxed) }) else {
             stats.count(refused: .noSession)
-            try await outbound.write(.text(WebHostMessage.refused(
-                reason: "no-session", message: "this phone has no open session here for a motion lane").text))
-            return nil
+            return (WebHostMessage.refused(
+                reason: "no-session", message: "this phone has no open session here for a motion lane").text, nil)
         }
         link.lane.withLock { $0 = device.id }
         link.authenticated()
         stats.count(lanes: 1)
-        try await outbound.write(.text(WebHostMessage.lane(session: session).text))
-        return Lane(device: device.id, token: attached.token, core: attached.core)
-    }
-
-    /// One message on an attached lane: MOTION (acknowledged on this socket) and PING; the
-    /// session's machine drops a BUTTON (a lane never presses or releases anything).
-    func laneMessage(_ message: WebSocketMessage, _ lane: Lane, _ outbound: WebSocketOutboundWriter) async throws {
-        guard case .binary(let buffer) = message else { stats.drop(.laneText); return }
-        try await Self.write(lane.core.received(buffer.readableBytesView, on: .lane), to: outbound)
+        return (WebHostMessage.lane(session: session).text, Lane(device: device.id, token: attached.token, core: attached.core))
     }
 }

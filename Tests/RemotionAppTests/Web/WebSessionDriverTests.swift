@@ -16,8 +16,13 @@ import Testing
         func answer() { for reply in pending.withLock({ p in defer { p = [] }; return p }) { reply() } }
         var name: String { "test-host" }
         private func record(_ s: String) { calls.withLock { $0.append(s) } }
+        /// The rumble and light sink the last `open` was given.
+        let feedbackSink = Mutex<(@Sendable (ControllerFeedback) -> Void)?>(nil)
         func open(from origin: HostControllerOrigin, name: String,
-                  feedback: (@Sendable (ControllerFeedback) -> Void)?) async -> SessionID? { SessionID(7) }
+                  feedback: (@Sendable (ControllerFeedback) -> Void)?) async -> SessionID? {
+            feedbackSink.withLock { $0 = feedback }
+            return SessionID(7)
+        }
         func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) { record("motion \(sample.buttons)") }
         func button(_ id: SessionID, _ button: Button, isDown: Bool) { record("button \(button) \(isDown ? "down" : "up")") }
         func close(_ id: SessionID, reason: SessionCloseReason) { record("close \(reason)") }
