@@ -30,7 +30,8 @@ struct WebControllerSocket: Sendable {
     static let goodbyeDeadline = Duration.milliseconds(250)
     static let maxFrame = 4096
 
-    /// Shared by the socket's handler (on its loop) and the watchdog (a task).
+    /// What the socket's handler and its watchdog (both on the socket's loop) share with the
+    /// hello's task and the host's feedback callback.
     final class Link: Sendable {
         let lastHeard = Atomic<Int64>(0)
         /// The device's typing permission as last told to the host (the watchdog follows changes).
@@ -79,24 +80,22 @@ struct WebControllerSocket: Sendable {
         driver.close(ending)
     }
 
-    /// The watchdog: silence past the timeout, a revoked device, or cancellation (the
-    /// socket ended) ends the socket. It never writes: a phone that does not read cannot
-    /// hold it up.
-    func watch(link: Link) async -> Ending {
-        while true {
-            do { try await Task.sleep(for: Self.watchInterval) } catch { return .shutdown }
-            let session = link.session.withLock { $0 }
-            let lane = link.lane.withLock { $0 }
-            // A lane's session ends on a revocation too: say why, not that it was replaced.
-            if let lane, !registry.isTrusted(lane) { return .revoked }
-            if link.replaced.load(ordering: .relaxed) { return .replaced }
-            if link.silence() > link.limit(self) { return .timedOut }
-            if let (driver, device) = session {
-                guard registry.isTrusted(device) else { return .revoked }
-                let may = registry.mayType(device)
-                if link.typing.exchange(may, ordering: .relaxed) != may, let id = driver.session { host.setTyping(id, allowed: may) }
-            }
+    /// The watchdog's look, every `watchInterval` on the socket's loop: silence past the
+    /// timeout, a revoked device or a newer session ends the socket (nil: it goes on). It
+    /// never writes: a phone that does not read cannot hold it up.
+    func check(_ link: Link) -> Ending? {
+        let session = link.session.withLock { $0 }
+        let lane = link.lane.withLock { $0 }
+        // A lane's session ends on a revocation too: say why, not that it was replaced.
+        if let lane, !registry.isTrusted(lane) { return .revoked }
+        if link.replaced.load(ordering: .relaxed) { return .replaced }
+        if link.silence() > link.limit(self) { return .timedOut }
+        if let (driver, device) = session {
+            guard registry.isTrusted(device) else { return .revoked }
+            let may = registry.mayType(device)
+            if link.typing.exchange(may, ordering: .relaxed) != may, let id = driver.session { host.setTyping(id, allowed: may) }
         }
+        return nil
     }
 
     /// A hello: verifies the device, claims its one live session (replacing an older one on

@@ -45,7 +45,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
     private var heldRead = false
     private var unflushed = false
     private var pendingFeedback: ControllerFeedback?
-    private var watchdog: Task<Void, Never>?
+    private var watchdog: RepeatedTask?
 
     init(socket: WebControllerSocket, channel: any Channel) {
         self.socket = socket
@@ -70,10 +70,9 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         let me = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let socket = self.socket, link = self.link, loop = context.eventLoop
-        watchdog = Task {
-            let ending = await socket.watch(link: link)
-            loop.execute { me.value.finish(ending) }
+        let socket = self.socket, link = self.link, every = TimeAmount(WebControllerSocket.watchInterval)
+        watchdog = context.eventLoop.scheduleRepeatedTask(initialDelay: every, delay: every) { _ in
+            if let ending = socket.check(link) { me.value.finish(ending) }
         }
     }
 

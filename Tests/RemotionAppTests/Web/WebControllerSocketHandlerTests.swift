@@ -149,6 +149,23 @@ import Testing
         #expect(try await s.readsSoFar() == before + 1)
     }
 
+    /// The watchdog runs on the socket's loop: a revocation ends the session at its next
+    /// look (released first), and the phone is told why before the close frame.
+    @Test func aRevokedPhoneIsToldAndReleasedAtTheWatchdogsNextLook() async throws {
+        let s = try await Socket()
+        try await s.hello()
+        try await s.binary(Self.button(.a, down: true))
+        _ = try s.registry.store.revoke(s.id)
+        try s.registry.reload()
+        #expect(s.calls() == ["button A down"], "nothing until the watchdog looks")
+        await s.channel.testingEventLoop.advanceTime(by: .milliseconds(100))
+        let told = try await s.next()
+        #expect(told.contains(#""reason":"revoked""#))
+        let closed = try await s.next()
+        #expect(closed == "close normalClosure")
+        #expect(s.calls() == ["button A down", "button A up", "close revoked"], "released, then closed")
+    }
+
     /// The page's close frame ends the session once (the host releases what it held) and
     /// the socket answers with a close frame of its own.
     @Test func aCloseFromThePageEndsTheSessionOnce() async throws {
