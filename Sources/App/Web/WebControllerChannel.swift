@@ -71,7 +71,7 @@ struct WebControllerChannel: ServerChildChannel, HTTPChannelHandler {
                         return .controller
                     }
                 })
-            let notUpgrading = NIOTypedHTTPServerUpgradeConfiguration<Negotiated>(
+            let upgrade = NIOTypedHTTPServerUpgradeConfiguration<Negotiated>(
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -85,7 +85,7 @@ struct WebControllerChannel: ServerChildChannel, HTTPChannelHandler {
                         return attempted.value ? .refused(http) : .http(http)
                     }
                 })
-            var configuration = NIOUpgradableHTTPServerPipelineConfiguration<Negotiated>(upgradeConfiguration: notUpgrading)
+            var configuration = NIOUpgradableHTTPServerPipelineConfiguration<Negotiated>(upgradeConfiguration: upgrade)
             configuration.enablePipelining = false          // HTTP is pipelined by NIOAsyncChannel
             configuration.enableErrorHandling = false       // Hummingbird answers errors
             configuration.enableResponseHeaderValidation = false

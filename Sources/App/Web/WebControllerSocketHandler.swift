@@ -91,10 +91,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        received(unwrapInboundIn(data), context)
-    }
-
-    private func received(_ frame: WebSocketFrame, _ context: ChannelHandlerContext) {
+        let frame = unwrapInboundIn(data)
         if case .ended = phase { return }
         switch frame.opcode {
         case .text, .binary:
@@ -152,7 +149,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
 
     private func sessionText(_ text: String, _ core: WebSessionDriver) {
         if let input = WebInputMessage.parse(text) {     // touchpad, typing, laser
-            beginStep()
+            stepping = true
             core.input(input, on: .primary) { [me = loopBound] reply in me.finishStep(texts: reply.map { [$0.text] } ?? []) }
             return
         }
@@ -161,7 +158,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
         case .hello, .lane:
             socket.stats.drop(.secondHello)
         case .recenter, .mode, .pad, .gyroStick:
-            beginStep()
+            stepping = true
             core.command(parsed, on: .primary) { [me = loopBound] answer in me.finishStep(texts: answer.map { [$0.text] } ?? []) }
         }
     }
@@ -171,7 +168,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
         guard let parsed = WebClientMessage.parse(text) else { return socket.stats.drop(.badText) }
         switch parsed {
         case let .hello(version, id, credential):
-            beginStep()
+            stepping = true
             let socket = self.socket, link = self.link, remote = self.remote, me = loopBound
             Task {
                 let opening = await socket.hello(version: version, id: id, credential: credential, remote: remote, link: link)
@@ -198,8 +195,6 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
     private var loopBound: LoopBound {
         LoopBound(handler: NIOLoopBound(self, eventLoop: context!.eventLoop), loop: context!.eventLoop)
     }
-
-    private func beginStep() { stepping = true }
 
     private func opened(_ opening: WebControllerSocket.Opening) {
         switch opening.next {
