@@ -5,6 +5,7 @@
 #   FUZZ_SECONDS   seconds per target (default 60)
 #   FUZZ_TARGETS   targets to run (default "FuzzDatagram FuzzHandshake"; also FuzzWebRTC, FuzzGamepad)
 #   FUZZ_SCRATCH   where the SwiftPM scratch paths go (default .build-fuzz/<name>)
+#   FUZZ_BUILD_ONLY=1  build the targets and stop (scripts/idle-builds.sh, for CI)
 #
 # New corpus entries go to $FUZZ_SCRATCH/corpus/<name> (kept between runs, not
 # checked in); Fuzz/corpus/<name> is read as the seed corpus. A crash, leak,
@@ -41,6 +42,7 @@ for target in $FUZZ_TARGETS; do
     swift build --scratch-path "$SCRATCH/$(corpus_name "$target")" "${SANITIZE[@]}" --product "$target"
 done
 echo "fuzz.sh: sanitizer build took $(( $(date +%s) - start )) s"
+[[ ${FUZZ_BUILD_ONLY:-0} == 1 ]] && exit 0
 
 status=0
 for target in $FUZZ_TARGETS; do

@@ -10,16 +10,18 @@
 # The mirror comes from this machine's apt sources at run time; the root is cached in
 # $REMOTION_CI_CACHE (default /var/cache/remotion-ci) as bookworm-minbase-<date>-<mirror
 # hash>.tar, made again each day. Needs root, mmdebstrap, unshare.
-# Env: REMOTION_SKIP_BUILD=1 packages the release binary already built.
+# Env: REMOTION_SKIP_BUILD=1 packages the release binary already built (.build/release);
+#      REMOTION_RELEASE_BIN=PATH packages that release binary instead (scripts/test.sh passes
+#      the one scripts/idle-builds.sh made in .build-release).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 fail() { echo "package-test: $*" >&2; exit 1; }
 [[ $(id -u) -eq 0 ]] || fail "needs root (it makes a chroot): run as root"
 command -v mmdebstrap >/dev/null || fail "mmdebstrap is missing: apt-get install mmdebstrap (bash scripts/setup.sh --test)"
 
-bash scripts/package.sh || fail "scripts/package.sh failed: fix what it says above"
+outside=${REMOTION_RELEASE_BIN:-.build/release/remotion}
+bash scripts/package.sh ${REMOTION_RELEASE_BIN:+--bin "$REMOTION_RELEASE_BIN"} || fail "scripts/package.sh failed: fix what it says above"
 deb=$(ls -t dist/remotion_*.deb | head -1)
-outside=.build/release/remotion
 
 # The mirror: the first non-security URI of this machine's apt sources (deb822 or one-line).
 uris=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n'

@@ -12,6 +12,13 @@ swift build --build-tests 2>&1 | tee .build/test-build.log; (( PIPESTATUS[0] == 
 bash scripts/check-layers.sh || exit 1
 bash scripts/check-warnings.sh .build/test-build.log || exit 1
 bash scripts/check-gst-abi.sh || exit 1
+# The .deb's release build and the fuzzers' builds go on beside the stages at idle priority
+# (scripts/idle-builds.sh); the two stages that need them come last and wait for them.
+idle=.build/idle-builds
+# Its own process group (setsid does not fork here: a background job is no group leader), so
+# that an interrupted run stops every compiler it started.
+setsid bash scripts/idle-builds.sh "$idle" & idle_pid=$!
+trap 'kill -- "-$idle_pid" 2>/dev/null' EXIT
 passed=0; failed=0; failures=()
 logs=.build/stage-logs; rm -rf "$logs"; mkdir -p "$logs"
 stage() { # name, command...
@@ -51,11 +58,19 @@ stage "remotion doctor in namespaces: nftables drop, avahi stopped, a taken port
 stage "uinput on Debian's kernel in QEMU (libinput reads it)" env REMOTION_SKIP_BUILD=1 bash scripts/kernel-guest-test.sh
 stage "virtual DualSense through UHID on Debian's kernel in QEMU (hid-playstation binds it; probe, SDL2 witness, host --gamepad, rumble back, a DSU source; ~60 s)" env REMOTION_SKIP_BUILD=1 bash scripts/gamepad-guest-test.sh
 stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press; 25-41 s)" env REMOTION_SKIP_BUILD=1 bash scripts/localpads-guest-test.sh
-stage "the .deb: release build, lintian, installed in a minimal Debian 12 root (demo, host fed from outside; ~10 min, most of it the release build)" bash scripts/package-test.sh
 stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
   env REMOTION_SKIP_BUILD=1 SMOKE=1 SECONDS_PER_RUN=1 LOADS=2x250 CORE_PACKETS=2000 bash scripts/bench.sh debug
-# 20 s each here (a regression smoke inside the 30-minute CI budget: a fresh-clone run took 27 min 54 s with 30 s); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
-stage "fuzzers (${FUZZ_SECONDS:-20} s each)" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh
+
+began=$SECONDS
+wait "$idle_pid"
+echo "=== waited $((SECONDS - began)) s for the idle-priority builds (release: $(tail -1 "$idle/release.log" 2>/dev/null); fuzzers: $(tail -1 "$idle/fuzz.log" 2>/dev/null))"
+# idle_built NAME: a stage's first check, that its build in scripts/idle-builds.sh passed.
+idle_built() { [[ $(cat "$idle/$1.rc" 2>/dev/null) == 0 ]] || { tail -20 "$idle/$1.log"; echo "the $1 build failed (log: $idle/$1.log)"; return 1; }; }
+deb_stage() { idle_built release && REMOTION_RELEASE_BIN=.build-release/release/remotion bash scripts/package-test.sh; }
+stage "the .deb: release build (made at idle priority beside the stages), lintian, installed in a minimal Debian 12 root (demo, host fed from outside)" deb_stage
+# 20 s each here (a regression smoke inside the 30-minute CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
+fuzz_stage() { idle_built fuzz && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
+stage "fuzzers (${FUZZ_SECONDS:-20} s each)" fuzz_stage
 
 [[ -s $logs/failed.txt ]] && cat "$logs/failed.txt"
 echo "=== stages: ${failures[*]:-none} failed (the whole run took $((SECONDS / 60)) min $((SECONDS % 60)) s)"
