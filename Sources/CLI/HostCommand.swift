@@ -193,6 +193,6 @@ struct HostCommand: AsyncParsableCommand {
         do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
             throw UserError(error.description)
         }
-        try await daemon.run()
+        do { try await daemon.run() } catch let error as HostStartError { throw UserError(error.description) }
     }
 }

@@ -127,10 +127,9 @@ extension HostDaemon {
             } else {
                 console.note(.discovery, "discovery off (--no-discovery): controllers connect by address")
             }
-            if let path = options.readyFile {
-                do { try ready.write(to: path) } catch { throw HostStartError("cannot write --ready-file: \(error)") }
-            }
-            if options.json { console.event(ready.json) }
+            // Last: the readiness record, given from inside `run` once signals are handled.
+            services.append(.init(service: ReadyAnnouncement(ready: ready, path: options.readyFile, json: options.json,
+                                                            console: console)))
             return HostDaemon(loop: loop, ready: ready, console: console, services: services, logger: logger)
         }
 

@@ -15,7 +15,9 @@ package struct HostStartError: Error, CustomStringConvertible, Sendable {
 
 /// `remotion host` as a library function: `HostDaemon.start(options)` binds every
 /// listener, wires the services and returns them with the readiness record; `run()`
-/// serves until SIGINT/SIGTERM. The CLI parses flags and calls it; tests call it too.
+/// serves until SIGINT/SIGTERM, and gives that record (`--ready-file`, `--json`) once its
+/// signal handlers listen (`ReadyAnnouncement`). The CLI parses flags and calls it; tests
+/// call it too.
 /// Everything the host says goes through its `HostConsole` (the one output seam).
 package struct HostDaemon: Sendable {
     /// What `remotion host`'s flags and config file decide.

@@ -41,8 +41,10 @@ import Testing
         options.readyFile = dir.appendingPathComponent("ready.json").path
 
         let daemon = try await HostDaemon.start(options, console: console)
+        // The readiness record: written by run() once every port listens and signals are handled.
+        #expect(!FileManager.default.fileExists(atPath: options.readyFile!), "not ready before run()")
         let running = Task { try await daemon.run() }
-        // The readiness record: written once every port listens.
+        #expect(await eventually(within: .seconds(10)) { FileManager.default.fileExists(atPath: options.readyFile!) })
         let ready = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: options.readyFile!)))
                                  as? [String: Any])
         let udpPort = try #require(ready["udpPort"] as? Int)
