@@ -30,7 +30,10 @@ stage() { # name, command...
   rm -f "$log.fifo"; mkfifo "$log.fifo"
   tee "$log" <"$log.fifo" & local tee_pid=$!
   local rc=0 began=$SECONDS
-  "$@" >"$log.fifo" 2>&1 || rc=$?
+  # A stage that hangs is stopped (its whole process group) after STAGE_LIMIT seconds and
+  # fails: one hang must not eat the run's 30 minutes.
+  timeout -k 10 "${STAGE_LIMIT:-600}" "$@" >"$log.fifo" 2>&1 || rc=$?
+  ((rc == 124 || rc == 137)) && echo "=== $name: stopped after ${STAGE_LIMIT:-600} s (hung?)"
   for _ in $(seq 30); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
   rm -f "$log.fifo"
   echo "=== took $((SECONDS - began)) s"
@@ -67,10 +70,12 @@ echo "=== waited $((SECONDS - began)) s for the idle-priority builds (release: $
 # idle_built NAME: a stage's first check, that its build in scripts/idle-builds.sh passed.
 idle_built() { [[ $(cat "$idle/$1.rc" 2>/dev/null) == 0 ]] || { tail -20 "$idle/$1.log"; echo "the $1 build failed (log: $idle/$1.log)"; return 1; }; }
 deb_stage() { idle_built release && REMOTION_RELEASE_BIN=.build-release/release/remotion bash scripts/package-test.sh; }
-stage "the .deb: release build (made at idle priority beside the stages), lintian, installed in a minimal Debian 12 root (demo, host fed from outside)" deb_stage
+export -f idle_built deb_stage; export idle   # timeout runs them in a new bash
+stage "the .deb: release build (made at idle priority beside the stages), lintian, installed in a minimal Debian 12 root (demo, host fed from outside)" bash -c deb_stage
 # 20 s each here (a regression smoke inside the 30-minute CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
-stage "fuzzers (${FUZZ_SECONDS:-20} s each)" fuzz_stage
+export -f fuzz_stage
+stage "fuzzers (${FUZZ_SECONDS:-20} s each)" bash -c fuzz_stage
 
 [[ -s $logs/failed.txt ]] && cat "$logs/failed.txt"
 echo "=== stages: ${failures[*]:-none} failed (the whole run took $((SECONDS / 60)) min $((SECONDS % 60)) s)"
