@@ -12,13 +12,6 @@ swift build --build-tests 2>&1 | tee .build/test-build.log; (( PIPESTATUS[0] == 
 bash scripts/check-layers.sh || exit 1
 bash scripts/check-warnings.sh .build/test-build.log || exit 1
 bash scripts/check-gst-abi.sh || exit 1
-# The .deb's release build and the fuzzers' builds go on beside the stages at idle priority
-# (scripts/idle-builds.sh); the two stages that need them come last and wait for them.
-idle=.build/idle-builds
-# Its own process group (setsid does not fork here: a background job is no group leader), so
-# that an interrupted run stops every compiler it started.
-setsid bash scripts/idle-builds.sh "$idle" & idle_pid=$!
-trap 'kill -- "-$idle_pid" 2>/dev/null' EXIT
 passed=0; failed=0; failures=()
 logs=.build/stage-logs; rm -rf "$logs"; mkdir -p "$logs"
 stage() { # name, command...
@@ -45,6 +38,14 @@ stage() { # name, command...
 }
 
 stage "swift test" swift test --skip-build
+# The .deb's release build and the fuzzers' builds go on beside the later stages at idle
+# priority (scripts/idle-builds.sh; after `swift test`, whose 838 parallel tests fill both
+# cores anyway); the two stages that need them come last and wait for them.
+idle=.build/idle-builds
+# Its own process group (setsid does not fork here: a background job is no group leader), so
+# that an interrupted run stops every compiler it started.
+setsid bash scripts/idle-builds.sh "$idle" & idle_pid=$!
+trap 'kill -- "-$idle_pid" 2>/dev/null' EXIT
 stage "cli end to end" bash scripts/cli-e2e.sh
 stage "dsu end to end (Xvfb, python peer)" bash scripts/dsu-e2e.sh
 stage "discovery across namespaces" bash scripts/discovery-e2e.sh
