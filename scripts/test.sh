@@ -74,7 +74,7 @@ deb_stage() { idle_built release && REMOTION_RELEASE_BIN=.build-release/release/
 export -f idle_built deb_stage; export idle   # timeout runs them in a new bash
 stage "the .deb: release build (made at idle priority beside the stages), lintian, installed in a minimal Debian 12 root (demo, host fed from outside)" bash -c deb_stage
 # 20 s each here (a regression smoke inside the 30-minute CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
-fuzz_stage() { idle_built fuzz && FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
+fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
 export -f fuzz_stage
 stage "fuzzers (${FUZZ_SECONDS:-20} s each)" bash -c fuzz_stage
 
