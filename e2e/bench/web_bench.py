@@ -6,7 +6,11 @@ One host (`--inject virtual`), and in the same run:
   phase 2  one web controller (headless Chromium, emulated sensors at the browser's rate), 20 s
   phase 3  one `remotion client` at the same rate, 20 s
   phase 4  both at once, 20 s: one-way latency p50/p99 of each, from the host's snapshot
-Prints a markdown table. Host CPU is utime+stime of the host process from /proc."""
+Prints a markdown table. Host CPU is the scheduler's own count of the time the host's threads
+ran (/proc/PID/task/*/schedstat, nanoseconds), not utime+stime: this kernel accounts those by
+sampling at its 4 ms tick (CONFIG_TICK_CPU_ACCOUNTING), and a host that runs ~0.3 ms 60 times a
+second is caught by a few dozen ticks per phase — single runs swung by ±30%. The tick figure is
+printed beside it for comparison with earlier runs."""
 import argparse, json, os, re, subprocess, sys, time, urllib.request
 
 from selenium import webdriver
@@ -16,9 +20,44 @@ from selenium.webdriver.common.by import By
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid):
+def tick_seconds(pid):
     fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def run_seconds(pid):
+    """{thread id: seconds on a CPU} of every thread of the process (schedstat's first field)."""
+    out = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            out[tid] = int(open("/proc/%d/task/%s/schedstat" % (pid, tid)).read().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            pass   # the thread ended between the listing and the read
+    return out
+
+
+def thread_names(pid, tids):
+    out = {}
+    for tid in tids:
+        try:
+            out[tid] = open("/proc/%d/task/%s/comm" % (pid, tid)).read().strip()
+        except OSError:
+            out[tid] = "?"
+    return out
+
+
+def by_thread(pid, before, after):
+    """Time run between two readings, by thread name (NIO's loops, the concurrency pool, …)."""
+    names, out = thread_names(pid, after.keys()), {}
+    for tid, t in after.items():
+        out[names[tid]] = out.get(names[tid], 0.0) + t - before.get(tid, 0.0)
+    return out
+
+
+def cpu_between(before, after):
+    """Time run between two readings: a thread that began in between counts whole; one that
+    ended in between is missing its last part (measure() reports how many ended)."""
+    return sum(t - before.get(tid, 0.0) for tid, t in after.items())
 
 
 def snapshot(port):
@@ -54,13 +93,15 @@ def phone(profile):
 
 
 def measure(pid, seconds, port, kinds):
-    c0, t0 = cpu_seconds(pid), time.monotonic()
     p0 = {c["session"]: c["motionPackets"] for c in controllers(port)}
+    r0, k0, t0 = run_seconds(pid), tick_seconds(pid), time.monotonic()
     time.sleep(seconds)
-    c1, t1 = cpu_seconds(pid), time.monotonic()
+    r1, k1, t1 = run_seconds(pid), tick_seconds(pid), time.monotonic()
     now = controllers(port)
     packets = sum(c["motionPackets"] - p0.get(c["session"], 0) for c in now)
-    return {"cpu": c1 - c0, "wall": t1 - t0, "packets": packets, "controllers": now}
+    ended = len([tid for tid in r0 if tid not in r1])
+    return {"cpu": cpu_between(r0, r1), "ticks": k1 - k0, "wall": t1 - t0, "packets": packets,
+            "controllers": now, "threadsEnded": ended, "threads": by_thread(pid, r0, r1)}
 
 
 def main():
@@ -106,14 +147,31 @@ def main():
     client.terminate()
     client.wait(10)
 
-    base = idle["cpu"] / idle["wall"]
-    def per_packet(m):
-        return (m["cpu"] - base * m["wall"]) / max(1, m["packets"]) * 1e6
-    print("| what | packets/s | host CPU (share of a core) | host CPU per packet above idle |")
+    base, base_ticks = idle["cpu"] / idle["wall"], idle["ticks"] / idle["wall"]
+    def per_packet(m, key="cpu", rate=base):
+        return (m[key] - rate * m["wall"]) / max(1, m["packets"]) * 1e6
+    print("| what | packets/s | host CPU (share of a core) | host CPU per packet above idle | the same from 4 ms ticks |")
+    print("|---|---|---|---|---|")
+    print("| idle host | 0 | %.4f | - | - |" % base)
+    rows = (("1 web controller (Chromium, emulated sensors)", web), ("1 UDP controller (`remotion client --insecure`)", udp))
+    for name, m in rows:
+        print("| %s | %.1f | %.4f | %.1f µs | %.1f µs |" % (name, m["packets"] / m["wall"], m["cpu"] / m["wall"],
+                                                     per_packet(m), per_packet(m, "ticks", base_ticks)))
+    print()
+    print("web frame / UDP frame: %.2f× (ticks: %.2f×)" % (
+        per_packet(web) / max(1e-9, per_packet(udp)), per_packet(web, "ticks", base_ticks) / max(1e-9, per_packet(udp, "ticks", base_ticks))))
+    print()
+    print("| host thread | idle (µs/s) | web phase (µs per web frame, above idle) | UDP phase (µs per UDP frame, above idle) |")
     print("|---|---|---|---|")
-    print("| idle host | 0 | %.4f | - |" % base)
-    for name, m in (("1 web controller (Chromium, emulated sensors)", web), ("1 UDP controller (`remotion client --insecure`)", udp)):
-        print("| %s | %.1f | %.4f | %.1f µs |" % (name, m["packets"] / m["wall"], m["cpu"] / m["wall"], per_packet(m)))
+    names = sorted(set(idle["threads"]) | set(web["threads"]) | set(udp["threads"]))
+    for n in names:
+        i = idle["threads"].get(n, 0.0) / idle["wall"]
+        w = (web["threads"].get(n, 0.0) - i * web["wall"]) / max(1, web["packets"]) * 1e6
+        u = (udp["threads"].get(n, 0.0) - i * udp["wall"]) / max(1, udp["packets"]) * 1e6
+        print("| %s | %.0f | %.1f | %.1f |" % (n, i * 1e6, w, u))
+    ended = sum(m["threadsEnded"] for m in (idle, web, udp))
+    if ended:
+        print("note: %d host threads ended during the phases; their last running time is not counted" % ended)
     print()
     print("| controller, both streaming at once | p50 one-way latency | p99 |")
     print("|---|---|---|")
