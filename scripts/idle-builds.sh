@@ -7,9 +7,10 @@
 #   2. swift-argument-parser's generate-manual, which scripts/package.sh runs for the man
 #      pages (the same command it runs; then it finds it built);
 #   3. the fuzzers' sanitizer builds (scripts/fuzz.sh with FUZZ_BUILD_ONLY=1, .build-fuzz).
-# Everything here runs under SCHED_IDLE (chrt --idle) and the idle I/O class: the scheduler
-# gives it a core only when no stage's process wants it, and a stage's process that wakes
-# preempts it at once. The stages' own timing is what they were; the builds take the gaps
+# Everything here runs under SCHED_IDLE (chrt --idle): the scheduler gives it a core only when
+# no stage's process wants it, and a stage's process that wakes preempts it at once. (It also
+# asks for the idle I/O class, which only BFQ honours; this VM's disk has no I/O scheduler. A
+# small file's fsync stayed under 0.3 s while such a build ran.) The stages' own timing is what they were; the builds take the gaps
 # (a browser waiting for a page, QEMU's one emulated CPU, sleeps in fault tests).
 #
 #   bash scripts/idle-builds.sh DIR   logs and exit statuses go to DIR:
