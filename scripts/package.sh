@@ -15,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail() { echo "package.sh: $*" >&2; exit 1; }
+. scripts/lib/release-build.sh
 
 bin=""
 while (($#)); do
@@ -33,7 +34,7 @@ if [[ -z $bin ]]; then
   bin=.build/release/remotion
   if [[ ${REMOTION_SKIP_BUILD:-0} != 1 ]]; then
     echo "package.sh: release build (swift build -c release --static-swift-stdlib)"
-    swift build -c release --static-swift-stdlib --product remotion >.build/package-build.log 2>&1 ||
+    release_build .build >.build/package-build.log 2>&1 ||
       { tail -20 .build/package-build.log >&2; fail "the release build failed (log: .build/package-build.log)"; }
   fi
 fi
@@ -78,7 +79,7 @@ ln -s ../lib/remotion/remotion "$root/usr/bin/remotion"
 # runs) reads the binary's --experimental-dump-help; one page per command.
 parser=.build/checkouts/swift-argument-parser
 [[ -d $parser ]] || fail "$parser is missing: run swift package resolve"
-swift build --package-path "$parser" --scratch-path .build/generate-manual --product generate-manual >"$work/gm.log" 2>&1 ||
+generate_manual_build >"$work/gm.log" 2>&1 ||
   { tail -20 "$work/gm.log" >&2; fail "building swift-argument-parser's generate-manual failed"; }
 date=$(dpkg-parsechangelog -l packaging/changelog -S Date | xargs -I{} date -u -d {} +%Y-%m-%d)
 mkdir "$work/man"

@@ -189,10 +189,12 @@ struct HostCommand: AsyncParsableCommand {
         if options.localPads.grab && !options.localPads.enabled {
             throw UserError("--local-pads-grab (or [local-pads] grab = true) needs --local-pads or [local-pads] enabled = true")
         }
-        let daemon: HostDaemon
-        do { daemon = try await HostDaemon.start(options, console: console) } catch let error as HostStartError {
+        // A start that fails, or a readiness record that cannot be written once it runs.
+        do {
+            let daemon = try await HostDaemon.start(options, console: console)
+            try await daemon.run()
+        } catch let error as HostStartError {
             throw UserError(error.description)
         }
-        do { try await daemon.run() } catch let error as HostStartError { throw UserError(error.description) }
     }
 }

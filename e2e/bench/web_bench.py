@@ -148,8 +148,11 @@ def main():
     client.wait(10)
 
     base, base_ticks = idle["cpu"] / idle["wall"], idle["ticks"] / idle["wall"]
+    def above_idle(m, seconds, idle_rate):
+        """µs per frame of the phase `m` above what the idle host ran at `idle_rate`."""
+        return (seconds - idle_rate * m["wall"]) / max(1, m["packets"]) * 1e6
     def per_packet(m, key="cpu", rate=base):
-        return (m[key] - rate * m["wall"]) / max(1, m["packets"]) * 1e6
+        return above_idle(m, m[key], rate)
     print("| what | packets/s | host CPU (share of a core) | host CPU per packet above idle | the same from 4 ms ticks |")
     print("|---|---|---|---|---|")
     print("| idle host | 0 | %.4f | - | - |" % base)
@@ -166,9 +169,8 @@ def main():
     names = sorted(set(idle["threads"]) | set(web["threads"]) | set(udp["threads"]))
     for n in names:
         i = idle["threads"].get(n, 0.0) / idle["wall"]
-        w = (web["threads"].get(n, 0.0) - i * web["wall"]) / max(1, web["packets"]) * 1e6
-        u = (udp["threads"].get(n, 0.0) - i * udp["wall"]) / max(1, udp["packets"]) * 1e6
-        print("| %s | %.0f | %.1f | %.1f |" % (n, i * 1e6, w, u))
+        print("| %s | %.0f | %.1f | %.1f |" % (n, i * 1e6, above_idle(web, web["threads"].get(n, 0.0), i),
+                                              above_idle(udp, udp["threads"].get(n, 0.0), i)))
     ended = sum(m["threadsEnded"] for m in (idle, web, udp))
     if ended:
         print("note: %d host threads ended during the phases; their last running time is not counted" % ended)

@@ -1,0 +1,12 @@
+# Sourced by scripts/package.sh and scripts/idle-builds.sh: the two builds the .deb needs, in
+# one place, so that CI's build beside the stages is exactly the one package.sh would make.
+#   release_build SCRATCH    the static release binary: SCRATCH/release/remotion
+#   generate_manual_build    swift-argument-parser's generate-manual, which writes the man
+#                            pages: .build/generate-manual/debug/generate-manual
+release_build() {
+  swift build -c release --static-swift-stdlib --product remotion --scratch-path "$1"
+}
+generate_manual_build() {
+  swift build --package-path .build/checkouts/swift-argument-parser --scratch-path .build/generate-manual \
+    --product generate-manual
+}
