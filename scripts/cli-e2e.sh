@@ -219,6 +219,21 @@ nopad=$!; pids+=("$nopad")
 # Not ready in 30 s: killed outright (the check below fails), never waited for forever.
 if wait_ready "$work/nopad.ready" "$nopad" 30; then kill -INT "$nopad"; else kill -KILL "$nopad"; fi; wait "$nopad" 2>/dev/null
 check "... --gamepad none overrides the file: the host serves (and stops on SIGINT)" grep -q "every held input released" "$work/nopad.err"
+# SIGINT the moment the ready file appears: the record is written only once the host's signal
+# handlers listen (ReadyAnnouncement). When it was written before, 7 of 20 such hosts lost the
+# signal and ran on forever. Ten starts, each given 10 s to stop with its stop line.
+stopped=0
+for i in $(seq 10); do
+  "$bin" host --insecure --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-dashboard --no-web \
+    --gamepad none --data-dir "$work/early-$i" --ready-file "$work/early-$i.ready" >/dev/null 2>"$work/early-$i.err" &
+  early=$!; pids+=("$early")
+  for _ in $(seq 30000); do [[ -s $work/early-$i.ready ]] || ! kill -0 "$early" 2>/dev/null && break; sleep 0.001; done
+  kill -INT "$early" 2>/dev/null
+  for _ in $(seq 100); do kill -0 "$early" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$early" 2>/dev/null; wait "$early" 2>/dev/null
+  grep -q "every held input released" "$work/early-$i.err" && stopped=$((stopped + 1))
+done
+check "SIGINT as soon as --ready-file appears stops the host gracefully (10 of 10 starts; $stopped did)" test "$stopped" -eq 10
 printf '[gamepad]\npad = "xbox"\n' >"$work/badpad.toml"
 "$bin" host --insecure --config "$work/badpad.toml" 2>"$work/badpad.err"; rc=$?
 check "... a bad [gamepad] pad is one line with file:line and the choices" \
