@@ -92,7 +92,7 @@ extension HostDaemon {
             if backend == "xtest" || backend == "uinput" {
                 services.append(.init(service: LogindSessionWatch(
                     environment: options.injection.environment,
-                    onChange: { active in loop.execute { $0.pipeline.setDesktopSessionActive(active) } },
+                    onChange: { active in loop.execute { $0.pipeline.setDesktopSessionActive(active, now: Instant(NIODeadline.now())) } },
                     say: { console.say($0) })))
             }
             #endif

@@ -88,6 +88,8 @@ package enum DSUDropReason: Hashable, Sendable, CustomStringConvertible {
     case tooManyClients
     /// A by-MAC subscription beyond the per-client limit.
     case tooManyMACs
+    /// A pad-data reply with a NaN or infinite gyro or accelerometer value.
+    case notFinite
 
     package var description: String {
         switch self {
@@ -96,6 +98,7 @@ package enum DSUDropReason: Hashable, Sendable, CustomStringConvertible {
         case .staleCounter: "stale-counter"
         case .tooManyClients: "too-many-clients"
         case .tooManyMACs: "too-many-macs"
+        case .notFinite: "not-finite"
         }
     }
 }

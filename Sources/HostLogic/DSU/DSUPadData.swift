@@ -8,6 +8,13 @@ package struct DSUAccel: Hashable, Sendable {
     package var z: Float
     package init(x: Float, y: Float, z: Float) { self.x = x; self.y = y; self.z = z }
     package static let zero = DSUAccel(x: 0, y: 0, z: 0)
+    /// What a real DualShock 4 / DualSense measures at most, each way (g).
+    package static let physicalLimit: Float = 8
+    /// Each axis within ±`physicalLimit`; NaN reads 0. What the DSU server serves.
+    package var physical: DSUAccel {
+        DSUAccel(x: DSUGyro.clamp(x, Self.physicalLimit), y: DSUGyro.clamp(y, Self.physicalLimit),
+                 z: DSUGyro.clamp(z, Self.physicalLimit))
+    }
 }
 
 /// Gyroscope reading in a DSU pad-data reply, in degrees per second.
@@ -17,6 +24,15 @@ package struct DSUGyro: Hashable, Sendable {
     package var roll: Float
     package init(pitch: Float, yaw: Float, roll: Float) { self.pitch = pitch; self.yaw = yaw; self.roll = roll }
     package static let zero = DSUGyro(pitch: 0, yaw: 0, roll: 0)
+    /// What a real DualShock 4 / DualSense measures at most, each way (°/s).
+    package static let physicalLimit: Float = 2000
+    /// Each axis within ±`physicalLimit`; NaN reads 0. What the DSU server serves: a source's
+    /// 3e38 °/s is not served on as it came.
+    package var physical: DSUGyro {
+        DSUGyro(pitch: Self.clamp(pitch, Self.physicalLimit), yaw: Self.clamp(yaw, Self.physicalLimit),
+                roll: Self.clamp(roll, Self.physicalLimit))
+    }
+    static func clamp(_ v: Float, _ limit: Float) -> Float { v.isFinite ? min(max(v, -limit), limit) : 0 }
 }
 
 /// One touch point (6 bytes): active, id, u16 x, u16 y (x rightward, y downward; the

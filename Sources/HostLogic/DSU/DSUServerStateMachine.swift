@@ -100,7 +100,7 @@ package struct DSUServerStateMachine<Address: Hashable & Sendable, ControllerID:
         var pad = DSUPadData(info: slotInfo(s), isConnected: true, packetCounter: counters[Int(s)],
                              analog: DSUAnalogButtons(digital: buttons),
                              motionTimestampMicros: sample.timestampMicros,
-                             accel: DSUAxes.dsuAccel(accel), gyro: DSUAxes.dsuGyro(gyro))
+                             accel: DSUAxes.dsuAccel(accel).physical, gyro: DSUAxes.dsuGyro(gyro).physical)
         pad.buttons = buttons
         // The controller's own sticks and triggers (the page's Gamepad mode, `--analog`, a pad).
         if let analog = sample.analog { DSUAxes.apply(analog, to: &pad) }

@@ -141,6 +141,10 @@ package struct DSUSourceStateMachine: Sendable {
 
     private mutating func accept(_ p: DSUPadData, now: Instant, into out: inout Output) {
         let i = Int(p.info.slot)
+        guard let sample = Self.sample(from: p, table: configuration.buttonTable) else {
+            drops.count(.notFinite)   // DSU has no authentication: a NaN or infinity is refused, not fused
+            return
+        }
         if let last = slots[i].lastCounter {
             let ahead = Int32(bitPattern: p.packetCounter &- last)
             let sameCounterNewerMotion = ahead == 0 && p.motionTimestampMicros > slots[i].lastTimestamp
@@ -161,12 +165,15 @@ package struct DSUSourceStateMachine: Sendable {
             slots[i].connected = true
             out.events.append(.slotConnected(p.info.slot))
         }
-        out.events.append(.sample(slot: p.info.slot, Self.sample(from: p, table: configuration.buttonTable)))
+        out.events.append(.sample(slot: p.info.slot, sample))
     }
 
-    /// The Remotion sample a pad-data reply stands for.
-    package static func sample(from p: DSUPadData, table: DSUButtonTable) -> MotionSample {
-        MotionSample(timestampMicros: p.motionTimestampMicros,
+    /// The Remotion sample a pad-data reply stands for; nil when its gyro or accelerometer
+    /// holds a NaN or an infinity (the UDP and web decoders refuse those too).
+    package static func sample(from p: DSUPadData, table: DSUButtonTable) -> MotionSample? {
+        let values = [p.gyro.pitch, p.gyro.yaw, p.gyro.roll, p.accel.x, p.accel.y, p.accel.z]
+        guard values.allSatisfy(\.isFinite) else { return nil }
+        return MotionSample(timestampMicros: p.motionTimestampMicros,
                      gyro: DSUAxes.remotionGyro(p.gyro),
                      acceleration: DSUAxes.remotionAccel(p.accel),
                      buttons: table.remotionButtons(for: p.buttons),

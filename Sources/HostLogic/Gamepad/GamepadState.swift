@@ -202,6 +202,12 @@ package struct GamepadFeed: Hashable, Sendable {
 
     /// Degrees per radian.
     static let degrees: Float = 180 / .pi
+    /// The most the report's int16 says in its calibration's units (`DualSenseUnits`).
+    package static let maxDegreesPerSecond = Float(Int16.max) / DualSenseUnits.gyroPerDegreePerSecond
+    package static let maxG = Float(Int16.max) / DualSenseUnits.accelPerG
+
+    /// `v` within ±`limit`; NaN reads 0.
+    static func physical(_ v: Float, _ limit: Float) -> Float { v.isNaN ? 0 : min(max(v, -limit), limit) }
 
     /// The controller frame's vector in the pad's frame.
     package static func padFrame(_ v: Vector3) -> Vector3 { Vector3(x: v.x, y: v.z, z: -v.y) }
@@ -212,8 +218,14 @@ package struct GamepadFeed: Hashable, Sendable {
     /// is applied too (edges the host also delivers one by one are idempotent here).
     package mutating func motion(_ sample: MotionSample) -> GamepadState {
         let rate = sample.gyro.map { Self.padFrame($0) } ?? Vector3(x: 0, y: 0, z: 0)
-        state.motion.angularRate = Vector3(x: rate.x * Self.degrees, y: rate.y * Self.degrees, z: rate.z * Self.degrees)
-        if let a = sample.acceleration { state.motion.acceleration = Self.padFrame(a) }
+        // Within what the pad's report can say (docs/SECURITY.md 11.5): NaN reads as no
+        // rotation, a NaN acceleration keeps the last.
+        func degrees(_ v: Float) -> Float { Self.physical(v * Self.degrees, Self.maxDegreesPerSecond) }
+        state.motion.angularRate = Vector3(x: degrees(rate.x), y: degrees(rate.y), z: degrees(rate.z))
+        if let a = sample.acceleration.map(Self.padFrame), a.isFinite {
+            state.motion.acceleration = Vector3(x: Self.physical(a.x, Self.maxG), y: Self.physical(a.y, Self.maxG),
+                                                z: Self.physical(a.z, Self.maxG))
+        }
         state.motion.time = Instant(nanoseconds: Int64(clamping: sample.timestampMicros) &* 1_000)
         if let gyroStick { gyroPart = gyroStick.stick(for: state.motion.angularRate) }
         if let a = sample.analog { analog = a }

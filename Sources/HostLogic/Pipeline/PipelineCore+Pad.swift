@@ -30,4 +30,19 @@ extension PipelineCore {
 
     /// Whether `id` has a pad now (nil: no such session).
     package func hasPad(_ id: SessionID) -> Bool? { sessions[id].map { $0.pad != nil } }
+
+    /// The desktop session this host injects into became inactive (a fast user switch) or
+    /// active again. Suspension is a property of all the session's outputs, not only the
+    /// injector's: every pad shows rest now (returned, one per session with a pad, for the pad
+    /// outputs) and reports nothing while suspended — the next user at the seat gets access
+    /// to the pads' nodes, and a compositor may read a pad's touchpad as a pointer. The pads'
+    /// states keep following their controllers, so on resume the next sample or edge reports
+    /// what is really held.
+    package mutating func setSuspended(_ suspended: Bool, now: Instant) -> [(SessionID, GamepadState)] {
+        guard suspended != self.suspended else { return [] }
+        self.suspended = suspended
+        guard suspended else { return [] }
+        return sessions.compactMap { id, s in s.pad.map { (id, $0.state.rest(at: $0.state.motion.time)) } }
+            .sorted { $0.0 < $1.0 }
+    }
 }

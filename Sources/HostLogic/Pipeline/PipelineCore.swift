@@ -22,6 +22,8 @@ package struct PipelineCore: Sendable {
     package private(set) var closedTotals = ClosedSessionTotals()
     /// Motion moves nothing (a `pause` button); the gyro pipeline keeps up.
     package private(set) var paused = false
+    /// The desktop session is inactive (`setSuspended`): pads show rest and report nothing.
+    package internal(set) var suspended = false
     /// Sessions keep a pointer trail (someone reads the status).
     package let keepsTrails: Bool
     /// Each session gets a virtual pad fed from its samples and edges (`--gamepad`); nil: none.
@@ -57,8 +59,10 @@ package struct PipelineCore: Sendable {
         // One in-place access to the record for the whole sample (`&sessions.values[i]`):
         // reading `sessions.values[i].field` goes through the getter and copies the whole
         // record, mapper and trail included, for every field read (issue 27 item 9).
-        return Self.map(sample, into: &sessions.values[i], latencyMicros: latencyMicros, paused: paused,
-                        screen: screen, now: now)
+        var m = Self.map(sample, into: &sessions.values[i], latencyMicros: latencyMicros, paused: paused,
+                         screen: screen, now: now)
+        if suspended { m.pad = nil }
+        return m
     }
 
     /// The same as outputs appended to `out`, in order: the note, the pointer, the pad.
@@ -81,14 +85,22 @@ package struct PipelineCore: Sendable {
         package var note: PipelineNote?
         /// Rumble and light for the controller: a change held back, or a running rumble's refresh.
         package var feedback: ControllerFeedback?
+        /// The sample with its time on the host's clock (`SampleTimeline`), for the observers
+        /// that serve it on (the DSU server); nil when the session is not open.
+        package var sample: MotionSample?
         package init() {}
     }
 
     /// A sample through one session's record, in place: telemetry, mapper, trail, pad.
-    static func map(_ sample: MotionSample, into s: inout PipelineSession, latencyMicros: Int64?, paused: Bool,
+    static func map(_ received: MotionSample, into s: inout PipelineSession, latencyMicros: Int64?, paused: Bool,
                     screen: ScreenGeometry, now: Instant) -> MotionOutput {
         var result = MotionOutput()
-        s.telemetry.recordMotion(latencyMicros: latencyMicros, sample: sample, now: now)
+        // The status shows the controller's own time (data, never computed with); everything
+        // after this line reads the sample's time on the host's clock.
+        s.telemetry.recordMotion(latencyMicros: latencyMicros, sample: received, now: now)
+        var sample = received
+        sample.timestampMicros = s.timeline.map(received.timestampMicros, now: now)
+        result.sample = sample
         if s.pad != nil {
             result.pad = s.pad?.motion(sample)
             result.feedback = s.feedback.due(now: now)
@@ -129,7 +141,7 @@ package struct PipelineCore: Sendable {
         let (events, command) = sessions.values[i].buttons.events(for: button, down: isDown)
         if let command { perform(command, at: i, down: isDown, into: &out) }
         if !events.isEmpty { out.append(events.count == 1 ? .input(events[0]) : .inputs(events)) }
-        if sessions.values[i].pad != nil, let state = sessions.values[i].pad?.button(button, isDown: isDown) {
+        if sessions.values[i].pad != nil, let state = sessions.values[i].pad?.button(button, isDown: isDown), !suspended {
             out.append(.pad(state))
         }
     }

@@ -9,6 +9,9 @@ package struct PipelineSession: Sendable {
     package var telemetry: SessionTelemetry
     /// Motion mapping state: filters, gyro calibration and fusion, each mode's mapper.
     package var mapper: MotionMapper
+    /// The controller's sample clock on the host's (`SampleTimeline`): what every consumer
+    /// of a sample's time reads.
+    package var timeline = SampleTimeline()
     /// The session's own profile (mapping settings and button map), or nil while it
     /// follows the host's (config file, dashboard).
     package var ownProfile: MappingProfile?

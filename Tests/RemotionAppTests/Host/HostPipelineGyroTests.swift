@@ -45,8 +45,10 @@ import Testing
 
     func feed(_ p: HostPipeline, _ c: inout [StillController], seconds: Double) {
         for _ in 0..<Int(seconds * 250) {
-            p.handle(.motion(Self.one, c[0].next(), latencyMicros: 100), now: .zero)
-            p.handle(.motion(Self.two, c[1].next(), latencyMicros: 100), now: .zero)
+            // The host's clock runs with the samples (each arrives as it is taken).
+            let a = c[0].next(), b = c[1].next()
+            p.handle(.motion(Self.one, a, latencyMicros: 100), now: Instant(nanoseconds: Int64(a.timestampMicros) * 1_000))
+            p.handle(.motion(Self.two, b, latencyMicros: 100), now: Instant(nanoseconds: Int64(b.timestampMicros) * 1_000))
         }
     }
 

@@ -64,7 +64,7 @@ import RemotionProtocol
             pad.buttons = DSUButtonTable.default.dsuButtons(for: sample.buttons)
             let wire = DSUCodec.encode(DSUPacket(senderID: 1, message: .padData(pad)))
             guard case .padData(let back) = try DSUCodec.decode(wire).message else { Issue.record("not pad data"); return }
-            let out = DSUSourceStateMachine.sample(from: back, table: .default)
+            let out = try #require(DSUSourceStateMachine.sample(from: back, table: .default))
             #expect(out.timestampMicros == sample.timestampMicros)
             #expect(close(out.gyro!, gyro, 1e-5))
             #expect(out.acceleration == accel)      // exact: only sign flips
@@ -85,7 +85,7 @@ import RemotionProtocol
         #expect(a.leftTrigger == 0 && a.rightTrigger == 1)
         pad.leftStickX = 0
         #expect(DSUAxes.remotionAnalog(pad).leftX == -1, "0 is clamped to −1 (127 steps each way)")
-        #expect(DSUSourceStateMachine.sample(from: pad, table: .default).analog == DSUAxes.remotionAnalog(pad),
+        #expect(DSUSourceStateMachine.sample(from: pad, table: .default)?.analog == DSUAxes.remotionAnalog(pad),
                 "a DSU source's samples carry them (the virtual pad reads them)")
     }
 

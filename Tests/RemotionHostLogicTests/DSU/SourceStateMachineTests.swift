@@ -170,4 +170,17 @@ import RemotionProtocol
         #expect(sm.nextDeadline == .seconds(0.7))
         #expect(sm.tick(now: .seconds(0.7)).events == [.slotDisconnected(0, timedOut: true)])
     }
+
+    /// DSU has no authentication: a pad-data reply whose gyro or accelerometer holds a NaN or
+    /// an infinity is counted and dropped, not fused or served on (docs/SECURITY.md 11.5);
+    /// the next good one is taken.
+    @Test func aNonFiniteSampleIsCountedAndDropped() {
+        var sm = SM(configuration: .init(clientID: 1))
+        _ = sm.start(now: .zero)
+        let nan = sm.receive(Self.pad(slot: 0, counter: 1, micros: 1_000, gyro: DSUGyro(pitch: .nan, yaw: 0, roll: 0)), now: .zero)
+        let inf = sm.receive(Self.pad(slot: 0, counter: 2, micros: 2_000, gyro: DSUGyro(pitch: 0, yaw: .infinity, roll: 0)), now: .zero)
+        #expect(samples(nan).isEmpty && samples(inf).isEmpty)
+        #expect(sm.drops[.notFinite] == 2)
+        #expect(samples(sm.receive(Self.pad(slot: 0, counter: 3, micros: 3_000), now: .zero)).count == 1)
+    }
 }

@@ -89,7 +89,22 @@ import RemotionProtocol
         #expect(seen[0] == 0)
         #expect(seen[1] == 12_000)          // 4 ms in thirds of a µs
         #expect(seen[2] == 12_003)          // the same sample time: one µs on
-        #expect(seen[4] == 24_000)          // back on the samples' own clock
+        #expect(seen[3] == 12_006)          // an older sample time: one µs on
+        #expect(seen[4] == 24_006)          // 4 ms after the newest time before it
+    }
+
+    /// Times from outside (issue: a far-future timestamp trapped the host in this clock): a
+    /// step is clamped to 1 µs … 1 s before it is scaled, whatever the two times were.
+    @Test func timestampSurvivesAnyTime() {
+        var clock = DualSenseSensorClock()
+        let times: [Int64] = [0, 4_000_000_000_000_000, .max, .min, .max, 0, 1_000, .min]
+        var seen: [UInt32] = []
+        for ns in times { seen.append(clock.ticks(at: Instant(nanoseconds: ns))) }
+        #expect(seen[0] == 0)
+        #expect(seen[1] == 3_000_000)       // a jump of 4e15 ns: one second on
+        #expect(seen[2] == 6_000_000)       // to Int64.max: one second more
+        #expect(seen[3] == 6_000_003)       // back to Int64.min: one µs
+        #expect(seen[7] == 6_000_000 + 3 * 5)
     }
 
     @Test func descriptorDeclaresEveryReportWithItsSize() {

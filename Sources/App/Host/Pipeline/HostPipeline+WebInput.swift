@@ -75,8 +75,12 @@ extension HostPipeline {
     }
 
     /// The host's desktop session became active or inactive (logind's `Active`, a fast user
-    /// switch): inactive releases every held input and drops input until active again.
-    package func setDesktopSessionActive(_ active: Bool) {
+    /// switch): inactive releases every held input, shows every virtual pad at rest and drops
+    /// input and pad reports until active again (one rule for all the outputs).
+    package func setDesktopSessionActive(_ active: Bool, now: Instant) {
+        for (id, rest) in core.setSuspended(!active, now: now) {
+            for o in padOutputs { o.perform(.pad(rest), session: id, now: now) }
+        }
         guard active == injector.isSuspended else { return }
         if active {
             injector.resume()

@@ -50,7 +50,7 @@ package final class HostPipeline: HostEventSink {
     /// states (worked out when an output is added, not per sample). The injector, always
     /// there, is called directly on the per-packet path: no existential call, no enum.
     private var otherInputOutputs: [any HostOutput] = []
-    private var padOutputs: [any HostOutput] = []
+    var padOutputs: [any HostOutput] = []
     /// What the core decided for the action being handled (reused: no array per packet).
     var pending: [PipelineOutput] = []
     package var injectionErrors: Int { injectorOutput.errors }
@@ -130,9 +130,10 @@ package final class HostPipeline: HostEventSink {
             logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(origin.displayText)"])
             for o in observers { o.sessionOpened(id, origin: origin, now: now) }
         case let .motion(id, sample, latency):
-            for o in observers { o.motion(id, sample, now: now) }
             // The per-packet path: the core's decision as a value, its parts straight to their outputs.
             let m = core.motion(id, sample, latencyMicros: latency, screen: injector.screen, now: now)
+            // Observers serve the sample on with its time on the host's clock (SampleTimeline).
+            if let mapped = m.sample { for o in observers { o.motion(id, mapped, now: now) } }
             if let note = m.note { say(note, session: id) }
             if let event = m.pointer {
                 injectorOutput.inject(event, session: id, now: now)

@@ -11,23 +11,29 @@ package enum DualSenseUnits {
 }
 
 /// The sensor timestamp: thirds of a microsecond since the pad's first report, from the
-/// samples' own times, and always advancing — a repeated or older sample time still moves it
-/// on by one microsecond (the kernel rounds deltas to µs; dt = 0 would break games'
-/// integration). 32 bits that wrap, as the kernel expects.
+/// samples' times (already on the host's clock: `SampleTimeline`), and always advancing — a
+/// repeated or older sample time still moves it on by one microsecond (the kernel rounds
+/// deltas to µs; dt = 0 would break games' integration), and a step longer than a second
+/// (a pause, a clock restart) moves it by one second. 32 bits that wrap, as the kernel expects.
+/// Only the step between two samples is computed, clamped before it is scaled, so no time a
+/// controller sends can make this arithmetic trap.
 package struct DualSenseSensorClock: Hashable, Sendable {
-    private var origin: Instant?
-    private var last: Int64?
+    private var last: Instant?
+    private var ticks: UInt32 = 0
     package init() {}
 
+    /// The longest step the clock takes at once.
+    package static let maxStepMicros: Int64 = 1_000_000
+
     package mutating func ticks(at time: Instant) -> UInt32 {
-        let start = origin ?? time
-        origin = start
-        var now = (time.nanoseconds - start.nanoseconds) * DualSenseUnits.timestampTicksPerMicrosecond / 1_000
-        if let last, now < last + DualSenseUnits.timestampTicksPerMicrosecond {
-            now = last + DualSenseUnits.timestampTicksPerMicrosecond
-        }
-        last = now
-        return UInt32(truncatingIfNeeded: now)
+        guard let last else { last = time; return ticks }
+        self.last = max(last, time)   // an older time does not rewind the next step's start
+        // Wrapping difference of two Int64s, then clamped to 1 µs … 1 s: a step in that range
+        // is the true one whatever the two times were.
+        let (difference, overflow) = time.nanoseconds.subtractingReportingOverflow(last.nanoseconds)
+        let micros = overflow ? (time > last ? Self.maxStepMicros : 1) : min(max(difference / 1_000, 1), Self.maxStepMicros)
+        ticks &+= UInt32(micros) &* UInt32(DualSenseUnits.timestampTicksPerMicrosecond)   // ≤ 3e6: fits; the counter wraps
+        return ticks
     }
 }
 

@@ -1,0 +1,82 @@
+import RemotionProtocol
+
+/// A controller's sample clock mapped onto the host's, once per session, the one place a
+/// timestamp from outside becomes time (`PipelineCore` maps every sample before anything
+/// reads it). Fusion's dt, the gyro mouse, flick stick, the virtual pad's sensor clock, the
+/// DSU server's served timestamps and the status's sample time all read the mapped time;
+/// the controller's own value is data and is only ever compared or subtracted here, in
+/// arithmetic that cannot trap.
+///
+/// The rules (docs/SECURITY.md, "Time from outside"):
+/// - The first sample is anchored at the host's `now`.
+/// - A later sample moves the mapped time on by its own step from the previous sample when
+///   that step is plausible: more than 0 and at most `maxStep` (1 s).
+/// - Any other step (repeated, backwards, a jump past `maxStep`, a u64 extreme) is a
+///   **discontinuity**: the mapping restarts at the host's `now` and the sample is counted.
+/// - The mapped time never goes backwards: it always moves on by at least 1 µs, so every
+///   consumer's dt is positive.
+/// - It stays near the host's clock: at most `maxLag` (1 s) behind (a slow controller clock
+///   is pulled forward), and a controller whose steps would take it more than `maxLead` (1 s)
+///   ahead — a fast clock, or a first sample that came late — is slowed, each step by at most
+///   half (so dt never collapses while it converges), and never lets it pass `hardLead` (2 s)
+///   ahead. Both count as re-anchors. A sample can move it at most 1 µs past that cap, so
+///   nothing downstream can overflow.
+///
+/// The one-way latency is not read from here: it needs the controller's clock related to the
+/// host's (UDP's ping/pong offset), and is measured upstream where that is known.
+package struct SampleTimeline: Sendable, Hashable {
+    /// The largest step between two samples that is taken as the controller's own.
+    package static let maxStep: Int64 = 1_000_000
+    /// How far the mapped time may trail the host's clock before it is pulled forward.
+    package static let maxLag: Int64 = 1_000_000
+    /// How far ahead of the host's clock it runs on the controller's steps alone (a late first
+    /// sample, a clock a little fast); past it the steps are slowed.
+    package static let maxLead: Int64 = 1_000_000
+    /// How far ahead it may ever be.
+    package static let hardLead: Int64 = 2_000_000
+
+    /// The previous sample's own time, as it came (µs, the controller's clock).
+    private var lastSample: UInt64?
+    /// The previous sample's mapped time (µs on the host's clock).
+    private var lastMapped: Int64 = 0
+    /// Samples that restarted the mapping (the first one not counted).
+    package private(set) var discontinuities = 0
+    /// Samples whose mapped time was pulled back toward the host's clock.
+    package private(set) var reanchors = 0
+
+    package init() {}
+
+    /// The host-clock time (µs) of a sample stamped `sampleMicros` by its controller,
+    /// arriving at `now`.
+    package mutating func map(_ sampleMicros: UInt64, now: Instant) -> UInt64 {
+        let host = now.microseconds
+        defer { lastSample = sampleMicros }
+        guard let previous = lastSample else {
+            lastMapped = host
+            return Self.unsigned(host)
+        }
+        // Compared before subtracted: the step exists only when the sample moved forward.
+        let step: Int64? = sampleMicros > previous && sampleMicros - previous <= UInt64(Self.maxStep)
+            ? Int64(sampleMicros - previous) : nil
+        var mapped: Int64
+        if let step {
+            mapped = lastMapped &+ step   // step ≤ 1 s and lastMapped ≤ host + 2 s + n µs: no wrap
+            if mapped > host &+ Self.maxLead {
+                mapped = min(max(host &+ Self.maxLead, lastMapped &+ step / 2), host &+ Self.hardLead)
+                reanchors &+= 1
+            }
+        } else {
+            discontinuities &+= 1
+            mapped = host
+        }
+        if mapped < host &- Self.maxLag { mapped = host &- Self.maxLag; reanchors &+= 1 }
+        mapped = max(mapped, lastMapped &+ 1)
+        lastMapped = mapped
+        return Self.unsigned(mapped)
+    }
+
+    /// The mapped time of the newest sample (µs on the host's clock), nil before the first.
+    package var newest: UInt64? { lastSample == nil ? nil : Self.unsigned(lastMapped) }
+
+    private static func unsigned(_ micros: Int64) -> UInt64 { UInt64(max(0, micros)) }
+}

@@ -1,0 +1,98 @@
+import Testing
+import RemotionProtocol
+@testable import RemotionHostLogic
+
+/// A controller's sample clock onto the host's (`SampleTimeline`): the rules in its comment
+/// and docs/SECURITY.md, each with the numbers.
+@Suite struct SampleTimelineTests {
+    static let start = Instant(nanoseconds: 5_000_000_000)   // the host's clock at 5 s
+
+    @Test func theFirstSampleIsAnchoredAtTheHostsClockAndStepsAreTheControllers() {
+        var t = SampleTimeline()
+        #expect(t.map(123_456_789, now: Self.start) == 5_000_000)
+        // 4 ms steps of the controller, arriving with jitter: the controller's steps count.
+        #expect(t.map(123_460_789, now: Self.start + .microseconds(4_700)) == 5_004_000)
+        #expect(t.map(123_464_789, now: Self.start + .microseconds(7_900)) == 5_008_000)
+        #expect(t.discontinuities == 0 && t.reanchors == 0)
+    }
+
+    @Test func aRepeatAStepBackAndAJumpRestartAtTheHostsClock() {
+        var t = SampleTimeline()
+        _ = t.map(1_000, now: Self.start)
+        // Repeated: a discontinuity, but the mapped time still moves on (no dt = 0).
+        #expect(t.map(1_000, now: Self.start) == 5_000_001)
+        // Backwards: restarts at the host's now.
+        #expect(t.map(500, now: Self.start + .milliseconds(10)) == 5_010_000)
+        // A jump past a second (the 4e15 µs that trapped a host with a pad): at the host's now.
+        #expect(t.map(4_000_000_000_000_500, now: Self.start + .milliseconds(14)) == 5_014_000)
+        // And the controller's steps count again from there.
+        #expect(t.map(4_000_000_000_004_500, now: Self.start + .milliseconds(18)) == 5_018_000)
+        #expect(t.discontinuities == 3)
+    }
+
+    @Test func extremesNeverTrapAndTheMappedTimeOnlyMovesOn() {
+        var t = SampleTimeline()
+        var previous: UInt64 = 0
+        var now = Self.start
+        for sample: UInt64 in [0, .max, 0, .max, .max - 1, 1 << 63, 1, .max, 1_000_000, 2_000_000] {
+            let mapped = t.map(sample, now: now)
+            #expect(mapped > previous)
+            #expect(Int64(mapped) <= now.microseconds + SampleTimeline.hardLead + 10)
+            previous = mapped
+            now = now + .microseconds(100)
+        }
+    }
+
+    /// A controller whose clock runs fast (1 s steps every 10 ms of the host's): the mapped
+    /// time never gets more than 2 s ahead of the host's; one that runs slow is pulled forward
+    /// to at most 1 s behind.
+    @Test func aFastOrSlowClockIsHeldNearTheHostsClock() {
+        var fast = SampleTimeline(), slow = SampleTimeline()
+        var now = Self.start
+        for k in 0..<1_000 as Range<UInt64> {
+            let f = fast.map(k * 1_000_000, now: now), s = slow.map(k, now: now)
+            #expect(Int64(f) <= now.microseconds + SampleTimeline.hardLead + 1_000)
+            #expect(Int64(s) >= now.microseconds - SampleTimeline.maxLag)
+            now = now + .milliseconds(10)
+        }
+        #expect(fast.reanchors > 900 && slow.reanchors > 800)
+    }
+
+    /// A first sample that came 300 ms late, then samples on time: the controller's own 4 ms
+    /// steps go on unchanged (the mapped time runs 300 ms ahead, within the 1 s lead). A clock
+    /// more than 1 s ahead is slowed by at most half a step per sample, never collapsed.
+    @Test func aLateFirstSampleKeepsTheControllersSteps() {
+        var t = SampleTimeline()
+        let first = t.map(0, now: Self.start + .milliseconds(300))
+        var previous = first
+        for k in 1...100 as ClosedRange<UInt64> {
+            let mapped = t.map(k * 4_000, now: Self.start + .milliseconds(Int64(k) * 4 + 1))
+            #expect(mapped - previous == 4_000)
+            previous = mapped
+        }
+        var ahead = SampleTimeline()
+        _ = ahead.map(0, now: Self.start + .milliseconds(1_500))
+        var last = ahead.map(4_000, now: Self.start)
+        for k in 2...10 as ClosedRange<UInt64> {
+            let mapped = ahead.map(k * 4_000, now: Self.start)
+            #expect(mapped - last >= 2_000, "dt slowed by at most half while it converges")
+            last = mapped
+        }
+        #expect(t.reanchors == 0 && ahead.reanchors > 0)
+    }
+
+    /// Every consumer reads the mapped time: the pipeline hands it on (the DSU server's
+    /// observer) while the status keeps the controller's own.
+    @Test func thePipelineMapsBeforeAnythingReadsTheTime() {
+        var core = PipelineCore(profile: MappingProfile(),
+                                pads: VirtualPadSettings(forEvery: true))
+        var out: [PipelineOutput] = []
+        let id = SessionID(1)
+        core.open(id, address: "a", identity: "a", now: Self.start, into: &out)
+        let sample = MotionSample(timestampMicros: 9_000_000_000_000_000, gyro: Vector3(x: 0, y: 0, z: 1))
+        let m = core.motion(id, sample, latencyMicros: nil, screen: ScreenGeometry(width: 100, height: 100), now: Self.start)
+        #expect(m.sample?.timestampMicros == 5_000_000)
+        #expect(m.pad?.motion.time == Instant(nanoseconds: 5_000_000_000))
+        #expect(core.sessions[id]?.telemetry.lastSampleMicros == 9_000_000_000_000_000)
+    }
+}
