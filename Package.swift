@@ -121,6 +121,10 @@ let package = Package(
                 path: "Sources/Testing/GamepadFuzzChecks"),
         .executableTarget(name: "FuzzGamepad", dependencies: ["RemotionGamepadFuzzChecks", "RemotionHostLogic"],
                           path: "Sources/Testing/Fuzzers/FuzzGamepad"),
+        // The whole sans-IO host fuzzed: every origin's decoder into the pipeline with every output on.
+        .target(name: "RemotionHostFuzzChecks", dependencies: ["RemotionHostLogic", "RemotionFuzzChecks"],
+                path: "Sources/Testing/HostFuzzChecks"),
+        .executableTarget(name: "FuzzHost", dependencies: ["RemotionHostFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHost"),
         .executableTarget(name: "FuzzSeeds", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzSeeds"),
         // ns per motion sample, release mode (docs/BENCHMARKS.md)
         .executableTarget(name: "MotionBench", dependencies: ["RemotionHostLogic", "RemotionProtocol"],
@@ -136,7 +140,7 @@ let package = Package(
         // MARK: tests, one target per library target
         .testTarget(name: "RemotionProtocolTests", dependencies: ["RemotionProtocol", "RemotionFuzzChecks"]),
         .testTarget(name: "RemotionHostLogicTests", dependencies: [
-            "RemotionHostLogic", "RemotionProtocol", "RemotionGamepadFuzzChecks", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
+            "RemotionHostLogic", "RemotionProtocol", "RemotionGamepadFuzzChecks", "RemotionHostFuzzChecks", "CZlib", .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "RealModule", package: "swift-numerics"),
         ], exclude: ["UI/Golden"]),
         .testTarget(name: "RemotionNetworkTests", dependencies: [

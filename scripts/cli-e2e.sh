@@ -388,5 +388,13 @@ else
   check "tmux is installed (bash scripts/setup.sh)" false
 fi
 
+# 7. Time from outside is data (docs/SECURITY.md): a host with a virtual pad (the null sink
+#    stands in for /dev/uhid) fed a DSU source and a plain UDP controller whose timestamps
+#    jump 4e15 µs ahead and to u64's extremes (once a SIGILL) stays up, serves DSU within a
+#    real pad's range and stops on SIGINT with its stop line.
+timeout 60 python3 e2e/hostile/far_future_time.py "$bin" >"$work/far-future.log" 2>&1; rc=$?
+sed 's/^/     /' "$work/far-future.log"
+check "a host with a pad survives far-future and extreme timestamps from a DSU source and a UDP controller" test "$rc" -eq 0
+
 echo "cli-e2e: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -3,7 +3,7 @@
 # for a bounded time (docs/FUZZING.md). Works from a fresh clone.
 #
 #   FUZZ_SECONDS   seconds per target (default 60)
-#   FUZZ_TARGETS   targets to run (default "FuzzDatagram FuzzHandshake"; also FuzzWebRTC, FuzzGamepad)
+#   FUZZ_TARGETS   targets to run (default "FuzzDatagram FuzzHandshake FuzzHost"; also FuzzWebRTC, FuzzGamepad)
 #   FUZZ_SCRATCH   where the SwiftPM scratch paths go (default .build-fuzz/<name>)
 #   FUZZ_BUILD_ONLY=1  build the targets and stop (scripts/idle-builds.sh, for CI)
 #   FUZZ_SKIP_BUILD=1  run the targets as they were built (CI's stage, after idle-builds.sh:
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-FUZZ_TARGETS=${FUZZ_TARGETS:-"FuzzDatagram FuzzHandshake"}
+FUZZ_TARGETS=${FUZZ_TARGETS:-"FuzzDatagram FuzzHandshake FuzzHost"}
 SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
 ARTIFACTS=artifacts/fuzz
 # SwiftPM's --sanitize=fuzzer links libFuzzer but compiles Swift modules with
@@ -41,6 +41,7 @@ corpus_name() {
         FuzzHandshake) echo handshake ;;
         FuzzWebRTC) echo webrtc ;;
         FuzzGamepad) echo gamepad ;;
+        FuzzHost) echo host ;;
         *) echo "fuzz.sh: unknown target $1" >&2; exit 2 ;;
     esac
 }
@@ -60,10 +61,13 @@ for target in $FUZZ_TARGETS; do
     [[ -x $bin/$target ]] || { echo "fuzz.sh: no $bin/$target: build it (run without FUZZ_SKIP_BUILD)" >&2; exit 1; }
     work="$SCRATCH/corpus/$name"
     mkdir -p "$work"
-    echo "fuzz.sh: running $target for ${FUZZ_SECONDS} s"
+    seconds=$FUZZ_SECONDS
+    # The whole host (FuzzHost) has the most to explore: three times as long (docs/FUZZING.md).
+    [[ $target == FuzzHost ]] && seconds=${FUZZ_HOST_SECONDS:-$((FUZZ_SECONDS * 3))}
+    echo "fuzz.sh: running $target for ${seconds} s"
     set +e
     "$bin/$target" "$work" "Fuzz/corpus/$name" \
-        -max_total_time="$FUZZ_SECONDS" -max_len=1200 -timeout=10 -rss_limit_mb=2048 \
+        -max_total_time="$seconds" -max_len=1200 -timeout=10 -rss_limit_mb=2048 \
         -use_value_profile=1 -print_final_stats=1 \
         -artifact_prefix="$ARTIFACTS/$target-" 2>&1 | tee "$ARTIFACTS/$target.log"
     rc=${PIPESTATUS[0]}

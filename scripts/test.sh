@@ -73,10 +73,10 @@ idle_built() { [[ $(cat "$idle/$1.rc" 2>/dev/null) == 0 ]] || { tail -20 "$idle/
 deb_stage() { idle_built release && REMOTION_RELEASE_BIN=.build-release/release/remotion bash scripts/package-test.sh; }
 export -f idle_built deb_stage; export idle   # timeout runs them in a new bash
 stage "the .deb: release build (made at idle priority beside the stages), lintian, installed in a minimal Debian 12 root (demo, host fed from outside)" bash -c deb_stage
-# 20 s each here (a regression smoke inside the 30-minute CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
+# 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
 export -f fuzz_stage
-stage "fuzzers (${FUZZ_SECONDS:-20} s each)" bash -c fuzz_stage
+stage "fuzzers (${FUZZ_SECONDS:-20} s each, the whole host (FuzzHost) three times as long)" bash -c fuzz_stage
 
 [[ -s $logs/failed.txt ]] && cat "$logs/failed.txt"
 echo "=== stages: ${failures[*]:-none} failed (the whole run took $((SECONDS / 60)) min $((SECONDS % 60)) s)"
