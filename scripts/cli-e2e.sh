@@ -313,6 +313,23 @@ token=${dash_url#*#token=}
 check "remotion dashboard prints the address with its token" test -n "$token" -a "$dash_url" != "$token"
 check "the dashboard's token file is 0600" test "$(stat -c %a "$hostkeys/dashboard-url")" = 600
 check "another user cannot read the token" bash -c "! runuser -u nobody -- cat '$hostkeys/dashboard-url' 2>/dev/null"
+# `remotion dashboard` with a display hands the browser a 0600 page by file URL, never the
+# token on a command line (/proc/PID/cmdline is world-readable; issue 36). A recording
+# xdg-open stands in for the browser (it reads the page, as a browser would).
+mkdir -p "$work/fakebin" "$work/runtime" && chmod 700 "$work/runtime"
+cat >"$work/fakebin/xdg-open" <<FAKE
+#!/bin/sh
+printf '%s\n' "\$*" >"$work/xdg-open.args"
+page=\$(printf '%s' "\$1" | sed 's|^file://||')
+stat -c %a "\$page" >"$work/xdg-open.mode" && cat "\$page" >"$work/xdg-open.page"
+FAKE
+chmod +x "$work/fakebin/xdg-open"
+PATH="$work/fakebin:$PATH" DISPLAY=:99 XDG_RUNTIME_DIR="$work/runtime" "$bin" dashboard --data-dir "$hostkeys" >"$work/dash.out"
+check "remotion dashboard gives xdg-open a file URL, not the token" \
+  bash -c "grep -q '^file://$work/runtime/remotion/dashboard-' '$work/xdg-open.args' && ! grep -qF -- '$token' '$work/xdg-open.args' '$work/dash.out'"
+check "... a 0600 page in a 0700 directory that sends the browser on with the token" \
+  bash -c "test \"\$(cat '$work/xdg-open.mode')\" = 600 && test \"\$(stat -c %a '$work/runtime/remotion')\" = 700 && grep -qF -- '$token' '$work/xdg-open.page'"
+check "... removed once the browser read it" bash -c "! ls '$work/runtime/remotion' | grep -q '^dashboard-'"
 as_nobody() { runuser -u nobody -- curl -s -o /dev/null -w '%{http_code}' "$@"; }
 for route in settings web-pairing calibrate; do
   code=$(as_nobody -H 'Content-Type: application/json' -H "Origin: http://127.0.0.1:$cport" \

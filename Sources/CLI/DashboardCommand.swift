@@ -11,7 +11,7 @@ struct DashboardCommand: ParsableCommand {
         commandName: "dashboard",
         abstract: "Open the running host's web dashboard (with the token its settings and pairing need).")
 
-    @Flag(help: "Only print the address (with its token); do not start a browser.")
+    @Flag(help: "Only print the address (with its token); do not start a browser. Without a display this is what it does.")
     var print = false
 
     @Option(help: "Key directory of the host (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
@@ -27,15 +27,32 @@ struct DashboardCommand: ParsableCommand {
             throw UserError("no running host serves a dashboard for \(file.deletingLastPathComponent().path) "
                             + "(start `remotion host`; with --no-dashboard there is none)")
         }
-        Swift.print(url)
-        guard !print, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
+        let opening = !print && (environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil)
+        guard opening else { Swift.print(url); return }
+        // Never the tokened address on a command line (/proc/PID/cmdline is world-readable):
+        // the browser gets a 0600 page in XDG_RUNTIME_DIR that sends it on (docs/SECURITY.md §5.3).
+        let page: String
+        do {
+            guard let directory = DashboardLaunchFile.directory(environment: environment) else {
+                throw DashboardLaunchFile.Failure.noRuntimeDirectory
+            }
+            DashboardLaunchFile.removeStale(directory: directory, now: Date())
+            page = try DashboardLaunchFile.write(url: url, directory: directory)
+        } catch {
+            Swift.print(url)
+            throw UserError("not starting a browser: \(error)")
+        }
         let opener = Process()
         opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        opener.arguments = ["xdg-open", url]
+        opener.arguments = DashboardLaunchFile.openerArguments(page: page)
         opener.standardOutput = FileHandle.nullDevice
         opener.standardError = FileHandle.nullDevice
         do { try opener.run() } catch {
+            unlink(page)
+            Swift.print(url)
             throw UserError("cannot start a browser (xdg-open: \(error.localizedDescription)); open the address above")
         }
+        Swift.print("remotion dashboard: opening the dashboard in the browser (\(url.split(separator: "#").first ?? ""))")
+        DashboardLaunchFile.removeOnceRead(page)
     }
 }

@@ -73,24 +73,27 @@ struct PairCommand: AsyncParsableCommand {
         printErr("remotion pair: scan the code with the phone's camera; the link works once, for 5 minutes")
         // The link admits no one by itself: the phone waits for this computer's answer.
         guard isatty(STDIN_FILENO) == 1 || yes else {
-            printErr("remotion pair: then accept the phone with `remotion devices --accept CODE` (the host shows its code)")
+            printErr("remotion pair: then accept the phone with `remotion devices --accept CODE-ID` (the host shows it)")
             return
         }
-        try await answerFirstPhone(store: store)
+        guard let link = response.string("link") else { throw UserError("the host did not name the link (an older host?)") }
+        try await answerOwnPhone(link: link, store: store)
     }
 
-    /// Waits (for the window) for the phone that scans the code, shows who asks, and answers.
-    private func answerFirstPhone(store: KeyStore) async throws {
+    /// Waits (for the window) for the phone that uses this command's own link — not another
+    /// phone that asked with another link (the host's own QR code, the dashboard's) — shows
+    /// who asks, and answers that request.
+    private func answerOwnPhone(link: String, store: KeyStore) async throws {
         printErr("remotion pair: waiting for the phone to open the link …")
         let deadline = Date().addingTimeInterval(window)
         while Date() < deadline {
-            if let phone = await WaitingPhones.fetch(dataDirectory: store.directory)?.first {
+            if let phone = await WaitingPhones.fetch(dataDirectory: store.directory, link: link)?.first(where: { $0.link == link }) {
                 let accept = yes ? true : await Task.detached {
                     say("phone '\(Sanitized.text(phone.name))' at \(phone.address) asks to pair (code \(phone.code)).")
                     FileHandle.standardOutput.write(Data("Is this your phone? Accept? [y/N] ".utf8))
                     return readLine()?.lowercased().hasPrefix("y") ?? false
                 }.value
-                say(try await WaitingPhones.decide(code: phone.code, accept: accept, dataDirectory: store.directory))
+                say(try await WaitingPhones.decide(reference: phone.reference, accept: accept, dataDirectory: store.directory))
                 return
             }
             try await Task.sleep(for: .milliseconds(300))
@@ -148,10 +151,10 @@ struct DevicesCommand: AsyncParsableCommand {
     @Option(help: "Remove the paired controller (fingerprint, prefix or name) or web controller (id or name).")
     var revoke: String?
 
-    @Option(help: "Let in the phone that waits with this code (the running host shows it when a phone asks to pair).")
+    @Option(help: "Let in the phone that waits as CODE-ID (the running host shows it when a phone asks to pair; `remotion devices` lists them).")
     var accept: String?
 
-    @Option(help: "Refuse the phone that waits with this code.")
+    @Option(help: "Refuse the phone that waits as CODE-ID.")
     var deny: String?
 
     @Option(help: "Let this web controller (id or name) type again: text, Return, Tab from its page.")
@@ -165,8 +168,8 @@ struct DevicesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = KeyStore(directory: dataDirectory(dataDir, environment: ProcessInfo.processInfo.environment))
-        if let code = accept ?? deny {
-            let answer = try await WaitingPhones.decide(code: code, accept: accept != nil, dataDirectory: store.directory)
+        if let reference = accept ?? deny {
+            let answer = try await WaitingPhones.decide(reference: reference, accept: accept != nil, dataDirectory: store.directory)
             print(answer)
             return
         }

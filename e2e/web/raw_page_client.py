@@ -132,7 +132,7 @@ def pair(url, name, data_dir):
     status, asked = post_json(addr, port, "/api/pair", {"secret": secret, "name": name})
     if status != 202:
         return addr, port, asked
-    consent.decide(data_dir, asked["code"], True)
+    consent.decide(data_dir, asked["code"], consent.request_of(data_dir, asked["code"]), True)
     for _ in range(100):
         status, answer = post_json(addr, port, "/api/pair/wait", {"ticket": asked["ticket"]})
         if status != 202:

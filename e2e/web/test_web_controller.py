@@ -161,9 +161,16 @@ def main():
         pending = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir], capture_output=True, text=True).stdout
         check("the phone waits for the computer: the page and `remotion devices` show the same code, nothing is stored",
               code and code in pending and "CI phone" in pending and "web controllers (0)" in pending, (code, pending))
-        accepted = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--accept", code or "-"],
+        # A decision names the request (CODE-ID, as the list shows it), not the bare code, which
+        # a newer request may draw again after this one expired (issue 36).
+        bare = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--accept", code or "-"],
+                              capture_output=True, text=True)
+        check("remotion devices --accept with the bare code is refused (it names no request)",
+              bare.returncode != 0 and "CODE-ID" in bare.stderr, bare.stdout + bare.stderr)
+        reference = (re.findall(r"\b(%s-[0-9a-f]{8})\b" % re.escape(code or "-"), pending) or ["-"])[0]
+        accepted = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--accept", reference],
                                   capture_output=True, text=True)
-        check("remotion devices --accept CODE lets it in", accepted.returncode == 0 and "accepted phone 'CI phone'" in accepted.stdout,
+        check("remotion devices --accept CODE-ID lets it in", accepted.returncode == 0 and "accepted phone 'CI phone'" in accepted.stdout,
               accepted.stdout + accepted.stderr)
         st = wait(lambda: state(d).get("status") == "connected" and state(d), 8)
         check("paired through the QR URL and connected", st and st.get("screen") == "controller", state(d))
@@ -257,7 +264,9 @@ def main():
         d.find_element(By.ID, "pair-go").click()
         # Someone else scanned it: the person at the computer says no, and nothing is stored.
         code = wait(lambda: d.find_element(By.ID, "pair-code").text.strip() if d.find_element(By.ID, "pair-wait").is_displayed() else None, 8)
-        denied = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--deny", code or "-"], capture_output=True, text=True)
+        pending = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir], capture_output=True, text=True).stdout
+        reference = (re.findall(r"\b(%s-[0-9a-f]{8})\b" % re.escape(code or "-"), pending) or ["-"])[0]
+        denied = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--deny", reference], capture_output=True, text=True)
         err = wait(lambda: d.find_element(By.ID, "pair-error").text, 5)
         stored_after = open(os.path.join(args.data_dir, "web-controllers.json")).read().count('"id"')
         check("remotion devices --deny CODE refuses the waiting phone: the page says so, nothing is stored",

@@ -148,9 +148,10 @@ extension HostDaemon {
         static func announce(request r: WebPairingConsent.Request, console: HostConsole, json: Bool) {
             let name = TextFormat.sanitize(r.name)
             console.say("phone '\(name)' at \(r.address) asks to pair (code \(r.code)): accept with "
-                        + "`remotion devices --accept \(r.code)`, refuse with `--deny \(r.code)` (within \(Int(WebPairingConsent.wait)) s)")
+                        + "`remotion devices --accept \(r.reference)`, refuse with `--deny \(r.reference)` (within \(Int(WebPairingConsent.wait)) s)")
             if json {
-                console.event("{\"event\":\"pair-request\",\"code\":\(JSONText.quote(r.code)),\"name\":\(JSONText.quote(r.name)),"
+                console.event("{\"event\":\"pair-request\",\"code\":\(JSONText.quote(r.code)),\"request\":\(JSONText.quote(r.id)),"
+                              + "\"name\":\(JSONText.quote(r.name)),"
                               + "\"address\":\(JSONText.quote(r.address))}")
             }
         }

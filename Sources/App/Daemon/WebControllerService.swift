@@ -19,38 +19,48 @@ package struct WebControllerService: Service {
     /// The local CA's SHA-256, colon-separated hex, as the phone's certificate screens show it.
     package let caFingerprint: String
 
-    /// The control socket's `web-pair-window`: a new one-time pairing URL (5 minutes, one
-    /// phone) for `remotion pair --web`, which shows it as a QR code.
-    ///     {"command":"web-pair-window"} → {"ok":true,"url":"https://…/#pair=…&fp=…"}
     /// A new phone pairing link (5 minutes, one phone), for the dashboard's "Pair a phone".
     package var openPairing: @Sendable () -> String? {
         let registry = server.registry, reachable = self.reachable, port = self.port, fingerprint = self.fingerprint
         return { WebControllerService.pairingURL(host: reachable, port: port, secret: registry.openPairing(), fingerprint: fingerprint) }
     }
 
-    /// The phones waiting for the person at the computer, and the answer (docs/SECURITY.md §9):
-    ///     {"command":"web-pair-requests"} → {"ok":true,"requests":[{"code":"4821","name":…,"address":…,"seconds":…}]}
-    ///     {"command":"web-pair-decide","code":"4821","accept":true} → {"ok":true,"name":…}
+    /// The control socket's commands for phones (docs/SECURITY.md §5.1, §9).
     package var controlHandlers: ControlCommands.Web {
-        let open = openPairing, stats = server.stats, registry = server.registry, ca = caFingerprint
-        return ControlCommands.Web(pairWindow: { _, _ in
-            guard let url = open() else { return .failure("the web controller cannot open a pairing window") }
-            return .success(["url": .string(url), "seconds": .number(WebPairingDesk.defaultWindow), "caSHA256": .string(ca)])
+        let registry = server.registry, reachable = self.reachable, port = self.port, fingerprint = self.fingerprint
+        return Self.controlHandlers(registry: registry, stats: server.stats, caFingerprint: caFingerprint) { secret in
+            WebControllerService.pairingURL(host: reachable, port: port, secret: secret, fingerprint: fingerprint)
+        }
+    }
+
+    /// `web-pair-window`: a new one-time link for `remotion pair --web`, which shows it as a
+    /// QR code and answers the phone that uses it (its requests carry `link`):
+    ///     {"command":"web-pair-window"} → {"ok":true,"url":"https://…/#pair=…&fp=…","link":"…"}
+    /// The phones waiting for the person at the computer, and the answer, which names the
+    /// request by its code and id (a stale prompt's code may belong to a newer request):
+    ///     {"command":"web-pair-requests"[,"link":"…"]} → {"ok":true,"requests":[{"code":"4821","request":"1a2b3c4d","link":…,"name":…,"address":…,"seconds":…}]}
+    ///     {"command":"web-pair-decide","code":"4821","request":"1a2b3c4d","accept":true} → {"ok":true,"name":…}
+    package static func controlHandlers(registry: WebDeviceRegistry, stats: WebControllerStats, caFingerprint ca: String,
+                                        url: @escaping @Sendable (String) -> String) -> ControlCommands.Web {
+        ControlCommands.Web(pairWindow: { _, _ in
+            let opened = registry.openPairingLink()
+            return .success(["url": .string(url(opened.secret)), "link": .string(opened.link),
+                             "seconds": .number(WebPairingDesk.defaultWindow), "caSHA256": .string(ca)])
         }, stats: { _, _ in .success(stats.snapshot.controlFields) },
-        pairRequests: { _, _ in
+        pairRequests: { request, _ in
             let now = Date()
-            return .success(["requests": .array(registry.pendingPairings(now: now).map { r in
-                .object(["code": .string(r.code), "name": .string(r.name), "address": .string(r.address),
-                         "seconds": .number(max(0, r.expires.timeIntervalSince(now)).rounded())])
+            return .success(["requests": .array(registry.pendingPairings(now: now, link: request.string("link")).map { r in
+                .object(["code": .string(r.code), "request": .string(r.id), "link": .string(r.link), "name": .string(r.name),
+                         "address": .string(r.address), "seconds": .number(max(0, r.expires.timeIntervalSince(now)).rounded())])
             })])
         }, pairDecide: { request, _ in
-            guard let code = request.string("code"), let accept = request.bool("accept") else {
-                return .failure("give the request's code and accept: true or false")
+            guard let code = request.string("code"), let id = request.string("request"), let accept = request.bool("accept") else {
+                return .failure("give the request's code, its id (request) and accept: true or false")
             }
-            switch registry.decide(code: code, accept: accept) {
+            switch registry.decide(code: code, id: id, accept: accept) {
             case .accepted(let r)?: return .success(["name": .string(r.name), "address": .string(r.address), "accepted": .bool(true)])
             case .denied(let r)?: return .success(["name": .string(r.name), "address": .string(r.address), "accepted": .bool(false)])
-            case nil: return .failure("no phone waits with code \(code) (see `remotion devices`)")
+            case nil: return .failure("no phone waits as request \(code)-\(id): it expired or was answered (see `remotion devices`)")
             }
         })
     }

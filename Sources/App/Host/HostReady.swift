@@ -11,8 +11,9 @@ import Darwin
 /// the DSU server). Scripts and tests wait for it instead of reading human-readable lines.
 ///
 /// `remotion host --ready-file PATH` writes it to PATH atomically (0600, a temporary file
-/// renamed over PATH, so a reader never sees half of it); with `--json` the same object is
-/// also one line on stdout. A part that is off is `null`. Fields (docs/ARCHITECTURE.md):
+/// renamed over PATH, so a reader never sees half of it); with `--json` the same object,
+/// without its two secrets (`pairingURL`, `dashboardURL`), is also one line on stdout (the
+/// journal, under the user unit). A part that is off is `null`. Fields (docs/ARCHITECTURE.md):
 ///
 ///     {"event":"ready","pid":4242,"udp":"127.0.0.1:40321","udpPort":40321,
 ///      "webPort":40322,"pairingURL":"https://…/#pair=…","dashboardPort":40323,
@@ -35,14 +36,16 @@ package struct HostReady: Sendable, Equatable {
         self.udpPort = udpPort
     }
 
-    /// One JSON object on one line, keys in a fixed order (the `--json` event: no token).
+    /// One JSON object on one line, keys in a fixed order (the `--json` event: no pairing
+    /// link, no dashboard token).
     package var json: String { json(withSecrets: false) }
 
     private func json(withSecrets: Bool) -> String {
         func number(_ v: Int?) -> String { v.map(String.init) ?? "null" }
         func text(_ v: String?) -> String { v.map(JSONText.quote) ?? "null" }
         return "{\"event\":\"ready\",\"pid\":\(pid),\"udp\":\(JSONText.quote(udp)),\"udpPort\":\(udpPort),"
-            + "\"webPort\":\(number(webPort)),\"pairingURL\":\(text(pairingURL)),"
+            + "\"webPort\":\(number(webPort)),"
+            + (withSecrets ? "\"pairingURL\":\(text(pairingURL))," : "")
             + "\"dashboardPort\":\(number(dashboardPort)),"
             + (withSecrets ? "\"dashboardURL\":\(text(dashboardURL))," : "")
             + "\"controlSocket\":\(text(controlSocket)),\"dsuServe\":\(text(dsuServe))}"

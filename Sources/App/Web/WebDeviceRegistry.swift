@@ -110,7 +110,13 @@ package final class WebDeviceRegistry: Sendable {
     package func isTrusted(_ id: String) -> Bool { state.withLock { s in s.devices.contains { $0.id == id } } }
 
     /// Opens a pairing window: a new one-time secret valid for the desk's window.
-    package func openPairing(now: Date = Date()) -> String { state.withLock { $0.desk.open(now: now) } }
+    package func openPairing(now: Date = Date()) -> String { openPairingLink(now: now).secret }
+
+    /// Opens a pairing window and names its link (the requests its phone makes carry the name).
+    package func openPairingLink(now: Date = Date()) -> WebPairingDesk.Opened {
+        var rng = SystemRandomNumberGenerator()
+        return state.withLock { $0.desk.openLink(now: now, using: &rng) }
+    }
 
     /// Trades a one-time secret for a request the person at the computer answers
     /// (`WebPairingConsent`): the phone's ticket and what the computer shows. Nothing is stored yet.
@@ -131,15 +137,15 @@ package final class WebDeviceRegistry: Sendable {
         return (ticket, request)
     }
 
-    /// The person at the computer answers a waiting phone (by the code it shows); nil when
-    /// no phone waits with that code.
-    package func decide(code: String, accept: Bool, now: Date = Date()) -> WebPairingConsent.Decision? {
-        state.withLock { $0.consent.decide(code: code, accept: accept, now: now) }
+    /// The person at the computer answers a waiting phone (by the code it shows and the
+    /// request's id the prompt showed); nil when no phone waits with that code and id.
+    package func decide(code: String, id: String, accept: Bool, now: Date = Date()) -> WebPairingConsent.Decision? {
+        state.withLock { $0.consent.decide(code: code, id: id, accept: accept, now: now) }
     }
 
-    /// The phones waiting for an answer.
-    package func pendingPairings(now: Date = Date()) -> [WebPairingConsent.Request] {
-        state.withLock { $0.consent.pending(now: now) }
+    /// The phones waiting for an answer (with `link`: those that used that link).
+    package func pendingPairings(now: Date = Date(), link: String? = nil) -> [WebPairingConsent.Request] {
+        state.withLock { $0.consent.pending(now: now, link: link) }
     }
 
     /// A waiting phone polls with its ticket; an accepted one's device is stored now, and

@@ -18,6 +18,9 @@ package enum WebPairingError: Error, Sendable, Hashable, CustomStringConvertible
 package struct WebPairing: Sendable, Hashable {
     package var device: WebDevice
     package var credential: String
+    /// Which link was used (`WebPairingDesk.Opened.link`): `remotion pair --web` answers the
+    /// phone that used the link it showed, not whichever phone asked first.
+    package var link: String = ""
 }
 
 /// One-time pairing secrets for the web controller (sans-IO: the time is a parameter).
@@ -35,6 +38,14 @@ package struct WebPairingDesk: Sendable {
     struct OpenSecret: Sendable, Hashable {
         var digest: [UInt8]
         var expires: Date
+        var link: String
+    }
+
+    /// A new link: its secret (for the URL's `#pair=`) and a name for it that is no secret
+    /// (16 hex digits), which the request its phone makes carries.
+    package struct Opened: Sendable, Hashable {
+        package var secret: String
+        package var link: String
     }
 
     package let window: TimeInterval
@@ -57,11 +68,17 @@ package struct WebPairingDesk: Sendable {
     }
 
     package mutating func open(now: Date, using rng: inout some RandomNumberGenerator) -> String {
+        openLink(now: now, using: &rng).secret
+    }
+
+    /// Makes a new secret and names its link.
+    package mutating func openLink(now: Date, using rng: inout some RandomNumberGenerator) -> Opened {
         expire(now: now)
         let secret = Self.randomBytes(Self.secretLength, using: &rng)
-        openSecrets.append(OpenSecret(digest: Array(SHA256.hash(data: secret)), expires: now + window))
+        let link = Hex.encode(Self.randomBytes(8, using: &rng))
+        openSecrets.append(OpenSecret(digest: Array(SHA256.hash(data: secret)), expires: now + window, link: link))
         if openSecrets.count > Self.maxOpen { openSecrets.removeFirst(openSecrets.count - Self.maxOpen) }
-        return Base64URL.encode(secret)
+        return Opened(secret: Base64URL.encode(secret), link: link)
     }
 
     /// Withdraws every open secret (pairing cancelled).
@@ -88,7 +105,7 @@ package struct WebPairingDesk: Sendable {
             match = i
         }
         guard let index = match else { throw .unknownSecret }
-        openSecrets.remove(at: index)
+        let link = openSecrets.remove(at: index).link
 
         let credential = Self.randomBytes(WebDevice.credentialLength, using: &rng)
         let device = WebDevice(
@@ -97,7 +114,7 @@ package struct WebPairingDesk: Sendable {
             credentialHash: WebDevice.hash(credential: credential),
             created: now
         )
-        return WebPairing(device: device, credential: Base64URL.encode(credential))
+        return WebPairing(device: device, credential: Base64URL.encode(credential), link: link)
     }
 
     package static func randomBytes(_ count: Int, using rng: inout some RandomNumberGenerator) -> [UInt8] {

@@ -45,20 +45,46 @@ package struct WebRTCOffer: Sendable, Equatable {
     /// integrity with this offer's ufrag/password) and learns the phone's address from them
     /// as a peer-reflexive candidate — as it always did for Safari's unresolved `.local` names.
     /// So the host only ever sends STUN back to an address that proved it holds the offer's
-    /// credentials (docs/SECURITY.md §9).
+    /// credentials (docs/SECURITY.md §9). A line goes by the key GStreamer's parser will read
+    /// from it (`attributeKey`), not by its spelling: `a= candidate:…` is a candidate too.
     package static func withoutCandidates(_ sdp: String) -> String {
-        // By bytes: "\r\n" is one Character in Swift, so splitting the String on "\n" would not split it.
         var out: [UInt8] = []
         out.reserveCapacity(sdp.utf8.count)
         for line in sdp.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            let text = String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
-            if text.hasPrefix("a=candidate:") || text == "a=end-of-candidates" { continue }
+            if let key = attributeKey(line), isCandidateKey(key) { continue }
             out += line
             out.append(UInt8(ascii: "\n"))
         }
         if out.last == UInt8(ascii: "\n") { out.removeLast() }   // the split's last segment had none after it
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// The key of the `a=` attribute on one line (the bytes between two LFs) as
+    /// gst_sdp_message_parse_buffer reads it: it skips ASCII whitespace (CR, tab, vertical
+    /// tab, form feed and space included) before the type character, wants `=` right after
+    /// it, ends the value at CR, LF or NUL, and the attribute's key is what follows `=`
+    /// after more whitespace, up to `:` or the value's end (read_string_del). nil when
+    /// GStreamer sees no attribute there.
+    package static func attributeKey(_ line: some Collection<UInt8>) -> [UInt8]? {
+        var rest = line.drop(while: isSDPSpace)
+        guard rest.first == UInt8(ascii: "a") else { return nil }
+        rest = rest.dropFirst()
+        guard rest.first == UInt8(ascii: "=") else { return nil }
+        let value = rest.dropFirst().prefix { $0 != 0x0D && $0 != 0x0A && $0 != 0 }
+        return Array(value.drop(while: isSDPSpace).prefix { $0 != UInt8(ascii: ":") })
+    }
+
+    /// `candidate` or `end-of-candidates`, also with whitespace after it or in another case
+    /// (webrtcbin compares exactly; dropping a near miss costs nothing).
+    static func isCandidateKey(_ key: [UInt8]) -> Bool {
+        var end = key.endIndex
+        while end > key.startIndex, isSDPSpace(key[end - 1]) { end -= 1 }
+        let name = String(decoding: key[..<end], as: UTF8.self).lowercased()
+        return name == "candidate" || name == "end-of-candidates"
+    }
+
+    /// g_ascii_isspace: space, \t, \n, \v, \f, \r.
+    static func isSDPSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 
     /// The fingerprint of a well-formed data-channel-only offer.
     package static func checkSDP(_ sdp: String) -> Result<[UInt8], Problem> {

@@ -30,7 +30,7 @@ import Testing
             dir = try TemporaryDirectory()
             registry = try WebDeviceRegistry(store: WebCredentialStore(directory: dir.url.appendingPathComponent("remotion")))
             let (ticket, request) = try registry.redeem(secret: registry.openPairing(), name: "phone", address: "127.0.0.1")
-            _ = registry.decide(code: request.code, accept: true)
+            _ = registry.decide(code: request.code, id: request.id, accept: true)
             guard case .accepted(let pairing) = try registry.collect(ticket: ticket) else { throw CancellationError() }
             (id, credential) = (pairing.device.id, pairing.credential)
             // Timeouts far past the test: the watchdog must not end the socket here.

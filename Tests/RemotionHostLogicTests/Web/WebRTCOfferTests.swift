@@ -37,6 +37,40 @@ import Testing
         #expect(WebRTCOffer.withoutCandidates("v=0\r\nm=y") == "v=0\r\nm=y")
     }
 
+    /// Issue 36 item 1: GStreamer's SDP parser skips whitespace before the type character and
+    /// before an attribute's key, so `a= candidate:…` is a candidate to libnice. Seen from
+    /// outside before the fix: an offer naming 192.0.2.77:40000 that way drew STUN there.
+    /// (The keys below are what gst_sdp_message_new_from_text reported for these lines,
+    /// GStreamer 1.22, checked through ctypes.)
+    @Test func candidatesAreDroppedByTheKeyGStreamerReads() throws {
+        let spoofed = "a= candidate:1 1 udp 2122260223 192.0.2.77 40000 typ host\r\n"
+        let offer = try WebRTCOffer.parse(Self.body(Self.chromeOffer + spoofed)).get()
+        #expect(!offer.sdp.contains("candidate") && !offer.sdp.contains("192.0.2.77"))
+        #expect(offer.sdp == (try WebRTCOffer.parse(Self.body(Self.chromeOffer)).get().sdp))
+        // Spellings checkSDP refuses today (tabs, leading whitespace) are dropped here all the same.
+        let variants = [
+            "a= candidate:0", "a=  candidate:1", "a=\tcandidate:2", " a=candidate:3", "\ta= candidate:4",
+            "\ra=candidate:5", "a=candidate :6", "a=CANDIDATE:7", "a=candidate\u{0B}:8", "\u{0C}a=candidate:9",
+            "a=end-of-candidates ", " a= end-of-candidates", "a=end-of-candidates\r", "a= candidate:10\r",
+            "a=candidate", "a= candidate",
+        ]
+        for variant in variants {
+            for newline in ["\n", "\r\n"] {
+                let sdp = ["v=0", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", variant, "a=mid:0"]
+                    .joined(separator: newline)
+                #expect(WebRTCOffer.withoutCandidates(sdp) == ["v=0", "m=application 9 UDP/DTLS/SCTP webrtc-datachannel", "a=mid:0"]
+                    .joined(separator: newline), "\(variant.debugDescription)")
+            }
+        }
+        // What GStreamer does not read as a candidate stays: another type, no `=` after it,
+        // a candidate after a CR inside another attribute's line (its value ends at the CR).
+        for kept in ["b= candidate:1", "a =candidate:1", "a=foo\ra=candidate:1", "a=x-candidate:1", "a=ice-options:trickle"] {
+            let sdp = "v=0\n" + kept + "\nm=y"
+            #expect(WebRTCOffer.withoutCandidates(sdp) == sdp, "\(kept.debugDescription)")
+        }
+        #expect(WebRTCOffer.attributeKey(Array("  a= \tcandidate :x".utf8)) == Array("candidate ".utf8))
+    }
+
     @Test func refusalsByReason() {
         func problem(_ body: [UInt8]) -> WebRTCOffer.Problem? {
             if case .failure(let p) = WebRTCOffer.parse(body) { return p }
