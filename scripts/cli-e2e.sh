@@ -387,6 +387,18 @@ check "... the udev rule of docs/INJECTION.md" \
   grep -qxF "$(grep -m1 '^KERNEL=="uinput"' docs/INJECTION.md)" "$inst/.local/share/remotion/60-remotion-uinput.rules"
 check "... which gives the desktop session access (uaccess), no group" \
   bash -c "grep -q 'TAG+=\"uaccess\"' '$inst/.local/share/remotion/60-remotion-uinput.rules' && ! grep -q GROUP '$inst/.local/share/remotion/60-remotion-uinput.rules'"
+check "... which grants no /dev/uhid (the virtual gamepad's grant is an opt-in of its own)" \
+  bash -c "! grep -v '^#' '$inst/.local/share/remotion/60-remotion-uinput.rules' | grep -q 'uhid\|hidraw'"
+check "... the opt-in uhid rule shipped in share/remotion, and the one command that installs it printed" \
+  bash -c "grep -q '^KERNEL==\"uhid\"' '$inst/.local/share/remotion/60-remotion-uhid.rules' && grep -qF 'sudo install -m644 $inst/.local/share/remotion/60-remotion-uhid.rules /etc/udev/rules.d/' '$work/install.out'"
+inst2="$work/inst-gamepad"
+HOME="$inst2" XDG_CONFIG_HOME= bash scripts/install.sh --bin "$bin" --udev-dir "$inst2/udev" >/dev/null 2>&1
+check "install.sh without --gamepad puts no uhid rule where udev reads (--udev-dir)" \
+  test -s "$inst2/udev/60-remotion-uinput.rules" -a ! -e "$inst2/udev/60-remotion-uhid.rules"
+HOME="$inst2" XDG_CONFIG_HOME= bash scripts/install.sh --bin "$bin" --udev-dir "$inst2/udev" --gamepad >/dev/null 2>&1
+check "... with --gamepad it does" test -s "$inst2/udev/60-remotion-uhid.rules"
+HOME="$inst2" XDG_CONFIG_HOME= bash scripts/uninstall.sh >/dev/null 2>&1
+check "... and uninstall.sh removes it with the rest" test -z "$(find "$inst2" -type f -o -type l)"
 check "... bash, zsh and fish completions" test -s "$inst/.local/share/bash-completion/completions/remotion" \
   -a -s "$inst/.local/share/zsh/site-functions/_remotion" -a -s "$inst/.local/share/fish/vendor_completions.d/remotion.fish"
 check "... and the bash completion knows the subcommands" grep -q "pair" "$inst/.local/share/bash-completion/completions/remotion"

@@ -5,6 +5,9 @@
 #                                        share/remotion/ with the command that installs it)
 #   sudo bash scripts/install.sh --system    -> /usr/local, the unit in /etc/systemd/user,
 #                                        the udev rule in /etc/udev/rules.d (udev reloaded)
+#   sudo bash scripts/install.sh --system --gamepad    also installs the opt-in rule that
+#                                        grants /dev/uhid (the virtual gamepad): without
+#                                        --gamepad it is only copied to share/remotion/
 # Options: --prefix DIR (instead of ~/.local or /usr/local), --bin PATH (install this
 # binary, with the resource bundle next to it, instead of building), --udev-dir DIR.
 # Nothing is enabled or started: the script prints how. Every installed file is listed in
@@ -12,14 +15,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-system=0 prefix="" bin="" udev_dir=""
+system=0 gamepad=0 prefix="" bin="" udev_dir=""
 while (($#)); do
   case $1 in
     --system) system=1 ;;
+    --gamepad) gamepad=1 ;;
     --prefix) prefix=$2; shift ;;
     --bin) bin=$2; shift ;;
     --udev-dir) udev_dir=$2; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -81,6 +85,13 @@ sed "s|@BINDIR@|$prefix/bin|g" packaging/remotion-host.service >"$completions/re
 put 0644 "$completions/remotion-host.service" "$unit_dir/remotion-host.service"
 cp packaging/60-remotion-uinput.rules "$completions/60-remotion-uinput.rules"
 put 0644 "$completions/60-remotion-uinput.rules" "$udev_dir/60-remotion-uinput.rules"
+# The uhid grant is an opt-in (any HID device, every kernel HID parser: docs/GAMEPAD.md):
+# always copied to share/remotion, installed into the udev directory only with --gamepad.
+uhid_rule="$prefix/share/remotion/60-remotion-uhid.rules"
+put 0644 packaging/60-remotion-uhid.rules "$uhid_rule"
+if ((gamepad)) && [[ $udev_dir != "$prefix/share/remotion" ]]; then
+  put 0644 packaging/60-remotion-uhid.rules "$udev_dir/60-remotion-uhid.rules"
+fi
 
 echo "installed remotion $version in $prefix (files listed in $manifest)"
 echo "  run:      $prefix/bin/remotion host   (make sure $prefix/bin is on your PATH)"
@@ -91,6 +102,13 @@ if ((system)) && [[ $udev_dir == /etc/udev/rules.d ]]; then
   echo "  uinput:   rule installed: the user at the machine's active desktop session may use /dev/uinput (no group to join)"
 else
   echo "  uinput:   sudo install -m 0644 $udev_dir/60-remotion-uinput.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=misc --sysname-match=uinput"
+fi
+if ((gamepad)) && ((system)) && [[ $udev_dir == /etc/udev/rules.d ]]; then
+  modprobe uhid 2>/dev/null || true
+  command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger --sysname-match=uhid || true
+  echo "  gamepad:  uhid rule installed: the user at the active desktop session may create HID devices (/dev/uhid)"
+else
+  echo "  gamepad:  opt-in, for --gamepad only: sudo install -m644 $uhid_rule /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger --sysname-match=uhid"
 fi
 echo "  zsh:      add $prefix/share/zsh/site-functions to fpath for the completions"
 echo "  remove:   bash scripts/uninstall.sh$( ((system)) && echo " --system")$( [[ -n ${prefix:-} ]] && echo " --prefix $prefix")"

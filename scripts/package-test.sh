@@ -90,6 +90,10 @@ check "remotion --version in the root says the package's version" \
   test "$(inroot remotion --version)" = "$(dpkg-deb -f "$deb" Version)"
 check "the man page and the completions are where man and the shells look" \
   test -s "$root/usr/share/man/man1/remotion.1.gz" -a -s "$root/usr/share/bash-completion/completions/remotion"
+check "the uinput rule is installed in rules.d and grants no /dev/uhid" \
+  bash -c "grep -q '^KERNEL==\"uinput\"' '$root/usr/lib/udev/rules.d/60-remotion-uinput.rules' && ! grep -v '^#' '$root/usr/lib/udev/rules.d/60-remotion-uinput.rules' | grep -q 'uhid\|hidraw'"
+check "the uhid rule is shipped (/usr/share/remotion) but installed nowhere udev reads (an opt-in)" \
+  bash -c "test -s '$root/usr/share/remotion/60-remotion-uhid.rules' && ! ls '$root'/usr/lib/udev/rules.d/*uhid* '$root'/etc/udev/rules.d/*uhid* 2>/dev/null | grep -q ."
 
 inroot useradd --create-home --shell /bin/sh tester || fail "useradd failed in the root"
 inroot --user remotion demo --duration 1 >"$work/demo.out" 2>"$work/demo.err"; rc=$?

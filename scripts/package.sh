@@ -4,7 +4,8 @@
 # the dashboard's and the phone page's files next to it in /usr/lib/remotion (the rule
 # Bundle.module follows, the same layout scripts/install.sh uses), a man page per command
 # generated from the argument parser (swift-argument-parser's generate-manual on the built
-# binary), bash/zsh/fish completions, the systemd user unit and the udev rule
+# binary), bash/zsh/fish completions, the systemd user unit, the udev rule and the opt-in
+# uhid rule (shipped in /usr/share/remotion, not installed into rules.d)
 # (packaging/, the files scripts/install.sh installs too), copyright and changelog.
 # Depends is computed by dpkg-shlibdeps from the binary. lintian runs when installed.
 #
@@ -104,6 +105,8 @@ done
 sed 's|@BINDIR@|/usr/bin|' packaging/remotion-host.service |
   install -D -m 0644 /dev/stdin "$root/usr/lib/systemd/user/remotion-host.service"
 install -D -m 0644 packaging/60-remotion-uinput.rules "$root/usr/lib/udev/rules.d/60-remotion-uinput.rules"
+# The uhid grant is an opt-in: shipped, not in rules.d (docs/PACKAGING.md says how to install it).
+install -D -m 0644 packaging/60-remotion-uhid.rules "$root/usr/share/remotion/60-remotion-uhid.rules"
 install -m 0644 packaging/copyright "$root/usr/share/doc/remotion/copyright"
 # A native package (no Debian revision): its Debian-format changelog is changelog.gz.
 gzip -9n <packaging/changelog >"$root/usr/share/doc/remotion/changelog.gz"

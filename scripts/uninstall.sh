@@ -37,5 +37,6 @@ if ((rule_removed)) && command -v udevadm >/dev/null; then
   # The uaccess tag goes with the rule; an ACL already on /dev/uinput stays until the node
   # is made again (reboot, or `rmmod uinput` when it is not a static node).
   udevadm control --reload && udevadm trigger --subsystem-match=misc --sysname-match=uinput || true
-  echo "  uinput:   udev rule removed; the session's access to /dev/uinput ends with the next reboot"
+  udevadm trigger --sysname-match=uhid || true
+  echo "  uinput:   udev rules removed (uinput, and uhid if --gamepad installed it); the session's access ends with the next reboot"
 fi

@@ -36,8 +36,10 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         // The config file is read as the host reads it: a broken one stops the host, so it is a problem here too.
         var configLine: DoctorLine?
+        var filePad = false
         do {
             let loaded = try ConfigLoader.load(explicitPath: host.config, environment: environment)
+            filePad = loaded.gamepad.pad != nil
             if let path = loaded.path { configLine = DoctorLine("config", .pass, "config \(path) reads cleanly") }
         } catch {
             configLine = DoctorLine("config", .fail, "\(error)", fix: "fix the file, or start the host with another --config")
@@ -55,6 +57,7 @@ struct DoctorCommand: AsyncParsableCommand {
         options.dashboardPort = host.noDashboard ? nil : host.dashboardPort
         options.discovery = !host.noDiscovery
         options.inject = host.inject
+        options.gamepad = host.gamepad.map { $0 != "none" } ?? filePad   // the flag wins, as in `remotion host`
         options.browseSeconds = browseSeconds
         var report = await DoctorRun.run(options)
         if let from { report.lines.insert(DoctorLine("flags", .pass, "checking the host as \(from) starts it"), at: 0) }

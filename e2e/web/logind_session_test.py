@@ -10,11 +10,16 @@ is what logind does when another user's session takes the seat.
 
 Run by scripts/logind-session-test.sh inside its own network namespace with a private Xvfb.
 The X server is the witness of the pointer buttons (XQueryPointer through libX11 by ctypes).
-Checks: a held left button is released when Active turns false; input (a press) and text
-are dropped while inactive; when Active turns true again input is injected again.
-Prints 'N passed, N failed'.
+Checks, host 1 (started with XDG_SESSION_ID=c1, as from a login shell): a held left button
+is released when Active turns false; input (a press) and text are dropped while inactive;
+when Active turns true again input is injected again; when session c1 is removed it fails
+closed (the held button released, input refused). Host 2 (started WITHOUT XDG_SESSION_ID,
+as under `systemd --user`; the fake logind has no GetSessionByPID, like logind for a
+process in user@UID.service): it finds its session through GetUser and the User's Display
+(c2), is suspended when c2 turns inactive, fails closed when c2 is removed, and resumes when
+the Display names an active session (c3) again. Prints 'N passed, N failed'.
 """
-import argparse, base64, ctypes, json, os, re, socket, ssl, struct, subprocess, sys, time
+import argparse, base64, ctypes, json, os, socket, ssl, struct, subprocess, sys, time
 
 import raw_page_client
 
@@ -96,126 +101,199 @@ def gdbus(*args):
 
 # `gdbus wait` returns once the name has an owner: the mock's readiness.
 subprocess.run(["gdbus", "wait", "--system", "--timeout", "20", "org.freedesktop.login1"], env=env, check=True)
-added = gdbus("--object-path", "/org/freedesktop/login1", "--method", "org.freedesktop.DBus.Mock.AddSession",
-              "c1", "seat0", str(os.getuid()), "tester", "true")
-check("the fake logind has session c1, active", added.returncode == 0, added.stderr)
-session = "/org/freedesktop/login1/session/c1"
+uid = os.getuid()
+user = f"/org/freedesktop/login1/user/{uid}"
+manager = "/org/freedesktop/login1"
+# The template's GetUser adds a uint32 to a string (a TypeError); this one answers as logind.
+fixed = gdbus("--object-path", manager, "--method", "org.freedesktop.DBus.Mock.AddMethod", "org.freedesktop.login1.Manager",
+              "GetUser", "u", "o", 'ret = "/org/freedesktop/login1/user/%d" % args[0]')
+check("the fake logind answers GetUser", fixed.returncode == 0, fixed.stderr)
 
 
-def set_active(active):
+session_path = "/org/freedesktop/login1/session/{}".format
+
+
+def add_session(sid, active=True):
+    res = gdbus("--object-path", manager, "--method", "org.freedesktop.DBus.Mock.AddSession",
+                sid, "seat0", str(uid), "tester", "true" if active else "false")
+    return res.returncode == 0
+
+
+def set_active(sid, active):
     v = "true" if active else "false"
-    res = gdbus("--object-path", session, "--method", "org.freedesktop.DBus.Mock.UpdateProperties",
+    res = gdbus("--object-path", session_path(sid), "--method", "org.freedesktop.DBus.Mock.UpdateProperties",
                 "org.freedesktop.login1.Session", "{'Active': <%s>}" % v)
     return res.returncode == 0
 
 
-# ── the host and a WebSocket client framed like the page ─────────────────────────────
-ready = os.path.join(a.work, "ready.json")
-host = subprocess.Popen([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "xtest", "--no-discovery",
-                         "--no-dashboard", "--web-port", "0", "--timeout", "30", "--data-dir", os.path.join(a.work, "data"),
-                         "--pair-at-start", "--ready-file", ready], stdout=subprocess.DEVNULL,
-                        stderr=open(os.path.join(a.work, "host.err"), "w"), env=env)
-children.append(host)
-if not wait_for(lambda: (os.path.exists(ready) and os.path.getsize(ready) > 0) or host.poll() is not None, 30) \
-        or host.poll() is not None:
-    check("the host becomes ready", False)
-    finish()
-# The page's pairing, the host's user accepting it (e2e/web/raw_page_client.py).
-addr, port, device = raw_page_client.pair(json.load(open(ready))["pairingURL"], "logind-test", os.path.join(a.work, "data"))
-authority = f"{addr}:{port}"
-tls = ssl.create_default_context()
-tls.check_hostname = False
-tls.verify_mode = ssl.CERT_NONE     # the host's own CA; this test checks injection, not the chain
-ws = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
-key = base64.b64encode(os.urandom(16)).decode()
-ws.sendall(f"GET /ws HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\nUpgrade: websocket\r\n"
-           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
-head = b""
-while b"\r\n\r\n" not in head:
-    head += ws.recv(1)
-buffered = b""
+def set_display(sid):
+    """The User's Display, as logind sets it; '' for none. Properties.Set: the mock's
+    UpdateProperties cannot wrap a struct. It emits PropertiesChanged either way."""
+    value = f"<('{sid}', objectpath '{session_path(sid) if sid else '/'}')>"
+    res = gdbus("--object-path", user, "--method", "org.freedesktop.DBus.Properties.Set",
+                "org.freedesktop.login1.User", "Display", value)
+    return res.returncode == 0
 
 
-def send(obj, opcode=0x1):
-    payload, mask = json.dumps(obj).encode(), os.urandom(4)
-    n = len(payload)
-    header = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n))
-    ws.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+def remove_session(sid):
+    """The session object goes and the Manager says SessionRemoved, as logind does."""
+    gone = gdbus("--object-path", manager, "--method", "org.freedesktop.DBus.Mock.RemoveObject", session_path(sid))
+    said = gdbus("--object-path", manager, "--method", "org.freedesktop.DBus.Mock.EmitSignal", "org.freedesktop.login1.Manager",
+                 "SessionRemoved", "so", f"[<'{sid}'>, <objectpath '{session_path(sid)}'>]")
+    return gone.returncode == 0 and said.returncode == 0
 
 
-def frame():
-    """The next text frame from the host (unmasked), as a dict when it is JSON."""
-    global buffered
-    while True:
-        while len(buffered) < 2:
-            buffered += ws.recv(65536)
-        op, n, at = buffered[0] & 0x0F, buffered[1] & 0x7F, 2
-        if n == 126:
-            while len(buffered) < 4:
-                buffered += ws.recv(65536)
-            n, at = struct.unpack(">H", buffered[2:4])[0], 4
-        while len(buffered) < at + n:
-            buffered += ws.recv(65536)
-        payload, buffered = buffered[at:at + n], buffered[at + n:]
-        if op == 0x1:
-            try:
-                return json.loads(payload)
-            except ValueError:
-                return {}
-        if op == 0x9:
-            send_raw_pong(payload)
+# ── a host and a WebSocket client framed like the page ───────────────────────────────
+class Host:
+    def __init__(self, name, host_env):
+        self.name = name
+        work = os.path.join(a.work, name)
+        os.makedirs(work)
+        self.err = os.path.join(work, "host.err")
+        ready = os.path.join(work, "ready.json")
+        self.proc = subprocess.Popen([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "xtest",
+                                      "--no-discovery", "--no-dashboard", "--web-port", "0", "--timeout", "30",
+                                      "--data-dir", os.path.join(work, "data"), "--pair-at-start", "--ready-file", ready],
+                                     stdout=subprocess.DEVNULL, stderr=open(self.err, "w"), env=host_env)
+        children.append(self.proc)
+        if not wait_for(lambda: (os.path.exists(ready) and os.path.getsize(ready) > 0) or self.proc.poll() is not None, 30) \
+                or self.proc.poll() is not None:
+            check(f"{name} becomes ready", False)
+            finish()
+        # The page's pairing, the host's user accepting it (e2e/web/raw_page_client.py).
+        addr, port, self.device = raw_page_client.pair(json.load(open(ready))["pairingURL"], "logind-test",
+                                                       os.path.join(work, "data"))
+        authority = f"{addr}:{port}"
+        tls = ssl.create_default_context()
+        tls.check_hostname = False
+        tls.verify_mode = ssl.CERT_NONE     # the host's own CA; this test checks injection, not the chain
+        self.ws = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.ws.sendall(f"GET /ws HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\nUpgrade: websocket\r\n"
+                        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.ws.recv(1)
+        self.buffered = b""
+        self.send({"type": "hello", "v": 1, "id": self.device["id"], "credential": self.device["credential"]})
+        while self.frame().get("type") not in ("welcome", "refused"):
+            pass
+        self.ws.settimeout(10)
+
+    def said(self, text):
+        return text in open(self.err).read()
+
+    def send(self, obj, opcode=0x1, payload=None):
+        payload, mask = (payload if payload is not None else json.dumps(obj).encode()), os.urandom(4)
+        n = len(payload)
+        header = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n))
+        self.ws.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def frame(self):
+        """The next text frame from the host (unmasked), as a dict when it is JSON."""
+        while True:
+            while len(self.buffered) < 2:
+                self.buffered += self.ws.recv(65536)
+            op, n, at = self.buffered[0] & 0x0F, self.buffered[1] & 0x7F, 2
+            if n == 126:
+                while len(self.buffered) < 4:
+                    self.buffered += self.ws.recv(65536)
+                n, at = struct.unpack(">H", self.buffered[2:4])[0], 4
+            while len(self.buffered) < at + n:
+                self.buffered += self.ws.recv(65536)
+            payload, self.buffered = self.buffered[at:at + n], self.buffered[at + n:]
+            if op == 0x1:
+                try:
+                    return json.loads(payload)
+                except ValueError:
+                    return {}
+            if op == 0x9:
+                self.send(None, opcode=0xA, payload=payload)
+
+    def probe(self):
+        """The host's answer to text with nothing to type (a control character): its reason
+        says whether it injects. Processed in order after everything sent before it."""
+        self.send({"type": "text", "text": "\u0001"})
+        while True:
+            f = self.frame()
+            if f.get("type") == "untyped":
+                return f.get("message", "")
+
+    def click(self, down):  # the left button
+        self.send({"type": "click", "button": "left", "down": down})
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
 
 
-def send_raw_pong(payload):
-    mask = os.urandom(4)
-    ws.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
-
-
-def probe():
-    """The host's answer to text with nothing to type (a control character): its reason says
-    whether it injects. Processed in order after everything sent before it."""
-    send({"type": "text", "text": "\u0001"})
-    while True:
-        f = frame()
-        if f.get("type") == "untyped":
-            return f.get("message", "")
-
-
-send({"type": "hello", "v": 1, "id": device["id"], "credential": device["credential"]})
-while frame().get("type") not in ("welcome", "refused"):
-    pass
-ws.settimeout(10)
 inactive_reason = "not the active one"
 
-try:
-    # A held left button, as the X server sees it.
-    send({"type": "click", "button": "left", "down": True})
-    check("the phone holds the left button (X sees it down)", wait_for(left_down, 5))
+def suspended(host):
+    return wait_for(lambda: inactive_reason in (r := host.probe()) and r, 7)
 
-    # Another user's session takes the seat.
+
+def resumed(host):
+    return wait_for(lambda: inactive_reason not in (r := host.probe()) and r, 7)
+
+
+def fails_closed_with_button_held(host, what, change):
+    """A held button (X sees it down), then `change`: released and input refused."""
+    host.click(True)
+    check(f"{host.name}: the phone holds the left button (X sees it down)", wait_for(left_down, 5))
     t0 = time.monotonic()
-    check("the fake logind turns session c1 inactive", set_active(False))
-    released = wait_for(lambda: not left_down(), 6)
-    print(f"     released {time.monotonic() - t0:.2f} s after the flip (PropertiesChanged; the 5 s poll is the backstop)")
-    check("the host releases the held button (within the 5 s backstop at most)", released)
-    reason = wait_for(lambda: inactive_reason in (r := probe()) and r, 6)
-    check("text is refused while inactive, saying why", bool(reason), reason)
-
-    # Input while inactive is dropped: a press, then the probe (in order after it).
-    send({"type": "click", "button": "left", "down": True})
-    reason = probe()
-    check("a press while inactive is dropped (X sees the button up)", not left_down() and inactive_reason in reason,
+    check(f"{host.name}: the fake logind {what}", change())
+    released = wait_for(lambda: not left_down(), 7)
+    print(f"     released {time.monotonic() - t0:.2f} s after it (a signal; the 5 s poll is the backstop)")
+    check(f"{host.name}: the held button is released (within the 5 s backstop at most)", released)
+    reason = suspended(host)
+    check(f"{host.name}: text is refused, saying why", bool(reason), reason)
+    host.click(True)
+    reason = host.probe()
+    check(f"{host.name}: a press is dropped (X sees the button up)", not left_down() and inactive_reason in reason,
           (left_down(), reason))
+    host.click(False)
 
-    # The host's session is active again.
-    send({"type": "click", "button": "left", "down": False})
-    check("the fake logind turns session c1 active again", set_active(True))
-    reason = wait_for(lambda: inactive_reason not in (r := probe()) and r, 6)
-    check("the host injects again once active (text no longer refused for the session)", bool(reason), reason)
-    send({"type": "click", "button": "left", "down": True})
-    check("a press after resuming reaches X", wait_for(left_down, 5))
-    send({"type": "click", "button": "left", "down": False})
-    check("... and its release too", wait_for(lambda: not left_down(), 5))
+
+def injects_again(host):
+    reason = resumed(host)
+    check(f"{host.name}: injects again (text no longer refused for the session)", bool(reason), reason)
+    host.click(True)
+    check(f"{host.name}: a press reaches X", wait_for(left_down, 5))
+    host.click(False)
+    check(f"{host.name}: ... and its release too", wait_for(lambda: not left_down(), 5))
+
+
+try:
+    # Host 1: its session from XDG_SESSION_ID.
+    check("the fake logind has session c1, active", add_session("c1"))
+    one = Host("host1", env)
+    fails_closed_with_button_held(one, "turns session c1 inactive", lambda: set_active("c1", False))
+    check("the fake logind turns session c1 active again", set_active("c1", True))
+    injects_again(one)
+    # Fail closed: the session followed is removed (the user logged out of it).
+    fails_closed_with_button_held(one, "removes session c1", lambda: remove_session("c1"))
+    one.stop()
+
+    # Host 2: no XDG_SESSION_ID (a systemd --user service); the user's Display names c2.
+    check("the fake logind has session c2, active, the user's Display", add_session("c2") and set_display("c2"))
+    two = Host("host2", {k: v for k, v in env.items() if k != "XDG_SESSION_ID"})
+    check("host2: follows the user's graphical session (Display), not 'not followed'",
+          wait_for(lambda: two.said("following the user's graphical session"), 5) and not two.said("not followed"),
+          open(two.err).read()[-400:])
+    injects_again(two)
+    fails_closed_with_button_held(two, "turns session c2 inactive", lambda: set_active("c2", False))
+    check("the fake logind turns session c2 active again", set_active("c2", True))
+    injects_again(two)
+    # Fail closed: c2 removed while the Display still names it (not yet updated).
+    fails_closed_with_button_held(two, "removes session c2", lambda: remove_session("c2"))
+    # An active session at the user's Display again: resumed.
+    check("the fake logind has session c3, active, the user's Display", add_session("c3") and set_display("c3"))
+    injects_again(two)
 except (OSError, socket.timeout) as e:
     check("the WebSocket session stays up", False, repr(e))
 finally:

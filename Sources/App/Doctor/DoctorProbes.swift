@@ -80,6 +80,17 @@ package enum DoctorProbes {
 
     // MARK: devices
 
+    /// The shipped, not installed, uhid rule: PREFIX/share/remotion next to the binary's
+    /// PREFIX/lib/remotion (the .deb: /usr; scripts/install.sh: its prefix), else nil.
+    package static func shippedUHIDRule() -> String? {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? Bundle.main.executablePath ?? "/"
+        let binary = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let prefix = binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [prefix.appendingPathComponent("share/remotion/\(DoctorChecks.uhidRuleFile)").path,
+                          "/usr/share/remotion/\(DoctorChecks.uhidRuleFile)"]
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
     package static func access(_ path: String) -> UInputAccess {
         #if os(Linux)
         if Glibc.access(path, W_OK) == 0 { return .writable }

@@ -22,6 +22,8 @@ package enum DoctorRun {
         package var discovery = true
         package var instance: InstanceName
         package var inject: InjectorChoice = .auto
+        /// --gamepad or [gamepad] asks for a virtual pad (through /dev/uhid).
+        package var gamepad = false
         package var dataDirectory: URL
         package var environment: [String: String]
         /// How long the browse for the host's own announcement waits.
@@ -85,7 +87,8 @@ package enum DoctorRun {
         let facts = InjectorFacts(environment: o.environment, uinput: uinput, platform: InjectorFactory.platform)
         lines.append(DoctorChecks.injector(o.inject, facts))
         lines.append(DoctorChecks.uinput(uinput, needed: InjectorSelection.decide(o.inject, facts).backend == .uinput))
-        lines.append(DoctorChecks.uhid(DoctorProbes.access("/dev/uhid")))
+        lines.append(DoctorChecks.uhid(DoctorProbes.access("/dev/uhid"), gamepad: o.gamepad,
+                                       shippedRule: DoctorProbes.shippedUHIDRule()))
         #if os(Linux)
         lines.append(DoctorChecks.dualSenseDriver(UHIDDriverProbe.facts()))
         #endif

@@ -120,17 +120,29 @@ package enum DoctorChecks {
                           fix: UInputAdvice.remedy(access))
     }
 
-    package static let uhidRule = #"KERNEL=="uhid", SUBSYSTEM=="misc", TAG+="uaccess""#
+    /// The file that grants /dev/uhid, shipped but not installed (an opt-in: creating HID
+    /// devices reaches every kernel HID driver's parser; docs/GAMEPAD.md, docs/SECURITY.md).
+    package static let uhidRuleFile = "60-remotion-uhid.rules"
 
-    package static func uhid(_ access: UInputAccess) -> DoctorLine {
+    /// The one command that installs the uhid grant: from the shipped copy when there is one
+    /// (the .deb's /usr/share/remotion, or scripts/install.sh's PREFIX/share/remotion), else
+    /// from a checkout.
+    package static func uhidEnable(shippedRule: String?) -> String {
+        guard let rule = shippedRule else { return "from a checkout: sudo bash scripts/install.sh --system --gamepad" }
+        return "sudo install -m644 \(rule) /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger --sysname-match=uhid"
+    }
+
+    /// /dev/uhid: needed (a fail) when --gamepad or [gamepad] asks for a virtual pad.
+    package static func uhid(_ access: UInputAccess, gamepad: Bool, shippedRule: String?) -> DoctorLine {
+        let why = gamepad ? " (the virtual gamepad needs it)" : " (only the virtual gamepad needs it)"
         switch access {
         case .writable: return DoctorLine("device.uhid", .pass, "/dev/uhid is writable")
         case .missing:
-            return DoctorLine("device.uhid", .warn, "/dev/uhid does not exist (only HID device emulation needs it)",
-                              fix: "sudo modprobe uhid")
+            return DoctorLine("device.uhid", gamepad ? .fail : .warn, "/dev/uhid does not exist" + why, fix: "sudo modprobe uhid")
         case .notWritable:
-            return DoctorLine("device.uhid", .warn, "/dev/uhid is not writable by this user (only HID device emulation needs it)",
-                              fix: "put `\(uhidRule)` in /etc/udev/rules.d/60-remotion-uhid.rules and run `sudo udevadm control --reload && sudo udevadm trigger`")
+            return DoctorLine("device.uhid", gamepad ? .fail : .warn,
+                              "/dev/uhid is not writable by this user" + why + "; its grant (\(uhidRuleFile)) is opt-in",
+                              fix: uhidEnable(shippedRule: shippedRule))
         }
     }
 

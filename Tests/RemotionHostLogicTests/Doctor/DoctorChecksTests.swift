@@ -36,6 +36,19 @@ import Testing
         #expect(DoctorChecks.uinput(.notWritable, needed: false).status == .warn)
     }
 
+    /// The uhid grant is an opt-in file that is shipped, not installed: the fix names the
+    /// one command that installs it (the shipped copy, else a checkout's install.sh).
+    @Test func uhidNamesTheCommandThatInstallsItsOptInRule() {
+        let deb = DoctorChecks.uhid(.notWritable, gamepad: true, shippedRule: "/usr/share/remotion/60-remotion-uhid.rules")
+        #expect(deb.status == .fail && deb.message.contains("60-remotion-uhid.rules"))
+        #expect(deb.fix == "sudo install -m644 /usr/share/remotion/60-remotion-uhid.rules /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger --sysname-match=uhid")
+        let checkout = DoctorChecks.uhid(.notWritable, gamepad: true, shippedRule: nil)
+        #expect(checkout.fix == "from a checkout: sudo bash scripts/install.sh --system --gamepad")
+        #expect(DoctorChecks.uhid(.notWritable, gamepad: false, shippedRule: nil).status == .warn)
+        #expect(DoctorChecks.uhid(.missing, gamepad: true, shippedRule: nil).status == .fail)
+        #expect(DoctorChecks.uhid(.writable, gamepad: true, shippedRule: nil).status == .pass)
+    }
+
     @Test func portsHeldByTheHostPassTakenOnesNameTheProgram() {
         let free = DoctorChecks.port(id: "p", what: "page port", proto: .tcp, ports: 7476...7476, holders: [:], flag: "--web-port", blocking: true)
         #expect(free.status == .pass)
