@@ -70,7 +70,9 @@ package struct MotionMapper: Sendable, Equatable {
             } else {
                 d = fps.update(sample, attitude: attitude, screen: screen)
             }
-            if flick != nil { d.dx += flickCounts(sample) }   // the stick turns whatever the clutch says
+            // The stick turns whatever the clutch says; the sum saturates like each part does
+            // (found by FuzzHost: the gyro's ±1e9 plus a flick's counts left that range).
+            if flick != nil { d.dx = MotionMath.saturated(Double(d.dx) + Double(flickCounts(sample)), limit: MotionMath.maxCounts) }
             return PointerOutput(moveTo: nil, moveBy: d)
         }
     }

@@ -84,7 +84,10 @@ package enum MotionMath {
     }
 
     /// A whole pixel count: rounded, saturating instead of trapping on absurd values.
-    package static func pixels(_ v: Double) -> Int { saturated(v.rounded(), limit: 1_000_000_000) }
+    package static func pixels(_ v: Double) -> Int { saturated(v.rounded(), limit: maxCounts) }
+
+    /// The most one relative move or position may say, each way.
+    package static let maxCounts = 1_000_000_000
 
     /// `v` truncated to an Int within ±`limit` (NaN: 0). The one way a Double from input
     /// or settings becomes an Int on the input paths: `Int(Double)` traps out of range.

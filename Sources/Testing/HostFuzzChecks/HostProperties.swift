@@ -83,6 +83,9 @@ struct FuzzedHost {
         case let .feedback(id, change):
             core.padFeedback(id, change, now: now, into: &out)
             return route(id)
+        case let .settings(settings):
+            core.update(settings: settings)
+            return nil
         case let .suspend(on):
             for (id, rest) in core.setSuspended(on, now: now) {
                 guard reports[id] != nil else { return "a suspended session's rest goes to an open pad" }

@@ -14,6 +14,8 @@ package enum HostStep: Sendable {
     case feedback(SessionID, FeedbackChange)
     /// The desktop session becomes inactive (a fast user switch) or active again.
     case suspend(Bool)
+    /// The host's mapping settings change (the dashboard, a reloaded config), live.
+    case settings(MappingSettings)
 }
 
 /// The bytes of a fuzz input as steps. A sample comes from one of the four origins' own
@@ -32,7 +34,7 @@ package enum HostScript {
             let op = input.u8()
             let id = SessionID(UInt32(op >> 4) % sessions)
             let i = Int(id.rawValue)
-            switch op % 13 {
+            switch op % 14 {
             case 0: steps.append(.open(id))
             case 1: steps.append(.close(id))
             case 2, 3:
@@ -54,12 +56,28 @@ package enum HostScript {
                 steps.append(.advance(amount == 255 ? .seconds(86_400) : .milliseconds(Int64(amount) * 4)))
             case 10: steps.append(.setPad(id, on: input.bool()))
             case 12: steps.append(.suspend(input.bool()))
+            case 13: steps.append(.settings(settings(input.u8(), input.u8())))
             default:
                 let rumble = input.bool() ? FeedbackChange.Rumble(low: input.u8(), high: input.u8()) : nil
                 steps.append(.feedback(id, FeedbackChange(rumble: rumble)))
             }
         }
         return steps
+    }
+
+    /// Mapping settings from two bytes: every mode, filter, gyro stick side and flick stick
+    /// (what the FuzzMapping target was to cover), at the ends of their sensitivities' ranges.
+    static func settings(_ a: UInt8, _ b: UInt8) -> MappingSettings {
+        var s = MappingSettings()
+        let modes = MappingSettings.Mode.allCases
+        try? s.set("mode", to: modes[Int(a) % modes.count].rawValue)
+        try? s.set("filter", to: ["none", "one-euro", "kalman", "lowpass"][Int(a >> 2) % 4])
+        try? s.set("gyro_stick.target", to: ["off", "right", "left"][Int(a >> 4) % 3])
+        try? s.set("flick.stick", to: ["off", "right", "left"][Int(b) % 3])
+        try? s.set("fps.calibration", to: b & 4 != 0 ? "counts" : "screen")
+        try? s.set("gyro_stick.rate", to: b & 8 != 0 ? "540" : "180")
+        try? s.set("calibration.rest_gate", to: b & 16 != 0 ? "off" : "on")
+        return s
     }
 
     /// The four origins whose decoders feed the pipeline.
