@@ -16,6 +16,9 @@ extension PipelineCore {
         switch (on, sessions.values[i].pad) {
         case (true, nil):
             let s = sessions.values[i]
+            // Each pad made is a UHID device, a thread, a udev event and a journal line: a
+            // controller toggling its Gamepad mode gets at most `PadOpenLimit.limit` a window.
+            guard padOpens.allow(s.padIdentity, now: now) else { return false }
             sessions.values[i].pad = GamepadFeed(table: s.buttons.padTable, gyroStick: s.mapper.settings.gyroStick.stick, at: now)
             sessions.values[i].feedback = FeedbackPacer()
             out.append(.padOpened(identity: s.padIdentity))
@@ -44,5 +47,31 @@ extension PipelineCore {
         guard suspended else { return [] }
         return sessions.compactMap { id, s in s.pad.map { (id, $0.state.rest(at: $0.state.motion.time)) } }
             .sorted { $0.0 < $1.0 }
+    }
+}
+
+/// How often one controller (by its pad identity, so reconnecting does not reset it) may be
+/// given a pad on request: `limit` in any `window`, a fixed-size table of the latest keys.
+package struct PadOpenLimit: Sendable {
+    package static let limit = 4
+    package static let window = Duration.seconds(10)
+    package static let maxKeys = 64
+    private var windows: [String: (start: Instant, count: Int)] = [:]
+
+    package init() {}
+
+    /// Counts one pad given to `key` at `now`: true when within the limit.
+    package mutating func allow(_ key: String, now: Instant) -> Bool {
+        if var w = windows[key], now - w.start < Self.window {
+            w.count += 1
+            windows[key] = w
+            return w.count <= Self.limit
+        }
+        if windows[key] == nil, windows.count >= Self.maxKeys,
+           let oldest = windows.min(by: { $0.value.start < $1.value.start })?.key {
+            windows.removeValue(forKey: oldest)
+        }
+        windows[key] = (now, 1)
+        return true
     }
 }

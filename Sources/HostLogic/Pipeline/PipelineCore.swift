@@ -24,6 +24,8 @@ package struct PipelineCore: Sendable {
     package private(set) var paused = false
     /// The desktop session is inactive (`setSuspended`): pads show rest and report nothing.
     package internal(set) var suspended = false
+    /// Pads given on request, by controller (`setPad`).
+    var padOpens = PadOpenLimit()
     /// Sessions keep a pointer trail (someone reads the status).
     package let keepsTrails: Bool
     /// Each session gets a virtual pad fed from its samples and edges (`--gamepad`); nil: none.

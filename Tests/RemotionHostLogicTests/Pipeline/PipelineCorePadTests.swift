@@ -271,4 +271,23 @@ import RemotionProtocol
         let resumed = try #require(Self.states(rig.motion(Self.one, MotionSample(timestampMicros: 8_000))).first)
         #expect(resumed.buttons.contains(.cross), "A is still held on the controller")
     }
+
+    /// Giving and taking a pad on request is rate-limited per controller: each pad is a UHID
+    /// device, a thread and a udev event. Taking one away is never refused (rest, then gone);
+    /// a reconnect does not reset the count (it is by identity); the window passes.
+    @Test func givingAPadIsRateLimitedPerController() {
+        var rig = Rig(pads: VirtualPadSettings(forEvery: false))
+        _ = rig.open(Self.one, identity: "name:phone")
+        var out: [PipelineOutput] = []
+        var given = 0
+        for _ in 0..<10 {
+            if rig.core.setPad(Self.one, on: true, now: rig.now, into: &out) == true { given += 1 }
+            #expect(rig.core.setPad(Self.one, on: false, now: rig.now, into: &out) == false)
+        }
+        #expect(given == PadOpenLimit.limit)
+        _ = rig.close(Self.one)
+        _ = rig.open(Self.one, identity: "name:phone")
+        #expect(rig.core.setPad(Self.one, on: true, now: rig.now, into: &out) == false, "a reconnect does not reset it")
+        #expect(rig.core.setPad(Self.one, on: true, now: rig.now + .seconds(11), into: &out) == true)
+    }
 }
