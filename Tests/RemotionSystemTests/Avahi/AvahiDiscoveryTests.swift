@@ -67,7 +67,7 @@ struct AvahiDiscoveryTests {
             return r.addresses.contains(ResolvedAddress(address: "::1", family: .ipv6))
                 && r.addresses.contains(ResolvedAddress(address: "127.0.0.1", family: .ipv4))
         }
-        let output = try Lab.run(["/usr/bin/timeout", "10", "avahi-resolve", "-6", "-n", "remotion-lab.local"])
+        let output = try await Lab.run(["/usr/bin/timeout", "10", "avahi-resolve", "-6", "-n", "remotion-lab.local"])
         #expect(output.contains("::1"), "the lab announces ::1: \(output)")
         #expect(both != nil, "the browse never listed ::1 next to 127.0.0.1")
         if case let .resolved(r)? = both?.event { #expect(r.addresses.first?.family == .ipv4, "IPv4 first") }
@@ -78,7 +78,7 @@ struct AvahiDiscoveryTests {
         let discovery = AvahiDiscovery()
         let name = Lab.name("cli-check")
         let published = try await discovery.publish(name: try InstanceName(name), port: 47002, host: hostTXT)
-        let output = try Lab.run(["/usr/bin/timeout", "10", "avahi-browse", "-rtp", "_remotion._udp"])
+        let output = try await Lab.run(["/usr/bin/timeout", "10", "avahi-browse", "-rtp", "_remotion._udp"])
         let line = output.split(separator: "\n").first { $0.hasPrefix("=;") && $0.contains(";\(name.replacingOccurrences(of: " ", with: "\\032"));") }
         let found = try #require(line, "avahi-browse output:\n\(output)")
         #expect(found.contains(";47002;"))
@@ -155,7 +155,7 @@ struct AvahiDiscoveryTests {
         let published = try await discovery.publish(name: try InstanceName(name), port: 47008, host: hostTXT)
         #expect(await watch.log.wait(resolvedName(name)) != nil)
 
-        try Lab.script("stop-avahi")
+        try await Lab.script("stop-avahi")
         #expect(await watch.log.wait(timeout: .seconds(5), removedName(name)) != nil)
         #expect(await watch.log.wait(timeout: .seconds(5), { $0 == .daemonUnavailable }) != nil)
         #expect(!discovery.isDaemonRunning)
@@ -177,7 +177,7 @@ struct AvahiDiscoveryTests {
 
         // The daemon comes back: the old publication is re-announced, both browsers see it.
         let restart = ContinuousClock.now
-        try Lab.script("start-avahi")
+        try await Lab.script("start-avahi")
         let back = try #require(await watch.log.wait(timeout: .seconds(10), after: restart, resolvedName(name)))
         print("[timing] daemon restart -> re-published service resolved \((back.at - restart).ms)")
         #expect(await freshWatch.log.wait(resolvedName(name)) != nil)

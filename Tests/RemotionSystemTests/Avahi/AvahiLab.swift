@@ -13,12 +13,13 @@ enum Lab {
 
     /// Runs the lab script and returns its stdout; throws with its stderr on failure.
     @discardableResult
-    static func script(_ command: String) throws -> String {
-        try run(["/bin/bash", script, command, stateDir])
+    static func script(_ command: String) async throws -> String {
+        try await run(["/bin/bash", script, command, stateDir])
     }
 
+    /// A command run to completion off the concurrency pool (`Spawn.offPool`).
     @discardableResult
-    static func run(_ arguments: [String]) throws -> String { try Spawn.run(arguments) }
+    static func run(_ arguments: [String]) async throws -> String { try await Spawn.offPool { try Spawn.run(arguments) } }
 
     /// A unique instance name per test run (several runs may share a machine).
     static func name(_ base: String) -> String { "\(base) \(ProcessInfo.processInfo.processIdentifier)" }
@@ -52,10 +53,15 @@ extension Lab {
 struct AvahiLabTrait: SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
-        try Lab.script("start")
-        defer { _ = try? Lab.script("stop") }
-        try Lab.pointBus(at: "\(Lab.stateDir)/dbus.sock")
-        try await function()
+        try await Lab.script("start")
+        do {
+            try Lab.pointBus(at: "\(Lab.stateDir)/dbus.sock")
+            try await function()
+        } catch {
+            _ = try? await Lab.script("stop")
+            throw error
+        }
+        _ = try? await Lab.script("stop")
     }
 }
 
@@ -68,10 +74,15 @@ struct NetnsLabTrait: SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
         let script = Lab.packageRoot.appendingPathComponent("scripts/netns-lab.sh").path
-        defer { _ = try? Lab.run(["/bin/bash", script, "down", Self.dir]) }
-        try Lab.run(["/bin/bash", script, "up", Self.dir])
-        try Lab.pointBus(at: "\(Self.dir)/b/dbus.sock")
-        try await function()
+        do {
+            try await Lab.run(["/bin/bash", script, "up", Self.dir])
+            try Lab.pointBus(at: "\(Self.dir)/b/dbus.sock")
+            try await function()
+        } catch {
+            _ = try? await Lab.run(["/bin/bash", script, "down", Self.dir])
+            throw error
+        }
+        _ = try? await Lab.run(["/bin/bash", script, "down", Self.dir])
     }
 
     /// argv prefix that runs a program as host A.

@@ -51,7 +51,7 @@ extension AvahiLabTests {
             let name = Lab.name("veth host B")
             let published = try await discovery.publish(
                 name: try InstanceName(name), port: 47101, host: HostTXT(protocolVersion: 1, hostID: "host-b"))
-            let output = try Lab.run(NetnsLabTrait.inA + ["timeout", "10", "avahi-browse", "-rtp", "_remotion._udp"])
+            let output = try await Lab.run(NetnsLabTrait.inA + ["timeout", "10", "avahi-browse", "-rtp", "_remotion._udp"])
             let escaped = name.replacingOccurrences(of: " ", with: "\\032")
             let lines = output.split(separator: "\n").filter { $0.hasPrefix("=;") && $0.contains(";\(escaped);") }
             #expect(lines.contains { $0.contains(";10.77.0.2;47101;") && $0.contains("\"v=1\" \"id=host-b\"") },

@@ -61,6 +61,17 @@ enum Spawn {
         }
     }
 
+    /// `body` on a thread of its own, awaited: a wait that blocks (a child's whole run, up to
+    /// its timeout) must not hold one of the concurrency pool's threads. On 2 cores the pool has
+    /// 2; two avahi-browse runs of 10 s held both while the whole suite ran beside them, and a
+    /// pairing test's confirmer task waited more than 30 s for its turn (under a second CPU load).
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try body() }) }
+            thread.start()
+        }
+    }
+
     /// Runs to completion (bounded by `timeout`) and returns the output; throws on failure.
     static func run(_ arguments: [String], timeout: Duration = .seconds(30)) throws -> String {
         let log = "\(Lab.stateDir)/spawn-\(UUID().uuidString).log"
