@@ -25,7 +25,7 @@ FIGURES = {
     "blocked reader: revoked phone's A released, s after the CLI's return":
         ("web-stall-test", r"\(([\d.]+) s after the revocation", "≤ 1 s, and before the 2.5 s timeout"),
     "dsu-e2e B: killed DSU server's press released (s; host timeout 1 s)":
-        ("dsu-e2e", r"timeout \(after ([\d.]+) s\)", "0.5–3.0 s (was 0.5–1.5)"),
+        ("dsu-e2e", r"timeout \(after ([\d.]+) s", "0.5–3.0 s (was 0.5–1.5)"),
     "cli-e2e: `remotion demo --duration 1` wall time (s)":
         ("cli-e2e", r"streams one second \(took ([\d.]+) s\)", "< 10 s and ≤ 125 packets (was < 4 s)"),
     "flood: page from another address during the flood (ms)":
