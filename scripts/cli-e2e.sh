@@ -29,9 +29,11 @@ check "... nothing held after the controller left" grep -q "^  held        0 inp
 start=$(date +%s.%N)
 "$bin" demo --duration 1 --json >"$work/demo.json" 2>/dev/null
 took=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$start" "$(date +%s.%N)")
+# One second is the packet count (120 Hz: the default 4 s would send ~480); the wall time only has to
+# show it did not stream the default or hang: 1.56-1.64 s in 5 runs on 2 loaded cores, bound 10 s.
 check "remotion demo --duration 1 streams one second (took ${took} s)" python3 -c "
 import json, sys; d = json.load(open(sys.argv[1]))
-sys.exit(0 if d['connected'] and d['sent'] <= 125 and d['edges_sent'] == 6 and float(sys.argv[2]) < 4 else 1)" "$work/demo.json" "$took"
+sys.exit(0 if d['connected'] and d['sent'] <= 125 and d['edges_sent'] == 6 and float(sys.argv[2]) < 10 else 1)" "$work/demo.json" "$took"
 
 # Pair a controller with the host through the real flow (keys in private directories).
 hostkeys="$work/host-keys"; clientkeys="$work/client-keys"

@@ -24,7 +24,7 @@ done
 if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
     swift build --product remotion >/dev/null || { echo "doctor-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
-bin="$(swift build --show-bin-path)/remotion"
+bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
 py=/usr/bin/python3
 
 work=$(mktemp -d)

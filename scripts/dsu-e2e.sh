@@ -87,11 +87,15 @@ check "B: the returning server is picked up and its press arrives" test "$(raw R
 sleep 0.3
 kill -9 "$peerB"; wait "$peerB" 2>/dev/null
 t_kill=$(date +%s.%N)
-for _ in $(seq 100); do [[ $(raw RawButtonRelease) -ge 2 ]] && break; sleep 0.02; done
+# The release comes from the host's 1 s timeout: looked for up to 5 s (each look runs python).
+# 0.5-3 s: by the timeout and not before it; 5 runs on 2 loaded cores took 1.01-1.17 s, so
+# the old 1.5 s sat within 0.33 s of the worst (docs/BENCHMARKS.md, "Figures that left the tests").
+deadline=$(( ${EPOCHREALTIME/./} + 5000000 ))
+while (( ${EPOCHREALTIME/./} < deadline )); do [[ $(raw RawButtonRelease) -ge 2 ]] && break; sleep 0.02; done
 t_rel=$(date +%s.%N)
 delay=$(python3 -c "print(round($t_rel - $t_kill, 2))")
-check "B: killed mid-press, released once within the 1 s timeout (after $delay s)" \
-  python3 -c "import sys; sys.exit(0 if $(raw RawButtonRelease) == 2 and 0.5 <= $delay <= 1.5 else 1)"
+check "B: killed mid-press, released once by the 1 s timeout (after $delay s; 0.5-3 s)" \
+  python3 -c "import sys; sys.exit(0 if $(raw RawButtonRelease) == 2 and 0.5 <= $delay <= 3.0 else 1)"
 check "B: the host is still running" kill -0 "$host_pid"
 stop_host; rcA=$?
 check "A/B: host stops cleanly (exit $rcA)" test "$rcA" -eq 0

@@ -65,8 +65,14 @@ pids+=($!)
 
 SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 300 python3 e2e/web/test_web_transport.py \
     --url "$url" --udp "$udp" --rtc-ports "$rtc_ports" --bin "$REMOTION_BIN" --data-dir "$work/data" \
-    --xi2-log "$work/xi2.log" --profile "$work/profile" --sampler "$work/sampler" --host-err "$work/host.err"
-rc=$?
-[ $rc -eq 124 ] && echo "web-transport-test: timed out" && echo "0 passed, 1 failed"
-if [ $rc -ne 0 ]; then echo "--- host stderr"; tail -20 "$work/host.err"; fi
+    --xi2-log "$work/xi2.log" --profile "$work/profile" --sampler "$work/sampler" --host-err "$work/host.err" \
+    | tee "$work/test.out"
+rc=${PIPESTATUS[0]}
+[ $rc -eq 124 ] && echo "web-transport-test: timed out"
+if [ $rc -ne 0 ]; then
+    echo "--- host stderr"; tail -20 "$work/host.err"
+    # The last line stays the count the suite reads, after the host's lines.
+    count=$(grep -aE '^[0-9]+ passed, [0-9]+ failed$' "$work/test.out" | tail -1)
+    echo "${count:-0 passed, 1 failed}"
+fi
 exit $rc

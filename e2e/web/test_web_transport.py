@@ -5,13 +5,18 @@ headless Chromium (CDP sensors and touch) on WebRTC data channels, `remotion cli
 the reference in the same run, nftables making the loss, the X pointer sampled every 2 ms and
 the X server's event stream (xinput test-xi2) as the witnesses. Prints "N passed, N failed".
 
-Thresholds (issue 20): at 5% random loss the p99 gap between pointer movements is at most
-1.5x the UDP controller's; after a 1 s total outage the pointer moves again within 100 ms of
-the network returning; buttons exactly once under loss; revoked and forged credentials inject
-nothing; with UDP blocked the page falls back to the WebSocket and still works.
-Issue 26 item 6, the WebSocket with its motion lane (UDP blocked, loss on the page's TCP port):
-at 5% loss the p99 gap is at most 2x the UDP controller's in this run; after a 1 s outage the
-pointer moves within 200 ms of the network's return."""
+What it asserts is behaviour, with bounds a working host meets with a wide margin and a broken
+one cannot (issue 35; the measured spread behind each bound is in docs/BENCHMARKS.md, "Figures
+that left the tests"): under 5% random loss motion keeps flowing with no gap above STALL_MS;
+after a 1 s total outage the pointer moves again within OUTAGE_MS of the network's return;
+buttons exactly once under loss; a revoked phone is dropped within REVOKE_S; revoked and forged
+credentials inject nothing; with UDP blocked the page falls back to the WebSocket (with its
+motion lane) and still works.
+The goals themselves (issue 20: p99 gap at 5% loss ≤ 1.5× the UDP controller's, moving again
+≤ 100 ms after an outage; issue 26 item 6, the WebSocket's lane: ≤ 2× and ≤ 200 ms; revocation
+≤ 1 s) are random variables near their bounds: the stage prints them ("figure" lines, never a
+FAIL) and appends them to $REMOTION_FIGURES if set; `scripts/bench-web-transport.sh loss N`
+measures them over N runs and says in how many each goal was met."""
 import argparse, json, os, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -22,6 +27,33 @@ from transport_tools import (Gyro, Sampler, clear_rules, gaps, loss_rules, nft, 
 
 check, wait, state, cdp, tap, x_events, count = wc.check, wc.wait, wc.state, wc.cdp, wc.tap, wc.x_events, wc.count
 BUTTON_PRESS, BUTTON_RELEASE = wc.BUTTON_PRESS, wc.BUTTON_RELEASE
+
+# The behaviour bounds (issue 35), against 20 runs on 2 loaded cores (docs/BENCHMARKS.md,
+# "Figures that left the tests"). Under 5% loss motion keeps flowing: at least a third of the
+# movements the same phase makes without loss (measured: 82-122% of them), and no gap near the
+# host's 2.5 s silence limit (the longest was 35-113 ms in 19 of 20 runs and 720 ms once, with
+# the UDP reference's own longest at 173 ms in that run: the machine's hiccups and SCTP's
+# congestion window both show in a maximum; the lane's longest 35-201 ms). After a 1 s outage
+# the first move came 23-94 ms (data channel) and 55-105 ms (lane) after the network's return;
+# a transport left to TCP's backed-off retransmission (one WebSocket: 476-603 ms; it cannot
+# come back sooner than ~400 ms) or one that never recovers fails OUTAGE_MS, about 3× the
+# measured worst. A revocation: dropped 0.12-0.47 s after the CLI was started (a debug binary
+# on a loaded machine); REVOKE_S is 6× that.
+STALL_MS = 2000       # no gap between pointer movements longer than this under 5% loss
+OUTAGE_MS = 300       # the pointer moves again within this of the network's return
+REVOKE_S = 3.0        # a revoked phone is dropped within this (the goal: 1 s)
+figures = {}          # the goals' figures: printed, appended to $REMOTION_FIGURES, never asserted
+
+
+def figure(key, value, text):
+    """One measured figure against its goal: a line in the log, a value for the benchmark."""
+    figures[key] = value
+    print("figure %s: %s" % (key, text), flush=True)
+
+
+def flowing(g):
+    """Motion kept flowing: the movements seen, and the longest gap (ms)."""
+    return len(g), (g[-1] if g else float("inf"))
 
 
 def ws_loss_gaps(gyro, sampler, web_port, seconds=8):
@@ -72,16 +104,21 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers, log):
                           sum(g > 100 for g in ws_loss))   # p50, p99, max, gaps over 100 ms
     ratio = pct(ws_loss, 99) / pct(udp_loss, 99)
     numbers["ws_lane"] = {k: v for k, v in (state(d).get("lane") or {}).items() if k != "recent"}
-    check("5%% loss: p99 gap %.1f ms on the WebSocket with its lane ≤ 2 × UDP's %.1f ms (%.2f×; %d movements)"
-          % (pct(ws_loss, 99), pct(udp_loss, 99), ratio, len(ws_loss)), len(ws_loss) > 400 and ratio <= 2.0, numbers)
+    n, longest = flowing(ws_loss)
+    check("5%% loss on the WebSocket with its lane: motion keeps flowing (%d movements in 14 s, > 280: a third of "
+          "60 Hz), no gap above %d ms (longest %.1f ms)" % (n, STALL_MS, longest), n > 280 and longest <= STALL_MS, numbers)
+    figure("lane_p99_ratio", ratio, "5%% loss: p99 gap %.1f ms on the WebSocket with its lane, %.2f× UDP's %.1f ms "
+           "(goal ≤ 2×)" % (pct(ws_loss, 99), ratio, pct(udp_loss, 99)))
+    figures.update(lane_p99_ms=pct(ws_loss, 99), lane_max_ms=longest, lane_over_100=sum(g > 100 for g in ws_loss))
     wait(lambda: (state(d).get("lane") or {}).get("ready"), 5)
     first, back = ws_outage_first(gyro, sampler, web_port)
     numbers["ws_outage_first_ms"] = first
     # The lane's recent events on the test's clock, relative to the network's return.
     offset = now_ms() - d.execute_script("return performance.now()")
     numbers["ws_outage_lane"] = [(round(t + offset - back), what) for t, what in (state(d).get("lane") or {}).get("recent", [])]
-    check("1 s outage: the pointer moves %.1f ms after the network returns on the WebSocket with its lane (≤ 200 ms)" % first,
-          first <= 200, (numbers["ws_outage_lane"], state(d)))
+    check("1 s outage: the pointer moves again on the WebSocket with its lane, %.1f ms after the network returns "
+          "(≤ %d ms)" % (first, OUTAGE_MS), first <= OUTAGE_MS, (numbers["ws_outage_lane"], state(d)))
+    figure("lane_outage_first_ms", first, "the lane's first move %.1f ms after a 1 s outage (goal ≤ 200 ms)" % first)
     check("… the same session throughout (the lane never replaced it)", state(d).get("session") == session
           and state(d).get("status") == "connected", (session, state(d)))
 
@@ -112,6 +149,8 @@ def ws_numbers(d, gyro, sampler, base, udp_loss, numbers, log):
                                      sum(g > 100 for g in one_loss))
     numbers["ws_one_socket_outage_first_ms"], _ = ws_outage_first(gyro, sampler, web_port)
     wc.js(d, "localStorage.removeItem('remotion.lanes')")
+    figures.update(one_socket_p99_ms=pct(one_loss, 99), one_socket_max_ms=one_loss[-1] if one_loss else None,
+                   one_socket_outage_first_ms=numbers["ws_one_socket_outage_first_ms"])
     check("without the lane (one WebSocket, for comparison): p99 gap %.1f ms at 5%% loss (%.2f× UDP's; %d movements), "
           "first movement %.0f ms after the outage" % (pct(one_loss, 99), pct(one_loss, 99) / pct(udp_loss, 99), len(one_loss),
                                                         numbers["ws_one_socket_outage_first_ms"]),
@@ -193,10 +232,16 @@ def main():
         numbers.update(udp_clean=(pct(udp_clean, 50), pct(udp_clean, 99)), udp_loss=(pct(udp_loss, 50), pct(udp_loss, 99), udp_loss[-1]),
                        web_clean=(pct(web_clean, 50), pct(web_clean, 99)), web_loss=(pct(web_loss, 50), pct(web_loss, 99), web_loss[-1]))
         ratio = pct(web_loss, 99) / pct(udp_loss, 99)
-        check("5%% loss: p99 gap %.1f ms on the data channel ≤ 1.5 × UDP's %.1f ms (%.2f×)"
-              % (pct(web_loss, 99), pct(udp_loss, 99), ratio), ratio <= 1.5, numbers)
+        n, longest = flowing(web_loss)
+        check("5%% loss on the data channel: motion keeps flowing (%d movements in 6 s, ≥ ⅓ of the %d without loss), "
+              "no gap above %d ms (longest %.1f ms)" % (n, len(web_clean), STALL_MS, longest),
+              n >= len(web_clean) / 3 and longest <= STALL_MS, numbers)
+        figure("dc_p99_ratio", ratio, "5%% loss: p99 gap %.1f ms on the data channel, %.2f× UDP's %.1f ms (goal ≤ 1.5×)"
+               % (pct(web_loss, 99), ratio, pct(udp_loss, 99)))
+        figures.update(udp_p99_ms=pct(udp_loss, 99), udp_max_ms=udp_loss[-1], dc_p99_ms=pct(web_loss, 99), dc_max_ms=longest,
+                       dc_over_100=sum(g > 100 for g in web_loss))
 
-        # ── a 1 s total outage: moving again within 100 ms of the network's return ─
+        # ── a 1 s total outage: moving again within OUTAGE_MS of the network's return
         stop = threading.Event()
         def keep_turning():
             while not stop.is_set():
@@ -216,8 +261,9 @@ def main():
         after = [t for t in sampler.between(back, now_ms())]
         first = after[0] - back if after else float("inf")
         numbers["outage_first_ms"] = first
-        check("1 s outage: the pointer moves %.1f ms after the network returns (≤ 100 ms)" % first, first <= 100,
-              (after[:3], session_before, state(d)))
+        check("1 s outage: the pointer moves again on the data channel, %.1f ms after the network returns (≤ %d ms)"
+              % (first, OUTAGE_MS), first <= OUTAGE_MS, (after[:3], session_before, state(d)))
+        figure("dc_outage_first_ms", first, "the data channel's first move %.1f ms after a 1 s outage (goal ≤ 100 ms)" % first)
 
         # ── buttons exactly once under 5% loss ─────────────────────────────────────
         gyro.stop()
@@ -247,7 +293,8 @@ def main():
         nft("add", "rule", "inet", "wt", "input", "meta", "l4proto", "udp", "drop")
         blocked = time.monotonic()
         st = wait(lambda: state(d).get("status") == "connected" and state(d).get("transport") == "websocket" and state(d), 20)
-        check("UDP blocked → the page switches to the WebSocket by itself (%.1f s)" % (time.monotonic() - blocked),
+        figures["fallback_s"] = time.monotonic() - blocked
+        check("UDP blocked → the page switches to the WebSocket by itself (%.1f s)" % figures["fallback_s"],
               st, state(d))
         check("… and says so", d.find_element(By.ID, "transport").text == "WebSocket", d.find_element(By.ID, "transport").text)
         # The motion-mode switch of the layout on screen (Pointer mode's, by default).
@@ -265,7 +312,7 @@ def main():
         ws_numbers(d, gyro, sampler, base, udp_loss, numbers, args.xi2_log)
         clear_rules()
 
-        # ── revoked: dropped within 1 s, injects nothing ────────────────────────────
+        # ── revoked: dropped within REVOKE_S, injects nothing ────────────────────────────
         d.get(base + "/")   # back on the data channels (a new page tries them first)
         wait(lambda: state(d).get("status") == "connected", 10)
         check("reconnects on the data channels", state(d).get("transport") == "webrtc", state(d))
@@ -273,10 +320,11 @@ def main():
         wait(lambda: state(d).get("sensors") == "on", 3)
         revoked_at = time.monotonic()
         subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--revoke", device["id"]], capture_output=True)
-        gone = wait(lambda: state(d).get("status") not in ("connected", "connecting") and state(d), 3)
+        gone = wait(lambda: state(d).get("status") not in ("connected", "connecting") and state(d), REVOKE_S + 2)
         took = time.monotonic() - revoked_at
-        check("a revoked phone on the data channels is dropped within 1 s (%.2f s) and told why" % took,
-              gone and took <= 1.0 and "revoked" in json.dumps(gone), gone)
+        check("a revoked phone on the data channels is dropped within %.0f s (%.2f s) and told why" % (REVOKE_S, took),
+              gone and took <= REVOKE_S and "revoked" in json.dumps(gone), gone)
+        figure("dc_revoke_s", took, "dropped %.2f s after `remotion devices --revoke` was started (goal ≤ 1 s)" % took)
         before = x_events(log)
         t0 = now_ms()
         gyro.run(1)
@@ -292,6 +340,9 @@ def main():
         d.quit()
         sampler.stop()
     print("gaps between pointer movements, ms (p50/p99[/max]): " + json.dumps(numbers))
+    if os.environ.get("REMOTION_FIGURES"):
+        with open(os.environ["REMOTION_FIGURES"], "a") as f:
+            f.write(json.dumps(dict(figures, checks_passed=sum(wc.results), checks=len(wc.results))) + "\n")
     passed = sum(wc.results)
     print("%d passed, %d failed" % (passed, len(wc.results) - passed))
     return 0 if passed == len(wc.results) else 1

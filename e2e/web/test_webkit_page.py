@@ -125,8 +125,13 @@ def main():
             want = expected(yaw, pitch)
             got = wait(lambda: near(xy(), want) and xy(), 3)
             check("pointer mode: yaw %d°, pitch %d° → the X pointer at %s" % (yaw, pitch, want), got, xy())
-        rate = wait(lambda: state(d).get("motionRate", 0) >= 50 and state(d).get("motionRate"), 3)
-        check("about 60 motion frames/s go out (%s)" % rate, rate and rate <= 70, state(d).get("motionRate"))
+        # The harness fires its events at 60 Hz: one frame each, not none and not two (~120).
+        # Looked at until it reaches 50/s, for 3 s at most; then 30-90 holds. Was "50 within 3 s,
+        # at most 70": the first reading of 50 or more was 51-60 in 3 runs on 2 loaded cores, and
+        # a reading of 36/s was seen under load (WebKit's timers behind the harness fall behind).
+        rate = wait(lambda: state(d).get("motionRate", 0) >= 50 and state(d).get("motionRate"), 3) \
+            or state(d).get("motionRate", 0)
+        check("about 60 motion frames/s go out (%s; 30-90)" % rate, 30 <= rate <= 90, state(d).get("motionRate"))
 
         # ── pointer: clicks, scroll strip ──────────────────────────────────────────────────────
         mark()

@@ -7,7 +7,8 @@
 #
 # Outside a namespace: checks unshare, ip and each TOOL, runs netns_precheck if the script
 # defines it, builds remotion (unless REMOTION_SKIP_BUILD is set; NETNS_BUILD_CONFIG=release
-# for a release build, debug by default), exports REMOTION_BIN and runs the script again
+# for a release build, debug by default), exports REMOTION_BIN (the build's binary, or the one
+# REMOTION_BIN already names: then nothing asks SwiftPM where it is) and runs the script again
 # inside `unshare -n` with the same arguments. Inside: brings lo up
 # and refuses a namespace that has anything but lo. Failures print one line and the suite's
 # "0 passed, 1 failed".
@@ -29,7 +30,7 @@ enter_private_netns() { # name, tools (space-separated), the script's own argume
         if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
             swift build -c "$config" --product remotion >/dev/null || stage_fail "$name" "build failed"
         fi
-        export REMOTION_BIN="$(swift build -c "$config" --show-bin-path)/remotion"
+        export REMOTION_BIN="${REMOTION_BIN:-$(swift build -c "$config" --show-bin-path)/remotion}"
         [ -x "$REMOTION_BIN" ] || stage_fail "$name" "no $REMOTION_BIN (build it first)"
         exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
     fi
