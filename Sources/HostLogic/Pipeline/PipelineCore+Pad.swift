@@ -41,7 +41,7 @@ extension PipelineCore {
     /// to the pads' nodes, and a compositor may read a pad's touchpad as a pointer. The pads'
     /// states keep following their controllers, so on resume the next sample or edge reports
     /// what is really held.
-    package mutating func setSuspended(_ suspended: Bool, now: Instant) -> [(SessionID, GamepadState)] {
+    package mutating func setSuspended(_ suspended: Bool) -> [(SessionID, GamepadState)] {
         guard suspended != self.suspended else { return [] }
         self.suspended = suspended
         guard suspended else { return [] }

@@ -75,8 +75,5 @@ package struct SampleTimeline: Sendable, Hashable {
         return Self.unsigned(mapped)
     }
 
-    /// The mapped time of the newest sample (µs on the host's clock), nil before the first.
-    package var newest: UInt64? { lastSample == nil ? nil : Self.unsigned(lastMapped) }
-
     private static func unsigned(_ micros: Int64) -> UInt64 { UInt64(max(0, micros)) }
 }

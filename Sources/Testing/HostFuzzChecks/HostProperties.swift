@@ -87,7 +87,7 @@ struct FuzzedHost {
             core.update(settings: settings)
             return nil
         case let .suspend(on):
-            for (id, rest) in core.setSuspended(on, now: now) {
+            for (id, rest) in core.setSuspended(on) {
                 guard reports[id] != nil else { return "a suspended session's rest goes to an open pad" }
                 if let problem = Self.check(state: rest, atRest: true) { return problem }
             }

@@ -78,7 +78,7 @@ extension HostPipeline {
     /// switch): inactive releases every held input, shows every virtual pad at rest and drops
     /// input and pad reports until active again (one rule for all the outputs).
     package func setDesktopSessionActive(_ active: Bool, now: Instant) {
-        for (id, rest) in core.setSuspended(!active, now: now) {
+        for (id, rest) in core.setSuspended(!active) {
             for o in padOutputs { o.perform(.pad(rest), session: id, now: now) }
         }
         guard active == injector.isSuspended else { return }
