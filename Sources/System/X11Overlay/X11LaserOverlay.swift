@@ -28,6 +28,8 @@ package final class X11LaserOverlay: LaserOverlay {
         var dot = LaserDot()
         var changed = false
         var stopped = false
+        /// Set by the drawing thread once it closed its X connection.
+        var finished = false
     }
 
     private let shared = Shared()
@@ -67,15 +69,32 @@ package final class X11LaserOverlay: LaserOverlay {
     deinit {
         shared.condition.lock()
         shared.stopped = true
-        shared.condition.signal()
+        shared.condition.broadcast()
         shared.condition.unlock()
+    }
+
+    /// Stops the drawing thread and waits (at most `timeout`) until it has closed its X
+    /// connection: whoever stops the X server next (a test's Xvfb) must not break a
+    /// connection that is still open, which Xlib answers by exiting the process.
+    /// True when the thread finished in time.
+    @discardableResult
+    package func close(timeout: TimeInterval = 2) -> Bool {
+        shared.condition.lock()
+        defer { shared.condition.unlock() }
+        shared.stopped = true
+        shared.condition.broadcast()
+        let end = Date(timeIntervalSinceNow: timeout)
+        while !shared.finished {
+            if !shared.condition.wait(until: end) { return shared.finished }
+        }
+        return true
     }
 
     package func show(x: Int, y: Int) {
         shared.condition.lock()
         shared.dot.sample(x: x, y: y, now: ProcessInfo.processInfo.systemUptime)
         shared.changed = true
-        shared.condition.signal()
+        shared.condition.broadcast()
         shared.condition.unlock()
     }
 
@@ -83,7 +102,7 @@ package final class X11LaserOverlay: LaserOverlay {
         shared.condition.lock()
         shared.dot.clear()
         shared.changed = true
-        shared.condition.signal()
+        shared.condition.broadcast()
         shared.condition.unlock()
     }
 
@@ -154,6 +173,10 @@ package final class X11LaserOverlay: LaserOverlay {
         }
         XDestroyWindow(dpy, window)
         XCloseDisplay(dpy)
+        shared.condition.lock()
+        shared.finished = true
+        shared.condition.broadcast()
+        shared.condition.unlock()
     }
 }
 #endif

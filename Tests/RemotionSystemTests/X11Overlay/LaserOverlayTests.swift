@@ -47,6 +47,7 @@ import Testing
         let pointerBefore = queryPointer(probe)
         let opened = X11LaserOverlay.open(displayName: xvfb.displayName)
         guard case .success(let laser) = opened else { Issue.record("no overlay: \(opened)"); return }
+        defer { #expect(laser.close(), "the drawing thread did not close its connection") }
         laser.show(x: 700, y: 300)
         #expect(waitFor(2) { overlay(probe).map { $0.viewable && $0.x == 700 && $0.y == 300 } ?? false },
                 "the dot's window is not shown at (700, 300): \(String(describing: overlay(probe)))")
