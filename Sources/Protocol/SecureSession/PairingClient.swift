@@ -21,10 +21,21 @@ public struct PairingClient: Sendable {
     public let name: String
     let mac1Key: [UInt8]
     var jar: CookieJar
+    /// The newest message-0 attempts, newest last: message 1 may answer any of them, since
+    /// on a slow path (a loaded host, a congested link) the answer to one attempt comes
+    /// after the next has gone. Answering only the newest would never pair once the round
+    /// trip exceeds the retry interval. At most `keptAttempts` (4 s at one per 0.5 s).
+    var attempts: [Attempt] = []
+    static var keptAttempts: Int { 8 }
+    /// The handshake that got its message 1 (message 2 was sent from it).
     var state: HandshakeState?
-    var localIndex: UInt32 = 0
-    var sentMac1: [UInt8] = []
     var message2: [UInt8]?
+
+    struct Attempt {
+        var state: HandshakeState
+        var localIndex: UInt32
+        var sentMac1: [UInt8]
+    }
     var receiver: TransportReceiver?
     public private(set) var outcome: Outcome?
 
@@ -58,12 +69,13 @@ public struct PairingClient: Sendable {
             var hs = try HandshakeState(protocol: .XXpsk3, initiator: true, prologue: remotionPrologue,
                                         localStatic: staticKey, localEphemeral: random.keyPair(), psks: [code.psk])
             let m0 = try hs.writeMessage()
-            localIndex = random.index { _ in false }
-            let bytes = HandshakeDatagram(receiverIndex: localIndex, senderIndex: localIndex, pattern: .xxpsk3,
+            let taken = Set(attempts.map(\.localIndex))
+            let index = random.index { taken.contains($0) }
+            let bytes = HandshakeDatagram(receiverIndex: index, senderIndex: index, pattern: .xxpsk3,
                                           messageNumber: 0, noiseMessage: m0)
                 .encode(mac1Key: mac1Key, cookie: jar.currentCookie(now: now))
-            sentMac1 = try HandshakeDatagram.mac1(of: bytes)
-            state = hs
+            attempts.append(Attempt(state: hs, localIndex: index, sentMac1: try HandshakeDatagram.mac1(of: bytes)))
+            if attempts.count > Self.keptAttempts { attempts.removeFirst(attempts.count - Self.keptAttempts) }
             return bytes
         } catch {
             return nil
@@ -75,7 +87,12 @@ public struct PairingClient: Sendable {
         switch DatagramPeek.kind(d) {
         case .handshakeResponse?: return message1(Array(d), now: now)
         case .cookieReply?:
-            guard message2 == nil, (try? jar.receive(reply: Array(d), sentMac1: sentMac1, now: now)) != nil,
+            let reply = Array(d)
+            var taken = false
+            for attempt in attempts.reversed() where !taken {
+                taken = (try? jar.receive(reply: reply, sentMac1: attempt.sentMac1, now: now)) != nil
+            }
+            guard message2 == nil, taken,
                   let retry = retransmission(now: now, random: &random) else { return .drop(.authenticationFailed) }
             return .send(retry)
         case .transport?:
@@ -98,9 +115,12 @@ public struct PairingClient: Sendable {
     mutating func message1(_ bytes: [UInt8], now: Instant) -> Inbound {
         guard message2 == nil, DoSMacs.verifyMac1(bytes, mac1Key: mac1Key),
               let datagram = try? HandshakeDatagram.decode(bytes), datagram.pattern == .xxpsk3,
-              datagram.messageNumber == 1, datagram.receiverIndex == localIndex, var hs = state else {
+              datagram.messageNumber == 1,
+              let attempt = attempts.last(where: { $0.localIndex == datagram.receiverIndex }) else {
             return .drop(.authenticationFailed)
         }
+        var hs = attempt.state
+        let localIndex = attempt.localIndex
         do throws(NoiseError) {
             _ = try hs.readMessage(datagram.noiseMessage)
             // The host must be the one the code names: its static key arrived encrypted in message 1.
@@ -113,6 +133,7 @@ public struct PairingClient: Sendable {
             state = hs
             receiver = r
             message2 = bytes
+            attempts = []
             return .send(bytes)
         } catch {
             return .drop(error.dropReason)
