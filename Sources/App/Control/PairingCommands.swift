@@ -108,13 +108,14 @@ package final class PairingCommands<Sink: HostEventSink>: Sendable {
         window.withLock { w in w.flatMap { $0.owner == connection.id ? $0 : nil } }
     }
 
-    /// Closes `closing` (once): no new pairings, answers for a little longer.
+    /// Closes `closing` (once): no new pairings, answers for a little longer. The host's
+    /// side closes first, so whoever hears "closed" finds the host no longer pairing.
     private func finish(_ closing: PairingWindow) async {
-        guard !closing.isClosed else { return }
-        closing.close()
+        guard closing.claimClosing() else { return }
         let grace = Self.answerGrace
         _ = try? await host.onLoop { handler in
             handler.withFraming { $0.closePairing(at: MonotonicClock.now() + grace) }
         }
+        closing.close()
     }
 }

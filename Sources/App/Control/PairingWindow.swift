@@ -16,6 +16,7 @@ package final class PairingWindow: Sendable {
         var known: [UInt32: PairingRequest] = [:]
         var waiter: CheckedContinuation<Void, Never>?
         var closed = false
+        var closing = false
     }
     private let state = Mutex(State())
 
@@ -81,6 +82,16 @@ package final class PairingWindow: Sendable {
     func request(id: UInt32) -> PairingRequest? { state.withLock { $0.known[id] } }
 
     var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// True for the one caller that gets to close the window (the others see false), so
+    /// that the closer can shut the host's side first and only then tell the waiters.
+    func claimClosing() -> Bool {
+        state.withLock { s in
+            guard !s.closed, !s.closing else { return false }
+            s.closing = true
+            return true
+        }
+    }
 
     /// Closes the window: no more requests; a waiting `next` returns `.closed`.
     func close() {

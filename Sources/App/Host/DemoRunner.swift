@@ -75,7 +75,11 @@ package enum DemoRunner {
         let hostStore = KeyStore(directory: keys.appendingPathComponent("host"))
         let clientStore = KeyStore(directory: keys.appendingPathComponent("controller"))
         let secret = SecureHosting.newSecret()
-        let desk = PairingDesk()
+        // The demo's "user" confirms the controller automatically, on the host's loop; a real
+        // host asks (remotion pair --listen).
+        let desk = PairingDesk(automatic: { request in
+            (try? hostStore.addPaired(name: request.name, publicKey: request.publicKey)) != nil
+        })
         let host = try await HostService<NoiseHostFraming, HostPipeline>.start(
             host: "127.0.0.1", port: 0,
             makeFraming: try SecureHosting.framing(store: hostStore, pairing: (secret, Self.pairingWindow), desk: desk),
@@ -89,20 +93,12 @@ package enum DemoRunner {
         try await host.announceStart()
         try await PairedNames(store: hostStore).install(on: host)
         try await options.onHostReady?(host)
-        // The demo's "user" confirms the controller automatically; a real host asks (remotion pair --listen).
-        let confirmer = Task {
-            for await request in desk.requests {
-                _ = try? hostStore.addPaired(name: request.name, publicKey: request.publicKey)
-                desk.decide(request, accept: true)
-            }
-        }
         let code = PairingCode(hostKey: try hostStore.hostKey().publicKey, secret: secret,
                                address: host.localAddress.displayText)
         let clientKey = try clientStore.clientKey()
         let hostKey = try await PairingConnector.pair(code: code, staticKey: clientKey, name: "demo controller",
                                                       timeout: Self.pairingWindow)
         desk.finish()
-        await confirmer.value
         let pairingDatagrams = try await host.report().datagramsReceived
         _ = try clientStore.addKnownHost(publicKey: hostKey, address: code.address)
         let pairing = "controller \(KeyFingerprint.fingerprint(of: clientKey.publicKey)) paired with host \(KeyFingerprint.fingerprint(of: hostKey))"

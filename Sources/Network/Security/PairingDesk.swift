@@ -8,13 +8,25 @@ public final class PairingDesk: Sendable {
     public let requests: AsyncStream<PairingRequest>
     private let continuation: AsyncStream<PairingRequest>.Continuation
     private let decisions = Mutex<[UInt32: Bool]>([:])
+    private let automatic: (@Sendable (PairingRequest) -> Bool)?
 
-    public init() {
+    /// `automatic`, when given, answers every request at once on the host's loop instead
+    /// of posting it to `requests`: the demo's own controller, and tests, whose answer must
+    /// not wait for a turn on a busy concurrency pool. It stores the key itself when it
+    /// accepts (return true).
+    public init(automatic: (@Sendable (PairingRequest) -> Bool)? = nil) {
         (requests, continuation) = AsyncStream.makeStream(of: PairingRequest.self)
+        self.automatic = automatic
     }
 
     /// Called by the framing on the host's loop.
-    func post(_ request: PairingRequest) { continuation.yield(request) }
+    func post(_ request: PairingRequest) {
+        if let automatic {
+            decide(request, accept: automatic(request))
+        } else {
+            continuation.yield(request)
+        }
+    }
 
     /// Called by the framing: decisions made since the last call.
     func takeDecisions() -> [UInt32: Bool] {
