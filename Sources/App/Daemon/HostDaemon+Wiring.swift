@@ -9,9 +9,9 @@ import ServiceLifecycle
 
 extension HostDaemon {
     /// The one place the host's services are wired, in order: the controllers' socket is
-    /// bound (by `start`), then the status view, the DSU adapters, the web controller page,
-    /// the control socket, the dashboard and the DNS-SD announcement; then the readiness
-    /// record. A companion that cannot start (a busy dashboard port) is said once and left
+    /// bound (by `start`), then the outputs before the sources (the virtual pads, then the
+    /// DSU adapters and the local pads), the status view, the web controller page, the
+    /// control socket, the dashboard and the DNS-SD announcement; then the readiness record. A companion that cannot start (a busy dashboard port) is said once and left
     /// off; the controllers' socket is what the host is for.
     struct Wiring {
         let options: Options
@@ -45,8 +45,11 @@ extension HostDaemon {
             console.note(.injector, "injecting with \(reason)")
             if let path = options.injection.configPath { console.note(.config, "config \(path)") }
             var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)
-            let dsu = try await startDSU(loop)
+            // Outputs before sources: the pads exist before a DSU source or a local pad can
+            // deliver a controller (a UDP controller that arrived while the host started gets
+            // its pad when the pads come: HostPipeline.addOutput).
             try await startGamepads(loop)
+            let dsu = try await startDSU(loop)
             let localPads = try await startLocalPads(loop)
             ready.dsuServe = dsu?.serverAddress?.displayText
             let status = StatusDisplay(publisher: publisher, name: options.instance.value,
@@ -189,7 +192,7 @@ extension HostDaemon {
                 context.pipeline.datagramFeedback = { [weak context] id, feedback in
                     context?.sendFeedback(id, feedback) ?? false
                 }
-                context.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery))
+                context.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery), now: Instant(NIODeadline.now()))
                 context.pipeline.dropReporters.append(pads)
                 // Its counts and times on the stop line, after the pads' (scripts/bench-gamepad.sh reads them).
                 if let null { context.pipeline.dropReporters.append(null) }
