@@ -427,5 +427,12 @@ timeout 60 python3 e2e/hostile/far_future_time.py "$bin" >"$work/far-future.log"
 sed 's/^/     /' "$work/far-future.log"
 check "a host with a pad survives far-future and extreme timestamps from a DSU source and a UDP controller" test "$rc" -eq 0
 
+# 8. Outputs before sources (docs/GAMEPAD.md): two DSU sources that stream from the moment
+#    the host asks, into a host with pads (null sink); both controllers connect while the
+#    host starts and each gets its own pad (once 0 or 1 of 2), three rounds.
+timeout 120 python3 e2e/gamepad/early_players.py "$bin" >"$work/early-players.log" 2>&1; rc=$?
+sed 's/^/     /' "$work/early-players.log"
+check "every controller that connects while the host starts gets its own pad" test "$rc" -eq 0
+
 echo "cli-e2e: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
