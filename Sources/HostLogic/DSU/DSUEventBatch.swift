@@ -63,16 +63,22 @@ package struct DSUEventBatch: Sendable {
 /// the latency is not measured (nil; the host leaves such sessions out of its latency
 /// figures). A DSU server on this machine that stamps with the same monotonic clock as
 /// the host's event loop (CLOCK_MONOTONIC on Linux: the test peer, the benchmark's
-/// sender) gives the exact one-way latency: the sample is accepted as such when it
-/// came from a loopback address and is between 0 and `plausible` old.
+/// sender, another Remotion host's DSU server) gives the exact one-way latency: the sample
+/// is accepted as such when it came from a loopback address and is between 0 and
+/// `loopbackMaximum` old. Anything older on loopback is a server with its own clock (a
+/// stream-relative one gave "6,200 ms" in the QEMU guest), not a latency, and is not shown.
 package enum DSUSampleLatency {
+    /// On loopback a sample is delivered within milliseconds; a second is far past any real
+    /// delivery and far short of the offsets between unrelated clocks.
+    package static var loopbackMaximum: Int64 { 1_000_000 }
+
     /// Microseconds from the sample's timestamp to `now`, or nil when the clocks differ: a
     /// DSU server stamps with its own clock, which is the host's only on loopback, and even
-    /// then only a plausible value (HostStateMachine.plausibleLatency) counts.
+    /// then only an age of 0 … `loopbackMaximum` counts.
     package static func micros(timestampMicros: UInt64, now: Instant, fromLoopback: Bool) -> Int64? {
         guard fromLoopback, timestampMicros <= UInt64(Int64.max / 1000) else { return nil }
         let age = now.microseconds - Int64(timestampMicros)
-        guard age >= 0 else { return nil }
-        return HostStateMachine<String>.plausibleLatency(age)
+        guard (0...loopbackMaximum).contains(age) else { return nil }
+        return age
     }
 }
