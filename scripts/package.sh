@@ -35,6 +35,7 @@ if [[ -z $bin ]]; then
   bin=.build/release/remotion
   if [[ ${REMOTION_SKIP_BUILD:-0} != 1 ]]; then
     echo "package.sh: release build (swift build -c release --static-swift-stdlib)"
+    mkdir -p .build   # a fresh clone has none yet, and the log goes there
     release_build .build >.build/package-build.log 2>&1 ||
       { tail -20 .build/package-build.log >&2; fail "the release build failed (log: .build/package-build.log)"; }
   fi
