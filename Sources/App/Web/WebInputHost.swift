@@ -12,14 +12,12 @@ extension PipelineControllers {
         // Enqueued on the host's loop in order with the session's motion and buttons. The
         // transport bounds what waits: a WebSocket awaits each reply (a page that floods fills
         // its own TCP window), a data channel's session drops past `WebSession.maxInputsInFlight`.
-        let loop = self.loop
         loop.execute { context in
-            reply(context.pipeline.webInput(id, message))
-            guard case .text = message else { return }
-            // Give the borrowed keycodes back soon after the text (issue 25 item 7).
-            loop.eventLoop.scheduleTask(in: .milliseconds(1_050)) {   // typingRestoreDelay + a margin
-                loop.execute { $0.pipeline.restoreTypingIfIdle() }
-            }
+            let now = context.now
+            reply(context.pipeline.webInput(id, message, now: now))
+            // The host's timer then also covers the pipeline's deadline (typing's borrowed
+            // keycodes are given back `typingRestoreDelay` after the last text).
+            context.afterExternalEvent(now: now)
         }
     }
 }

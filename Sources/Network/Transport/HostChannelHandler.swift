@@ -12,10 +12,16 @@ public protocol HostEventSink: AnyObject, SendableMetatype {
     func shutdown()
     /// The engine's numbers, at most every `HostChannelHandler.reportInterval`.
     func report(_ report: HostReport, now: Instant)
+    /// When the sink wants `tick(now:)` next, whether or not any session is open (nil: never).
+    var nextDeadline: Instant? { get }
+    /// The sink's own timers, on the handler's timer (never a task of its own).
+    func tick(now: Instant)
 }
 
 extension HostEventSink {
     public func report(_ report: HostReport, now: Instant) {}
+    public var nextDeadline: Instant? { nil }
+    public func tick(now: Instant) {}
 }
 
 /// A point-in-time view of the host's protocol engine, for status displays and summaries.
@@ -42,6 +48,8 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     /// The time on the handler's event loop: real time on a socket's loop, virtual time
     /// on an EmbeddedEventLoop / NIOAsyncTestingEventLoop (tests drive it with advanceTime).
     func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
+    /// The loop's time, for work done on the loop outside a datagram (a web frame).
+    package var now: Instant { loopNow() }
     private var received = 0
     private var actionBuffer: [HostAction<SocketAddress>] = []
     private var kernelDrops = 0
@@ -112,7 +120,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
 
     /// After work that did not come from the socket (an external controller's event):
     /// report if due and keep the report tick armed.
-    func afterExternalEvent(now: Instant) {
+    package func afterExternalEvent(now: Instant) {
         reportIfDue(now: now)
         timer?.armIfIdle(nextWakeUp)
     }
@@ -129,7 +137,8 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
 
     /// Session timeouts, and a report tick while any session is open.
     private var nextWakeUp: Instant? {
-        earliest(machine.nextDeadline, machine.sessionCount == 0 ? nil : lastReport + Self.reportInterval)
+        earliest(earliest(machine.nextDeadline, machine.sessionCount == 0 ? nil : lastReport + Self.reportInterval),
+                 sink.nextDeadline)
     }
 
     private func reportIfDue(now: Instant) {
@@ -173,6 +182,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         let now = loopNow()
         perform(machine.tick(now: now), now: now)
         tickFramingIfDue(now: now)
+        sink.tick(now: now)
         context?.flush()
         reportIfDue(now: now)
         timer?.arm(nextWakeUp)

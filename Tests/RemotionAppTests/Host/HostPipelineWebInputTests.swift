@@ -36,9 +36,9 @@ import Testing
 
     @Test func touchpadMovesScrollsAndClicksOnce() throws {
         let (p, lines) = try pipeline()
-        p.webInput(Self.one, .pad(dx: 10, dy: -5, millis: 100))     // slow: gain 1.6
-        p.webInput(Self.one, .scroll(dx: 0, dy: 48))                  // two wheel steps up
-        p.webInput(Self.one, .click(.right, down: nil))
+        p.webInput(Self.one, .pad(dx: 10, dy: -5, millis: 100), now: .zero)     // slow: gain 1.6
+        p.webInput(Self.one, .scroll(dx: 0, dy: 48), now: .zero)                  // two wheel steps up
+        p.webInput(Self.one, .click(.right, down: nil), now: .zero)
         #expect(lines.all.count == 4)
         #expect(lines.all[0].contains(#""kind":"move_by","dx":16,"dy":-8"#))
         #expect(lines.all[1].contains(#""kind":"wheel","dx":0,"dy":2"#))
@@ -51,28 +51,28 @@ import Testing
         try settings.set("touchpad.speed", to: "1")
         try settings.set("touchpad.scroll_step", to: "10")
         p.update(settings: settings)
-        p.webInput(Self.one, .pad(dx: 10, dy: 0, millis: 100))
-        p.webInput(Self.one, .scroll(dx: 0, dy: -30))
+        p.webInput(Self.one, .pad(dx: 10, dy: 0, millis: 100), now: .zero)
+        p.webInput(Self.one, .scroll(dx: 0, dy: -30), now: .zero)
         #expect(lines.all.count == 2)
         #expect(lines.all[0].contains(#""dx":10,"dy":0"#) && lines.all[1].contains(#""kind":"wheel","dx":0,"dy":-3"#))
     }
 
     @Test func aDragIsPressedOnceAndReleasedWhenTheSessionEnds() throws {
         let (p, lines) = try pipeline()
-        p.webInput(Self.one, .click(.left, down: true))
-        p.webInput(Self.one, .click(.left, down: true))              // a repeated edge: not injected again
-        p.webInput(Self.one, .key(Key(name: "Return")!))
+        p.webInput(Self.one, .click(.left, down: true), now: .zero)
+        p.webInput(Self.one, .click(.left, down: true), now: .zero)              // a repeated edge: not injected again
+        p.webInput(Self.one, .key(Key(name: "Return")!), now: .zero)
         #expect(lines.all.filter { $0.contains(#""button":"left","state":"down""#) }.count == 1)
         #expect(lines.all.filter { $0.contains(#""key":"Return""#) }.count == 2)
         p.handle(.sessionClosed(Self.one, .timedOut), now: .zero)
         #expect(lines.all.filter { $0.contains(#""button":"left","state":"up""#) }.count == 1)
-        #expect(p.webInput(Self.one, .click(.left, down: nil)) == nil)   // gone: nothing injected
+        #expect(p.webInput(Self.one, .click(.left, down: nil), now: .zero) == nil)   // gone: nothing injected
         #expect(lines.all.filter { $0.contains(#""button":"left""#) }.count == 2)
     }
 
     @Test func textOnABackendThatCannotTypeComesBack() throws {
         let (p, lines) = try pipeline()
-        let reply = p.webInput(Self.one, .text("é😀"))
+        let reply = p.webInput(Self.one, .text("é😀"), now: .zero)
         guard case let .untyped(text, reason)? = reply else { Issue.record("no untyped reply"); return }
         #expect(text == "é😀" && reason.contains("--inject xtest") && lines.all.isEmpty)
     }
@@ -91,14 +91,14 @@ import Testing
         let d = Double.pi / 180
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         let moves = lines.all.count
-        p.webInput(Self.one, .laser(on: true))
+        p.webInput(Self.one, .laser(on: true), now: .zero)
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 2000, attitude: Attitude(roll: 0, pitch: 5 * d, yaw: 10 * d)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == moves, "the pointer moved while the laser was held")
         // Pointer mode's formula with the centre at yaw 0, pitch 0 (fov 40° × 25°).
         #expect(overlay.calls.withLock { $0 } == ["show \(960 - 480),\(540 - 216)"])
-        p.webInput(Self.one, .laser(on: false))
+        p.webInput(Self.one, .laser(on: false), now: .zero)
         #expect(overlay.calls.withLock { $0.last } == "hide")
-        p.webInput(Self.one, .laser(on: true))
+        p.webInput(Self.one, .laser(on: true), now: .zero)
         p.handle(.sessionClosed(Self.one, .timedOut), now: .zero)
         #expect(overlay.calls.withLock { $0.last } == "hide", "a session ending while its laser is held hides the dot")
         p.handle(.sessionOpened(Self.one, .udp(try SocketAddress(ipAddress: "127.0.0.1", port: 5000))), now: .zero)
@@ -109,7 +109,7 @@ import Testing
     @Test func withoutAnOverlayTheLaserMovesThePointer() throws {
         let (p, lines) = try pipeline()
         laser(p) { (nil, "a Wayland session lets no program draw over the others; the laser moves the pointer instead") }
-        p.webInput(Self.one, .laser(on: true))
+        p.webInput(Self.one, .laser(on: true), now: .zero)
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == 1 && lines.all[0].contains("move_to"))
     }
@@ -119,17 +119,17 @@ import Testing
     @Test func withTypingOffTextAndKeysInjectNothing() throws {
         let (p, lines) = try pipeline()
         p.setTyping(Self.one, allowed: false)
-        let text = p.webInput(Self.one, .text("rm -rf ~\n"))
-        let key = p.webInput(Self.one, .key(Key(keysym: 0xff0d)))
+        let text = p.webInput(Self.one, .text("rm -rf ~\n"), now: .zero)
+        let key = p.webInput(Self.one, .key(Key(keysym: 0xff0d)), now: .zero)
         #expect(lines.all.isEmpty, "nothing injected: \(lines.all)")
         #expect(p.typingRefusals == 2)
         #expect(text == .untyped("rm -rf ~\n", reason: "typing is off for this phone on the host (remotion devices --typing NAME turns it on)"))
         if case .untyped(_, let reason)? = key { #expect(reason.contains("typing is off")) } else { Issue.record("no reply for the key") }
-        p.webInput(Self.one, .click(.left, down: nil))
+        p.webInput(Self.one, .click(.left, down: nil), now: .zero)
         #expect(lines.all.count == 2, "the page's clicks still work")
         p.setTyping(Self.one, allowed: true)
         p.typingAllowed = false                                     // remotion host --no-typing
-        if case .untyped(_, let reason)? = p.webInput(Self.one, .key(Key(keysym: 0xff09))) { #expect(reason.contains("--no-typing")) }
+        if case .untyped(_, let reason)? = p.webInput(Self.one, .key(Key(keysym: 0xff09)), now: .zero) { #expect(reason.contains("--no-typing")) }
         #expect(lines.all.count == 2 && p.typingRefusals == 3)
     }
 

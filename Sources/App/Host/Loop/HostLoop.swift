@@ -8,6 +8,11 @@ import RemotionNetwork
 /// framing (plain or Noise), so nothing above the transport needs the framing's type.
 package protocol HostLoopContext: AnyObject {
     var pipeline: HostPipeline { get }
+    /// The loop's time (the one clock on the way from a source to an output).
+    var now: Instant { get }
+    /// After work on the loop that did not come from the socket: the host's timer covers
+    /// every deadline again (reports, the pipeline's own).
+    func afterExternalEvent(now: Instant)
     func report() -> HostReport
     /// A session for a controller on another transport, or nil when the host is full.
     func openExternal(from origin: HostControllerOrigin) -> SessionID?

@@ -8,9 +8,8 @@ extension HostPipeline {
     /// exactly-once edges, released when the session ends). Returns a reply for the page
     /// (characters that could not be typed).
     @discardableResult
-    package func webInput(_ id: SessionID, _ message: WebInputMessage) -> WebInputReply? {
+    package func webInput(_ id: SessionID, _ message: WebInputMessage, now: Instant) -> WebInputReply? {
         guard let i = core.sessions.index(forKey: id) else { return nil }
-        let now = MonotonicClock.now()
         switch message {
         case let .pad(dx, dy, millis):
             core.sessions.values[i].touchpad.settings = core.sessions.values[i].mapper.settings.touchpad   // [mapping] touchpad.*, live
@@ -97,13 +96,19 @@ extension HostPipeline {
     package static let typingRestoreDelay = Duration.seconds(1)
 
     /// Gives back the keycodes typing borrowed when no text came for `typingRestoreDelay`
-    /// (scheduled after each text by the web input adapter; a newer text postpones it).
-    package func restoreTypingIfIdle() {
-        guard let last = lastTextAt, let typist = injector.backend as? any TextTypingBackend else { return }
-        guard !(MonotonicClock.now() < last + Self.typingRestoreDelay) else { return }
-        typist.restoreBorrowedKeycodes()
+    /// (a newer text postpones it). On the host's timer: `nextDeadline` asks for it, `tick`
+    /// does it; nothing here schedules a task or reads a clock.
+    package func restoreTypingIfIdle(now: Instant) {
+        guard let last = lastTextAt else { return }
+        guard !(now < last + Self.typingRestoreDelay) else { return }
         lastTextAt = nil
+        if let typist = injector.backend as? any TextTypingBackend { typist.restoreBorrowedKeycodes() }
     }
+
+    /// When the pipeline's own timer is due: the borrowed keycodes' return after typing.
+    package var nextDeadline: Instant? { lastTextAt.map { $0 + Self.typingRestoreDelay } }
+
+    package func tick(now: Instant) { restoreTypingIfIdle(now: now) }
 
     /// The presenter's laser among the output hooks (wired by the daemon).
     var laserHook: LaserOverlayHook? { outputHooks.lazy.compactMap { $0 as? LaserOverlayHook }.first }
