@@ -95,7 +95,7 @@ extension HostDaemon {
             if backend == "xtest" || backend == "uinput" {
                 services.append(.init(service: LogindSessionWatch(
                     environment: options.injection.environment,
-                    onChange: { active in loop.execute { $0.pipeline.setDesktopSessionActive(active, now: Instant(NIODeadline.now())) } },
+                    onChange: { active in loop.execute { $0.pipeline.setDesktopSessionActive(active, now: $0.now) } },
                     say: { console.say($0) })))
             }
             #endif
@@ -176,7 +176,7 @@ extension HostDaemon {
             try await loop.onLoop { context in
                 // A game's rumble and light come on the pad's thread; the loop paces and sends them.
                 let onFeedback: @Sendable (SessionID, FeedbackChange) -> Void = { id, change in
-                    loop.execute { $0.pipeline.padFeedback(id, change, now: Instant(NIODeadline.now())) }
+                    loop.execute { $0.pipeline.padFeedback(id, change, now: $0.now) }
                 }
                 let pads: VirtualPadOutput
                 var null: NullPadSink?
@@ -192,7 +192,7 @@ extension HostDaemon {
                 context.pipeline.datagramFeedback = { [weak context] id, feedback in
                     context?.sendFeedback(id, feedback) ?? false
                 }
-                context.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery), now: Instant(NIODeadline.now()))
+                context.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery), now: context.now)
                 context.pipeline.dropReporters.append(pads)
                 // Its counts and times on the stop line, after the pads' (scripts/bench-gamepad.sh reads them).
                 if let null { context.pipeline.dropReporters.append(null) }

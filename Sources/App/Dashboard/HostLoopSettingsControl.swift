@@ -31,7 +31,7 @@ package struct HostLoopSettingsControl: SettingsControl {
             // Readers see the change at once, also while no controller makes the loop publish:
             // the snapshot is built and published before the change is answered (a settings
             // change is rare; one snapshot is well under a millisecond).
-            pipeline.report(handler.report(), now: MonotonicClock.now())
+            pipeline.report(handler.report(), now: handler.now)
             pipeline.snapshotBuilder?.drain()
             return settings
         }
@@ -46,7 +46,7 @@ package struct HostLoopSettingsControl: SettingsControl {
 
     package func setPad(session: String, on: Bool) async throws -> Bool? {
         guard session.count == 8, let raw = UInt32(session, radix: 16) else { return nil }
-        return try await host.onLoop { $0.pipeline.setPad(SessionID(raw), on: on, now: Instant(NIODeadline.now())) }
+        return try await host.onLoop { $0.pipeline.setPad(SessionID(raw), on: on, now: $0.now) }
     }
 
     package func current() async -> MappingSettings {

@@ -8,7 +8,7 @@ extension HostLoop {
         let listen = localAddress.displayText
         try await onLoop { context in
             context.pipeline.identity.listen = listen
-            context.pipeline.report(context.report(), now: MonotonicClock.now())
+            context.pipeline.report(context.report(), now: context.now)
             // Once, at start: wait for the builder so the first snapshot is there on return.
             context.pipeline.snapshotBuilder?.drain()
         }

@@ -122,6 +122,6 @@ package struct PipelineControllers: ExternalControllerHost {
     }
 
     package func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void) {
-        loop.execute { reply($0.pipeline.setPad(id, on: on, now: Instant(NIODeadline.now()), askedByController: true)) }
+        loop.execute { reply($0.pipeline.setPad(id, on: on, now: $0.now, askedByController: true)) }
     }
 }
