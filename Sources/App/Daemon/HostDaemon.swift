@@ -81,18 +81,24 @@ package struct HostDaemon: Sendable {
             let framing: @Sendable () throws -> NoiseHostFraming
             do { framing = try SecureHosting.framing(store: store) } catch { throw HostStartError("\(error)") }
             let paired = (try? store.pairedControllers().count) ?? 0
+            // Phones pair through the web page; they count as paired controllers too.
+            let phones = options.web.port == nil ? 0 : ((try? WebCredentialStore(directory: options.dataDirectory).devices().count) ?? 0)
             let service = try await bindUDP(options, machine: machine, makeFraming: framing, makeSink: makeSink)
             wiring.loop = HostLoop(service)
             wiring.pairingCommands = PairingCommands(host: service, store: store).handlers
             try await PairedNames(store: store).install(on: service)
-            if paired == 0 && !console.interactive {
-                console.say("no controller is paired yet; run `remotion pair --listen` first (keys in \(store.directory.path))")
+            // The phone's way first (most people hold a phone), the UDP controller's second.
+            let howToPair = options.web.port == nil
+                ? "run `remotion pair --listen`"
+                : "pair a phone with `remotion pair --web` (a QR code to scan), a UDP controller with `remotion pair --listen`"
+            if paired + phones == 0 && !console.interactive {
+                console.say("no controller is paired yet: \(howToPair) (keys in \(store.directory.path))")
             }
             let fingerprint = (try? store.hostKey()).map { KeyFingerprint.fingerprint(of: $0.publicKey) }
             wiring.hostID = fingerprint
             wiring.securityNote = "encrypted (Noise IK), \(paired) paired controller(s), host key \(fingerprint ?? "?")"
-            wiring.hint = paired == 0 ? "no controller paired yet: run remotion pair --listen"
-                                      : "\(paired) paired controller(s); host key \(fingerprint ?? "?")"
+            wiring.hint = paired + phones == 0 ? "no controller paired yet: \(howToPair)"
+                                               : "\(paired) paired controller(s)\(phones > 0 ? ", \(phones) phone(s)" : ""); host key \(fingerprint ?? "?")"
         }
         return try await wiring.assemble()
     }
