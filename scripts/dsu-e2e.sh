@@ -201,7 +201,11 @@ for s in $(grep -o '"session":"[0-9a-f]*"' "$work/hostD.out" | sort -u | sed 's/
 done
 pads=$(sed -n 's/.*DSU source [^:]*:[0-9]*: \([0-9]*\) pad packets.*/\1/p' "$work/hostD.err")
 echo "     flood: $pads DSU pad packets accepted; the UDP controller sent $sent samples, $moved were injected"
-check "D: the flood was on (over 4 slots x 600 Hz x 3 s of pad packets)" test "${pads:-0}" -gt 7200
+# That the flood was on, not how fast a Python sender manages: the peer plans 4 slots x 600 Hz
+# for 6 s (14,400); idle it delivers over 7,200, and beside two busy loops a fresh-clone run
+# measured 5,600. A third of the 7,200 planned over the client's 3 s is still 8 times the
+# UDP controller's own 300 samples (docs/BENCHMARKS.md, "The suite under a second load").
+check "D: the flood was on (over 2,400 pad packets: 4 slots x 200 Hz x 3 s, 8 x the controller's samples)" test "${pads:-0}" -gt 2400
 check "D: the UDP controller is not starved (>= 98% of its samples injected)" \
   python3 -c "import sys; sys.exit(0 if ${sent:-0} > 250 and $moved >= 0.98 * ${sent:-0} else 1)"
 slots_moving=0
