@@ -29,5 +29,5 @@ PROBE_GYRO=30,-90,45
 HOST_TIMEOUT=1
 CLIENT_SECONDS=3
 ENV
-kguest_boot 150
+kguest_boot 300
 kguest_check gamepad-guest scripts/lib/gamepad_guest_check.py; exit $?

@@ -40,7 +40,7 @@ HOST_TIMEOUT=1
 ENV
 
 # 4. Boot (150 s at most).
-kguest_boot 150
+kguest_boot 300
 
 # 5. The checks, on what the guest wrote (their last line: N passed, N failed).
 kguest_check kernel-guest scripts/lib/kernel_guest_check.py; exit $?

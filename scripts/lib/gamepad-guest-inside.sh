@@ -80,10 +80,12 @@ if wait_ready "$HOME/host.ready" "$host" 60; then
   twins=()
   for n in 1 2; do
     "$REMOTION_BIN" client --insecure --host "127.0.0.1:$port" --timeout 10 --source synthetic:still --rate 20 \
-      --duration 6 >"$out/twin-$n.out" 2>&1 &
+      --duration 20 >"$out/twin-$n.out" 2>&1 &
     twins+=($!)
   done
-  wait_for 40 "two live pads" two_pads && fact two_pads "$seen_pads"
+  # 20 s each, not 6: the emulated guest runs at half speed beside a second load, and a second
+  # client that starts late must still overlap the first.
+  wait_for 60 "two live pads" two_pads && fact two_pads "$seen_pads"
   twin_rcs=""; for p in "${twins[@]}"; do wait "$p"; twin_rcs+="$?"; done; fact twin_rcs "$twin_rcs"
   kill -INT "$host"; wait "$host"; fact host_rc $?
 else

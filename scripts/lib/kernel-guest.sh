@@ -161,7 +161,7 @@ PY
 }
 
 # Boot. TCG: /dev/kvm here is a PVM hypervisor that hangs stock kernels
-# (../shared/notes/kernel-guest-lab.md); a hung guest ends at the deadline.
+# (../shared/notes/kernel-guest-lab.md); a hung guest ends at the deadline (about twice what the stage takes beside a second CPU load: TCG runs at half speed there).
 kguest_boot() {
   local deadline=$1 qemu_rc boot_started
   echo "kernel: $package ($version), booting with $(basename "$bin") from $(dirname "$bin")"
