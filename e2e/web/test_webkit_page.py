@@ -105,19 +105,21 @@ def main():
         set_mode(d, "pointer")
         hint = d.find_element(By.ID, "start-hint").text
         wk.tap(d, "#start")
-        gone = wait(lambda: state(d).get("sensors") == "unsupported", 2)
+        # 10 s: an eventual state, not a speed (beside a second CPU load WebKitGTK took over 2 s
+        # to answer the iOS permission flow once; a broken page never gets there).
+        gone = wait(lambda: state(d).get("sensors") == "unsupported", 10)
         check("without a sensor API: the page says so and Start → unsupported, with a notice (%r)" % hint,
               gone and "no motion sensor" in d.find_element(By.ID, "notice").text and "no motion sensors" in hint,
               (state(d).get("sensors"), hint, d.find_element(By.ID, "notice").text))
         wk.install_sensors(d, "denied")
         wk.tap(d, "#start")
         check("iOS answers 'denied' → the page says motion access was denied",
-              wait(lambda: state(d).get("sensors") == "denied", 2) and "denied" in d.find_element(By.ID, "notice").text,
+              wait(lambda: state(d).get("sensors") == "denied", 10) and "denied" in d.find_element(By.ID, "notice").text,
               (state(d).get("sensors"), d.find_element(By.ID, "notice").text))
         js(d, "(() => { window.__sensors.answer = 'granted'; window.__sensors.asked.length = 0; return true; })()")
         wk.tap(d, "#start")
         check("Start motion → requestPermission() asked for both events while the tap was handled, sensors on",
-              wait(lambda: state(d).get("sensors") == "on", 3) and js(d, "window.__sensors.asked") == [True, True],
+              wait(lambda: state(d).get("sensors") == "on", 10) and js(d, "window.__sensors.asked") == [True, True],
               (state(d).get("sensors"), js(d, "window.__sensors.asked")))
         check("the first sample is the centre", wait(lambda: near(xy(), expected(0, 0)), 3), xy())
         for yaw, pitch in ((10, 0), (10, 5), (-15, -4), (0, 0)):
