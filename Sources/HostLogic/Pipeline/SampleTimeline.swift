@@ -15,8 +15,8 @@ import RemotionProtocol
 ///   **discontinuity**: the mapping restarts at the host's `now` and the sample is counted.
 /// - The mapped time never goes backwards: it always moves on by at least 1 µs, so every
 ///   consumer's dt is positive.
-/// - It stays near the host's clock: at most `maxLag` (1 s) behind (a slow controller clock
-///   is pulled forward), and a controller whose steps would take it more than `maxLead` (1 s)
+/// - It stays near the host's clock: at most `maxLag` (30 s) behind (a slow controller clock
+///   is pulled forward; a backlog after a stall of seconds keeps its own steps), and a controller whose steps would take it more than `maxLead` (1 s)
 ///   ahead — a fast clock, or a first sample that came late — is slowed, each step by at most
 ///   half (so dt never collapses while it converges), and never lets it pass `hardLead` (2 s)
 ///   ahead. Both count as re-anchors. A sample can move it at most 1 µs past that cap, so
@@ -27,8 +27,12 @@ import RemotionProtocol
 package struct SampleTimeline: Sendable, Hashable {
     /// The largest step between two samples that is taken as the controller's own.
     package static let maxStep: Int64 = 1_000_000
-    /// How far the mapped time may trail the host's clock before it is pulled forward.
-    package static let maxLag: Int64 = 1_000_000
+    /// How far the mapped time may trail the host's clock before it is pulled forward. Not
+    /// 1 s: samples that queued during a stall (Wi-Fi, a loaded host, an emulated guest) arrive
+    /// seconds behind, and pulling them forward made one step of the pull's size, which a gyro
+    /// mouse integrates as motion (+26 % pointer distance seen in a loaded QEMU guest). Within
+    /// 30 s, such a backlog keeps the controller's own steps.
+    package static let maxLag: Int64 = 30_000_000
     /// How far ahead of the host's clock it runs on the controller's steps alone (a late first
     /// sample, a clock a little fast); past it the steps are slowed.
     package static let maxLead: Int64 = 1_000_000
