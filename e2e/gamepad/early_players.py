@@ -12,10 +12,8 @@ asked, and the stop line says two pads were made and none refused. Repeated ROUN
 times, since the order is a race. Loopback only; bounded (about 2 s a round, 30 s at most
 each). Prints 'N passed, N failed'.
 """
-import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -24,19 +22,13 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "dsu"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import dsu_peer  # noqa: E402
+from host_process import Tally, interrupt, wait_file  # noqa: E402
 
 ROUNDS = 3
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    print(("PASS " if ok else "FAIL ") + name + (f" ({detail})" if detail and not ok else ""))
-    if ok:
-        passed += 1
-    else:
-        failed += 1
+tally = Tally()
+check = tally.check
 
 
 class Source(threading.Thread):
@@ -77,17 +69,6 @@ class Source(threading.Thread):
             time.sleep(0.004)
 
 
-def wait_file(path, proc, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if os.path.exists(path):
-            return json.load(open(path))
-        if proc.poll() is not None:
-            return None
-        time.sleep(0.02)
-    return None
-
-
 def one_round(binary, n):
     work = tempfile.mkdtemp(prefix="early-players-")
     a, b = Source(1.5, 100 + n), Source(1.5, 200 + n)
@@ -107,14 +88,7 @@ def one_round(binary, n):
         b.join(10)
         check(f"round {n}: the host asked both sources for their pads", a.asked and b.asked, f"{a.asked}, {b.asked}")
     finally:
-        rc = None
-        if host.poll() is None:
-            host.send_signal(signal.SIGINT)
-            try:
-                rc = host.wait(15)
-            except subprocess.TimeoutExpired:
-                host.kill()
-                rc = host.wait()
+        rc = interrupt(host) if host.poll() is None else None   # one that died by itself fails
         text = open(err_path).read()
         made = re.search(r"gamepad: (\d+) virtual DualSense pads made, (\d+) refused", text)
         check(f"round {n}: SIGINT stops it with exit 0", rc == 0, f"exit {rc if rc is not None else host.returncode}")
@@ -127,9 +101,9 @@ def main():
     binary = sys.argv[1]
     for n in range(1, ROUNDS + 1):
         one_round(binary, n)
-    print(f"{passed} passed, {failed} failed")
+    print(tally.summary())
 
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if tally.failed else 0)

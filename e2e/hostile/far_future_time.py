@@ -17,10 +17,8 @@ a real pad's range (±2000 °/s, ±8 g, never NaN); SIGINT stops it with exit 0 
 line. Loopback only; bounded (about 5 s of traffic, 30 s at most).
 Prints 'N passed, N failed'.
 """
-import json
 import math
 import os
-import signal
 import socket
 import struct
 import subprocess
@@ -29,30 +27,13 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "dsu"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import dsu_peer  # noqa: E402  (seal/unseal/pad_payload/parse_pad: the independent DSU peer)
+from host_process import Tally, interrupt, wait_file  # noqa: E402
 
 JUMP = 4_000_000_000_000_000
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    print(("PASS " if ok else "FAIL ") + name + (f" ({detail})" if detail and not ok else ""))
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-
-
-def wait_file(path, proc, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if os.path.exists(path):
-            return json.load(open(path))
-        if proc.poll() is not None:
-            return None
-        time.sleep(0.05)
-    return None
+tally = Tally()
+check = tally.check
 
 
 def answers(udp_port, session):
@@ -180,21 +161,16 @@ def main():
               answers(udp_port, 0x5EE1))
     finally:
         if host.poll() is None:
-            host.send_signal(signal.SIGINT)
-            try:
-                rc = host.wait(15)
-            except subprocess.TimeoutExpired:
-                host.kill()
-                rc = host.wait()
+            rc = interrupt(host)
             text = open(os.path.join(work, "host.err")).read()
             check("SIGINT stops it with exit 0", rc == 0, f"exit {rc}")
             check("... and its stop line (every held input released)", "every held input released" in text, text[-400:])
         else:
             text = open(os.path.join(work, "host.err")).read()
             check("the host did not die", False, f"exit {host.returncode}: {text[-600:]}")
-        print(f"{passed} passed, {failed} failed")
+        print(tally.summary())
 
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if tally.failed else 0)

@@ -1,0 +1,47 @@
+"""Shared by the e2e scripts that run a `remotion host` themselves (e2e/hostile,
+e2e/gamepad): a pass/fail tally that prints one line per check, the wait for the host's
+ready file (its readiness signal, never a log line), and a stop by SIGINT."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+
+class Tally:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, name, ok, detail=""):
+        print(("PASS " if ok else "FAIL ") + name + (f" ({detail})" if detail and not ok else ""))
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+
+    def summary(self):
+        return f"{self.passed} passed, {self.failed} failed"
+
+
+def wait_file(path, proc, seconds):
+    """The ready file's JSON once it exists; None when `proc` exits first or time is up."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if os.path.exists(path):
+            return json.load(open(path))
+        if proc.poll() is not None:
+            return None
+        time.sleep(0.02)
+    return None
+
+
+def interrupt(proc, seconds=15):
+    """SIGINT (the host's clean stop), SIGKILL after `seconds`; the exit status."""
+    if proc.poll() is not None:
+        return proc.returncode
+    proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
