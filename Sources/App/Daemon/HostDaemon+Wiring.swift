@@ -11,8 +11,9 @@ extension HostDaemon {
     /// The one place the host's services are wired, in order: the controllers' socket is
     /// bound (by `start`), then the outputs before the sources (the virtual pads, then the
     /// DSU adapters and the local pads), the status view, the web controller page, the
-    /// control socket, the dashboard and the DNS-SD announcement; then the readiness record. A companion that cannot start (a busy dashboard port) is said once and left
-    /// off; the controllers' socket is what the host is for.
+    /// control socket, the dashboard and the DNS-SD announcement; then the readiness record.
+    /// A companion that cannot start (a busy dashboard port) is said once and left off; the
+    /// controllers' socket is what the host is for.
     struct Wiring {
         let options: Options
         let console: HostConsole

@@ -31,21 +31,6 @@ extension PipelineCore {
         return sessions.values[i].pad != nil
     }
 
-    /// This host makes pads from now on (`settings`). With `forEvery`, a controller that
-    /// connected before the pads existed (a DSU source, a local pad or a UDP controller that
-    /// arrived while the host started) gets its pad now, like one that connects later: the
-    /// sessions that got one, in their order, each with its `.padOpened` in `out[session]`.
-    package mutating func enablePads(_ settings: VirtualPadSettings, now: Instant) -> [(SessionID, [PipelineOutput])] {
-        pads = settings
-        guard settings.forEvery else { return [] }
-        var opened: [(SessionID, [PipelineOutput])] = []
-        for id in sessions.keys.sorted() where sessions[id]?.pad == nil {
-            var out: [PipelineOutput] = []
-            if setPad(id, on: true, now: now, into: &out) == true { opened.append((id, out)) }
-        }
-        return opened
-    }
-
     /// Whether `id` has a pad now (nil: no such session).
     package func hasPad(_ id: SessionID) -> Bool? { sessions[id].map { $0.pad != nil } }
 

@@ -113,18 +113,15 @@ package final class HostPipeline: HostEventSink {
     }
 
     /// Another output beside the injector. With `pads`, every session opened from now on
-    /// also gets a virtual pad whose states go to the outputs that accept `.pad`.
-    /// Adds an output. `pads`: it is the virtual pads' output, and each controller already
-    /// connected gets its pad now when every controller gets one (start-up order: a source
-    /// may have delivered a controller before the pads existed).
+    /// also gets a virtual pad whose states go to the outputs that accept `.pad`; when every
+    /// controller gets one, so does each controller already connected (start-up order: a
+    /// source may have delivered a controller before the pads existed).
     package func addOutput(_ output: any HostOutput, pads: VirtualPadSettings? = nil, now: Instant) {
         outputs.append(output)
         guard let pads else { return }
-        for (id, opened) in core.enablePads(pads, now: now) {
-            let start = pending.count
-            pending.append(contentsOf: opened)
-            route(from: start, session: id, now: now)
-        }
+        core.pads = pads
+        guard pads.forEvery else { return }
+        for id in core.sessions.keys.sorted() { setPad(id, on: true, now: now) }
     }
 
     package func handle(_ action: HostAction<SocketAddress>, now: Instant) {
