@@ -56,9 +56,8 @@ func recorded(_ host: SecureHostService) async throws -> SecureRecorded {
 func pairThroughRealFlow(hostStore: KeyStore, clientStore: KeyStore, accept: Bool = true)
     async throws -> (client: KeyPair, hostKey: [UInt8]) {
     let secret = SecureHosting.newSecret()
-    // The user's answer comes on the host's loop (PairingDesk's automatic answer): a task
-    // iterating `desk.requests` would wait its turn on a concurrency pool that the whole suite
-    // shares, and under a second CPU load that turn once took over 30 s.
+    // The user's answer comes on the host's loop (PairingDesk's automatic answer), not from a
+    // task iterating `desk.requests` that waits its turn on the pool the whole suite shares.
     let desk = PairingDesk(automatic: { request in
         accept && (try? hostStore.addPaired(name: request.name, publicKey: request.publicKey)) != nil
     })
