@@ -66,4 +66,9 @@ if [[ $mode == test ]] && ! python3 -c 'import selenium' 2>/dev/null; then
   echo "setup: installing selenium (PyPI)"
   python3 -m pip install -q 'selenium==4.51.0'
 fi
+# The reference filter of scripts/bench-fusion.sh (docs/BENCHMARKS.md, "Orientation through a shove").
+if [[ $mode == test ]] && ! python3 -c 'import vqf, numpy' 2>/dev/null; then
+  echo "setup: installing vqf and numpy (PyPI)"
+  python3 -m pip install -q 'vqf==2.1.2' numpy
+fi
 echo "setup: ready ($mode)"

@@ -221,4 +221,13 @@ package enum CalibrationState: Sendable, Equatable, Hashable {
     case calibrating(progress: Double)
     /// A bias is applied; `confidence` 0 … 1 rises with time spent still.
     case calibrated(confidence: Double)
+
+    /// Whether the gyro reaching the fusion is free of its bias: a bias is applied, or the
+    /// controller removes its own (`off`).
+    package var biasKnown: Bool {
+        switch self {
+        case .off, .calibrated: true
+        case .uncalibrated, .calibrating: false
+        }
+    }
 }

@@ -2,7 +2,7 @@ import RemotionProtocol
 
 /// One controller's gyro processing, JoyShockMapper-style (docs/MOTION.md, "Raw sensors"):
 ///
-///     raw gyro ─▶ GyroCalibrator ─▶ gyro − bias ─┬─▶ SensorFusion (Madgwick) ─▶ attitude, gravity
+///     raw gyro ─▶ GyroCalibrator ─▶ gyro − bias ─┬─▶ SensorFusion (VQF-style) ─▶ attitude, gravity
 ///     raw accel ─────────────────────────────────┘                                    │
 ///     calibrated gyro + gravity ─▶ GyroSpace (local/player/world) ─▶ yaw, pitch rates ◀┘
 ///     buttons ─▶ GyroClutch ─▶ gyroEnabled
@@ -143,13 +143,13 @@ package struct RawMotionPipeline: Sendable, Equatable {
                     let error = fusion.up.angle(to: mean)
                     if error > Self.restLevelTolerance { levelling = true } else if error < Self.restLevelTolerance / 10 { levelling = false }
                 }
-                fusion.update(gyro: .zero, acceleration: levelling ? mean : nil, dt: dt)
+                fusion.update(gyro: .zero, acceleration: levelling ? mean : nil, dt: dt, still: true)
                 heldAtRest.hold(calibrated, dt: dt)
             } else {
                 levelling = false
                 for (g, d) in heldAtRest.entries { fusion.update(gyro: g, acceleration: nil, dt: d) }
                 heldAtRest.clear()
-                fusion.update(gyro: gyro, acceleration: accel, dt: dt)
+                fusion.update(gyro: gyro, acceleration: accel, dt: dt, calibrated: calibrator.state.biasKnown)
             }
             orientation = fusion.orientation
         }

@@ -7,7 +7,7 @@ import RemotionProtocol
 /// rule, `substeps` per sample); each sample reports
 ///
 ///     gyro  = true body rate at the sample time + bias + N(0, gyroNoise²) per axis
-///     accel = world up in the body frame (proper acceleration, 1 g) + N(0, accelNoise²)
+///     accel = (world up + linear(t)) in the body frame (proper acceleration, g) + N(0, accelNoise²)
 ///
 /// (negated for the `.down` convention), stamped on a µs clock at `rate` Hz.
 struct SyntheticIMU {
@@ -18,6 +18,8 @@ struct SyntheticIMU {
     var bias = Vec3.zero
     var gyroNoise = 0.0
     var accelNoise = 0.0
+    /// The body's linear acceleration in the world frame, g (a shove of the hand).
+    var linear: @Sendable (_ t: Double) -> Vec3 = { _ in .zero }
     var convention = RawMotionPipeline.AccelerometerConvention.up
     var substeps = 8
     var startMicros: UInt64 = 1_000_000
@@ -43,7 +45,7 @@ struct SyntheticIMU {
         time += dt
         let w = omega(time, truth)
         let gyro = w + bias + gaussianVector(gyroNoise)
-        var accel = truth.up + gaussianVector(accelNoise)
+        var accel = truth.inverseRotate(.unitZ + linear(time)) + gaussianVector(accelNoise)
         if convention == .down { accel = -accel }
         return MotionSample(timestampMicros: timestampMicros, gyro: gyro.vector3,
                             acceleration: accel.vector3, buttons: buttons)
