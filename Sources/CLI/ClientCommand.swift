@@ -165,7 +165,10 @@ final class ClientRunner<F: ClientFraming>: Service {
                 case .feedback:
                     break
                 case let .finished(stats):
-                    printErr("remotion client: sent \(stats.motionSent) motion samples and \(stats.buttonEdges) button edges; \(stats.retransmissions) retransmissions, \(stats.unacknowledgedAtEnd) unacknowledged")
+                    // What came back too: a session that times out while sending shows here
+                    // whether the host's datagrams stopped or arrived and were dropped.
+                    let dropped = stats.dropped.total > 0 ? " (dropped: \(stats.dropped.summary))" : ""
+                    printErr("remotion client: sent \(stats.motionSent) motion samples and \(stats.buttonEdges) button edges; \(stats.retransmissions) retransmissions, \(stats.unacknowledgedAtEnd) unacknowledged; received \(stats.datagramsReceived) datagrams from the host\(dropped)")
                 }
             }
         } onGracefulShutdown: {
