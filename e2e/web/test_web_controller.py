@@ -9,6 +9,7 @@ Arguments: --url PAIRING_URL --bin REMOTION --data-dir DIR --xi2-log FILE --prof
 Environment: DISPLAY (the Xvfb the host injects into)."""
 import argparse, base64, json, os, re, subprocess, sys, time, urllib.error, urllib.request
 
+import calibration_check
 import consent
 
 from selenium import webdriver
@@ -189,6 +190,9 @@ def main():
             want = expected(yaw, pitch)
             got = wait(lambda: near(pointer(), want) and pointer(), 3)
             check("yaw %d°, pitch %d° → pointer %s" % (yaw, pitch, want), got, pointer())
+
+        # ── the menu's Calibrate: hold still, progress, Done; the host calibrated it ──
+        calibration_check.run(d, check, wait, js, args.dashboard, "CI phone")
 
         # ── buttons: A is a left click, C the Left key, each seen in X exactly once ──
         d.find_element(By.CSS_SELECTOR, 'nav [data-page-mode="gamepad"]').click()   # the mode with all sixteen

@@ -43,13 +43,13 @@ struct WebControllerSocket: Sendable {
         let lane = Mutex<String?>(nil)
         /// Tells the connection guard that this socket authenticated (no caps, no idle timeout).
         let authenticated: @Sendable () -> Void
-        /// Rumble and light for the page, from the host's loop to the socket's loop (where
-        /// the newest not yet written replaces an older one).
-        let feedback: @Sendable (ControllerFeedback) -> Void
+        /// Rumble and light, a calibration's progress, for the page, from the host's loop to
+        /// the socket's loop (where the newest of each not yet written replaces an older one).
+        let notices: @Sendable (ControllerNotice) -> Void
         init(authenticated: @escaping @Sendable () -> Void = {},
-             feedback: @escaping @Sendable (ControllerFeedback) -> Void = { _ in }) {
+             notices: @escaping @Sendable (ControllerNotice) -> Void = { _ in }) {
             self.authenticated = authenticated
-            self.feedback = feedback
+            self.notices = notices
             heard()
         }
         func heard() { lastHeard.store(Int64(NIODeadline.now().uptimeNanoseconds), ordering: .relaxed) }
@@ -107,7 +107,7 @@ struct WebControllerSocket: Sendable {
         let token = registry.claimSession(device.id) { link.replaced.store(true, ordering: .relaxed) }
         let opened = WebSessionDriver(host: host, stats: stats, transport: .webSocket, limit: timeout)
         guard let session = await host.open(from: .web(device: device.id, peer: remote), name: device.name,
-                                            feedback: link.feedback) else {
+                                            notices: link.notices) else {
             registry.releaseSession(device.id, token: token)
             stats.count(refused: .full)
             return Opening(texts: [WebHostMessage.refused(

@@ -45,6 +45,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
     private var heldRead = false
     private var unflushed = false
     private var pendingFeedback: ControllerFeedback?
+    private var pendingCalibration: CalibrationReport?
     private var watchdog: RepeatedTask?
 
     init(socket: WebControllerSocket, channel: any Channel) {
@@ -52,7 +53,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
         self.remote = channel.remoteAddress
         link = WebControllerSocket.Link(
             authenticated: { WebConnectionGuard.authenticated(channel) },
-            feedback: { feedback in Self.onLoop(of: channel) { $0.feedback(feedback) } })
+            notices: { notice in Self.onLoop(of: channel) { $0.notice(notice) } })
     }
 
     /// Runs `body` with the channel's handler on its loop (nothing when it is gone).
@@ -122,7 +123,8 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
-            if let feedback = pendingFeedback { pendingFeedback = nil; self.feedback(feedback) }
+            if let feedback = pendingFeedback { pendingFeedback = nil; notice(.feedback(feedback)) }
+            if let report = pendingCalibration { pendingCalibration = nil; notice(.calibration(report)) }
             resumeReading(context)
         }
         context.fireChannelWritabilityChanged()
@@ -157,7 +159,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
         switch parsed {
         case .hello, .lane:
             socket.stats.drop(.secondHello)
-        case .recenter, .mode, .pad, .gyroStick:
+        case .recenter, .mode, .pad, .gyroStick, .calibrate:
             stepping = true
             core.command(parsed, on: .primary) { [me = loopBound] answer in me.finishStep(texts: answer.map { [$0.text] } ?? []) }
         }
@@ -178,7 +180,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
             let (text, lane) = socket.attachLane(version: version, id: id, credential: credential, session: session, link: link)
             send(text: text, context)
             if let lane { phase = .lane(lane) } else { finish(.refused) }
-        case .recenter, .mode, .pad, .gyroStick:
+        case .recenter, .mode, .pad, .gyroStick, .calibrate:
             break                   // no session to act on
         }
     }
@@ -226,11 +228,18 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
 
     // MARK: writing
 
-    /// Rumble and light for the page: written now, or when the phone takes writes again.
-    private func feedback(_ feedback: ControllerFeedback) {
+    /// Rumble and light, a calibration's progress, for the page: written now, or when the
+    /// phone takes writes again (then only the newest of each kind).
+    private func notice(_ notice: ControllerNotice) {
         guard let context, !isEnded else { return }
-        guard context.channel.isWritable else { pendingFeedback = feedback; return }
-        send(text: WebHostMessage.feedback(feedback).text, context)
+        guard context.channel.isWritable else {
+            switch notice {
+            case .feedback(let f): pendingFeedback = f
+            case .calibration(let c): pendingCalibration = c
+            }
+            return
+        }
+        send(text: WebHostMessage(notice).text, context)
         flushIfNeeded(context)
     }
 

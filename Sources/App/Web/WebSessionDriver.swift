@@ -66,15 +66,16 @@ final class WebSessionDriver: Sendable {
         step { $0.received(bytes, on: channel, at: Self.now) }
     }
 
-    /// A command (recenter, mode, pad) on `channel`; `reply` gets the page's answer — the
-    /// mode in effect after a mode command, the pad's state after a pad command — or nil for
-    /// a recenter or when it was dropped (always called once).
+    /// A command (recenter, mode, pad, gyro stick, calibrate) on `channel`; `reply` gets the
+    /// page's answer — the mode in effect after a mode command, the pad's state after a pad
+    /// command, what a calibrate request came to — or nil for a recenter or when it was
+    /// dropped (always called once).
     func command(_ message: WebClientMessage, on channel: WebSession.Channel,
                  reply: @escaping @Sendable (WebHostMessage?) -> Void) {
         let asked = state.withLock { s -> Bool in
             let actions = s.machine.command(message, on: channel)
             _ = perform(actions, &s, reply: { _ in }, answer: reply)
-            return actions.contains { switch $0 { case .mode, .pad, .gyroStick: true; default: false } }
+            return actions.contains { switch $0 { case .mode, .pad, .gyroStick, .calibrate: true; default: false } }
         }
         if !asked { reply(nil) }
     }
@@ -119,7 +120,7 @@ final class WebSessionDriver: Sendable {
     /// Makes the host's calls (under the lock), counts, arms the timer; returns the sends.
     private func perform(_ actions: [WebSession.Action], _ s: inout State,
                          reply: @escaping @Sendable (WebInputReply?) -> Void,
-                         answer: @escaping @Sendable (WebHostMessage) -> Void) -> [Outgoing] {
+                         answer: @escaping @Sendable (WebHostMessage?) -> Void) -> [Outgoing] {
         var out: [Outgoing] = []
         for action in actions {
             switch action {
@@ -141,6 +142,7 @@ final class WebSessionDriver: Sendable {
                 case .mode(let wanted): host.mode(id, set: wanted) { answer(.mode($0)) }
                 case .pad(let on): host.pad(id, on: on) { answer(.pad(on: $0 ?? false, available: $0 != nil)) }
                 case .gyroStick(let target): host.gyroStick(id, target) { answer(.gyroStick($0)) }
+                case .calibrate: host.calibrate(id) { answer($0.map(WebHostMessage.calibration)) }
                 case .input(let message):
                     host.input(id, message) { [weak self] answer in
                         self?.state.withLock { $0.machine.inputDone() }

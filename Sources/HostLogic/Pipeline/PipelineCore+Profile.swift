@@ -16,6 +16,21 @@ extension PipelineCore {
     /// calibration is off, nil when no such session is open.
     package mutating func calibrate(_ id: SessionID) -> Bool? { sessions[id]?.mapper.calibrate() }
 
+    /// The controller itself asks for a manual calibration (its page's Calibrate): started
+    /// (`running(0)`), or the one already running goes on (its progress: a second tap does
+    /// not restart it), or why not. nil when no such session is open.
+    package mutating func requestCalibration(_ id: SessionID, now: Instant) -> CalibrationReport? {
+        guard let i = sessions.index(forKey: id) else { return nil }
+        if case .running(let progress)? = sessions.values[i].mapper.raw.calibrator.manualCalibration {
+            return .running(progress: progress)
+        }
+        guard sessions.values[i].mapper.raw.settings.calibration.mode != .off else { return .unavailable(.off) }
+        guard sessions.values[i].mapper.raw.hasGyro else { return .unavailable(.noGyro) }
+        guard sessions.values[i].mapper.calibrate() else { return .unavailable(.off) }
+        sessions.values[i].calibrationReporter.started(now: now)
+        return .running(progress: 0)
+    }
+
     /// One controller's mapping mode (the others keep theirs, and it keeps this one when
     /// the host's settings change); nil reads it. Returns the mode in effect.
     package mutating func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? {

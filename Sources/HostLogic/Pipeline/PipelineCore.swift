@@ -75,6 +75,7 @@ package struct PipelineCore: Sendable {
         if let event = m.pointer { out.append(.input(event)) }
         if let state = m.pad { out.append(.pad(state)) }
         if let feedback = m.feedback { out.append(.feedback(feedback)) }
+        if let calibration = m.calibration { out.append(.calibration(calibration)) }
     }
 
     /// What one sample decided: each part for the outputs of its kind.
@@ -87,6 +88,8 @@ package struct PipelineCore: Sendable {
         package var note: PipelineNote?
         /// Rumble and light for the controller: a change held back, or a running rumble's refresh.
         package var feedback: ControllerFeedback?
+        /// For the controller's page: a manual calibration's progress or end (`CalibrationReporter`).
+        package var calibration: CalibrationReport?
         /// The sample with its time on the host's clock (`SampleTimeline`), for the observers
         /// that serve it on (the DSU server); nil when the session is not open.
         package var sample: MotionSample?
@@ -112,10 +115,12 @@ package struct PipelineCore: Sendable {
             // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
             s.mapper.observe(sample)
             s.telemetry.attitude = s.mapper.attitude
+            result.calibration = s.calibrationReporter.observe(s.mapper.raw.calibrator.manualCalibration, now: now)
             return result
         }
         let output = s.mapper.update(sample, screen: screen)
         s.telemetry.attitude = s.mapper.attitude
+        result.calibration = s.calibrationReporter.observe(s.mapper.raw.calibrator.manualCalibration, now: now)
         // Pointer and seed modes need an attitude: sent by the controller, or fused from its
         // gyro and accelerometer (HostLogic/Motion/Raw). Say so once if neither is there.
         if mode != .fps, s.mapper.attitude == nil, !s.attitudeNoted {

@@ -24,6 +24,9 @@ package enum PipelineOutput: Sendable, Hashable {
     /// Rumble and light for the session's controller (a game wrote them to its pad): the
     /// host sends it on the controller's own transport (UDP, the page's socket or channel).
     case feedback(ControllerFeedback)
+    /// A manual calibration's progress or end, for the session's controller to show (its
+    /// page); the host sends it on the controller's own transport where it has a way back.
+    case calibration(CalibrationReport)
     /// Something the host should say (log, status).
     case note(PipelineNote)
 
@@ -33,7 +36,7 @@ package enum PipelineOutput: Sendable, Hashable {
         case .input, .inputs, .releaseHeld: .input
         case .padOpened, .pad, .padClosed: .pad
         case .note: .note
-        case .feedback: .feedback
+        case .feedback, .calibration: .feedback
         }
     }
 
@@ -47,9 +50,17 @@ package enum PipelineOutput: Sendable, Hashable {
         package static let pad = Kind(rawValue: 1 << 1)
         /// Words for the log and the status (the host says them itself).
         package static let note = Kind(rawValue: 1 << 2)
-        /// Back to the controller: rumble and light (the host sends it itself).
+        /// Back to the controller: rumble and light, a calibration's progress (the host sends it itself).
         package static let feedback = Kind(rawValue: 1 << 3)
     }
+}
+
+/// What the host tells a controller on the controller's own transport, unasked: a game's
+/// rumble and light, a manual calibration's progress. A transport that can show them (the
+/// phone's page) registers a sink for them when it opens its session.
+package enum ControllerNotice: Sendable, Hashable {
+    case feedback(ControllerFeedback)
+    case calibration(CalibrationReport)
 }
 
 /// What the pipeline wants said about a session.

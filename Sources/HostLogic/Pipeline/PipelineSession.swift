@@ -45,6 +45,8 @@ package struct PipelineSession: Sendable {
     package var feedback = FeedbackPacer()
     /// The controller's stable identity for a pad given later (`PipelineCore.setPad`).
     package var padIdentity = ""
+    /// What its page has been told about a manual calibration (`CalibrationReport`).
+    package var calibrationReporter = CalibrationReporter()
 
     package init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool, pad: GamepadFeed? = nil) {
         self.telemetry = telemetry

@@ -13,6 +13,8 @@ package enum WebClientMessage: Sendable, Equatable {
     case pad(Bool)
     /// This controller's gyro as a pad stick (`gyro_stick.target`), chosen on its page.
     case gyroStick(GyroStickSettings.Target)
+    /// A manual gyro calibration of this controller (its page's Calibrate).
+    case calibrate
 
     /// The most a text frame from the page may hold.
     package static let maxLength = 1024
@@ -44,6 +46,7 @@ package enum WebClientMessage: Sendable, Equatable {
         case "command":
             switch wire.command {
             case "recenter": return .recenter
+            case "calibrate": return .calibrate
             case "mode":
                 guard let m = wire.mode.flatMap(MappingSettings.Mode.init(rawValue:)), m != .seed else { return nil }
                 return .mode(m)
@@ -76,6 +79,17 @@ package enum WebHostMessage: Sendable, Equatable {
     /// Rumble (0…255 each: the heavy motor, the light one) and the light's colour, from a
     /// game writing to this controller's virtual pad (docs/GAMEPAD.md "Rumble and lightbar").
     case feedback(ControllerFeedback)
+    /// A manual calibration of this controller: started or running (its progress, 0 … 1),
+    /// done, failed because it moved, or not available (docs/WEB-CONTROLLER.md, "Calibrate").
+    case calibration(CalibrationReport)
+
+    /// What the host tells the page unasked (`ControllerNotice`), as a message.
+    package init(_ notice: ControllerNotice) {
+        switch notice {
+        case .feedback(let f): self = .feedback(f)
+        case .calibration(let c): self = .calibration(c)
+        }
+    }
 
     package var text: String {
         func q(_ s: String) -> String { JSONText.quote(s) }
@@ -97,6 +111,18 @@ package enum WebHostMessage: Sendable, Equatable {
         case let .feedback(f):
             let light = f.lightbar.map { q($0.hex) } ?? "null"
             return "{\"type\":\"feedback\",\"rumble\":[\(f.rumbleLow),\(f.rumbleHigh)],\"lightbar\":\(light)}"
+        case let .calibration(report):
+            switch report {
+            case .running(let p):
+                let percent = p.isFinite ? Int((Swift.min(Swift.max(p, 0), 1) * 100).rounded(.down)) : 0
+                return "{\"type\":\"calibration\",\"state\":\"running\",\"progress\":\(Double(percent) / 100)}"
+            case .done:
+                return "{\"type\":\"calibration\",\"state\":\"done\",\"progress\":1}"
+            case .moved:
+                return "{\"type\":\"calibration\",\"state\":\"failed\",\"reason\":\"moved\"}"
+            case .unavailable(let why):
+                return "{\"type\":\"calibration\",\"state\":\"unavailable\",\"reason\":\(q(why.rawValue))}"
+            }
         }
     }
 }

@@ -64,6 +64,8 @@ package struct WebSession: Sendable {
         case pad(Bool)
         /// To the host: the session's gyro as a pad stick, and tell the page.
         case gyroStick(GyroStickSettings.Target)
+        /// To the host: calibrate this session's gyro (not restarting one that runs), and tell the page.
+        case calibrate
         /// To the page: bytes (MOTION-ACK, PONG) or text (a goodbye) on a channel.
         case send([UInt8], on: Channel)
         case sendText(String, on: Channel)
@@ -179,7 +181,7 @@ package struct WebSession: Sendable {
     /// The host answered an `.input`.
     package mutating func inputDone() { inputsInFlight = max(0, inputsInFlight - 1) }
 
-    /// A command (recenter, mode, pad) on `channel`; hellos are the transport's.
+    /// A command (recenter, mode, pad, gyro stick, calibrate) on `channel`; hellos are the transport's.
     package mutating func command(_ message: WebClientMessage, on channel: Channel) -> [Action] {
         guard !isClosed else { return [] }
         guard channel.ownsSession else { return [.drop(channel == .lane ? .laneText : .badText)] }
@@ -189,6 +191,7 @@ package struct WebSession: Sendable {
         case .mode(let wanted): return [.mode(wanted)]
         case .pad(let on): return [.pad(on)]
         case .gyroStick(let target): return [.gyroStick(target)]
+        case .calibrate: return [.calibrate]
         case .hello, .lane: return []
         }
     }

@@ -137,9 +137,9 @@ import Testing
         let before = try await s.readsSoFar()
         s.channel.read()
         #expect(try await s.readsSoFar() == before)
-        let feedback = try #require(s.host.feedbackSink.withLock { $0 })
-        feedback(ControllerFeedback(rumbleLow: 10, rumbleHigh: 20))
-        feedback(ControllerFeedback(rumbleLow: 0, rumbleHigh: 0))
+        let notices = try #require(s.host.noticeSink.withLock { $0 })
+        notices(.feedback(ControllerFeedback(rumbleLow: 10, rumbleHigh: 20)))
+        notices(.feedback(ControllerFeedback(rumbleLow: 0, rumbleHigh: 0)))
         try await s.channel.testingEventLoop.executeInContext {}   // both reached the loop
         #expect(try await s.channel.readOutbound(as: WebSocketFrame.self) == nil, "nothing written while not writable")
         s.channel.isWritable = true
@@ -147,6 +147,29 @@ import Testing
         let rumble = try await s.next()
         #expect(rumble.contains(#""rumble":[0,0]"#), "only the newest rumble is written")
         #expect(try await s.readsSoFar() == before + 1)
+    }
+
+    /// Calibrate on the WebSocket: the host is asked, its answer is written, then its progress
+    /// notices; while the phone does not read, only the newest progress waits.
+    @Test func calibrateIsAnsweredAndItsProgressWrittenNewestFirst() async throws {
+        let s = try await Socket()
+        try await s.hello()
+        try await s.text(#"{"type":"command","command":"calibrate"}"#)
+        #expect(s.calls() == ["calibrate"])
+        s.host.answer()
+        #expect(try await s.next() == #"{"type":"calibration","state":"running","progress":0.0}"#)
+        let notices = try #require(s.host.noticeSink.withLock { $0 })
+        s.channel.isWritable = false
+        s.channel.pipeline.fireChannelWritabilityChanged()
+        notices(.calibration(.running(progress: 0.2)))
+        notices(.calibration(.running(progress: 0.4)))
+        try await s.channel.testingEventLoop.executeInContext {}
+        #expect(try await s.channel.readOutbound(as: WebSocketFrame.self) == nil, "nothing written while not writable")
+        s.channel.isWritable = true
+        s.channel.pipeline.fireChannelWritabilityChanged()
+        #expect(try await s.next() == #"{"type":"calibration","state":"running","progress":0.4}"#)
+        notices(.calibration(.done))
+        #expect(try await s.next() == #"{"type":"calibration","state":"done","progress":1}"#)
     }
 
     /// The watchdog runs on the socket's loop: a revocation ends the session at its next

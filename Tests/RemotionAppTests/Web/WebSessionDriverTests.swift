@@ -16,11 +16,11 @@ import Testing
         func answer() { for reply in pending.withLock({ p in defer { p = [] }; return p }) { reply() } }
         var name: String { "test-host" }
         private func record(_ s: String) { calls.withLock { $0.append(s) } }
-        /// The rumble and light sink the last `open` was given.
-        let feedbackSink = Mutex<(@Sendable (ControllerFeedback) -> Void)?>(nil)
+        /// The notices sink (rumble and light, calibration) the last `open` was given.
+        let noticeSink = Mutex<(@Sendable (ControllerNotice) -> Void)?>(nil)
         func open(from origin: HostControllerOrigin, name: String,
-                  feedback: (@Sendable (ControllerFeedback) -> Void)?) async -> SessionID? {
-            feedbackSink.withLock { $0 = feedback }
+                  notices: (@Sendable (ControllerNotice) -> Void)?) async -> SessionID? {
+            noticeSink.withLock { $0 = notices }
             return SessionID(7)
         }
         func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) { record("motion \(sample.buttons)") }
@@ -39,6 +39,12 @@ import Testing
         func gyroStick(_ id: SessionID, _ target: GyroStickSettings.Target,
                        reply: @escaping @Sendable (GyroStickSettings.Target) -> Void) {
             record("gyro-stick \(target.rawValue)"); pending.withLock { $0.append { reply(target) } }
+        }
+        /// Calibration: what `calibration` says (started unless told otherwise).
+        let calibration = Mutex<CalibrationReport?>(.running(progress: 0))
+        func calibrate(_ id: SessionID, reply: @escaping @Sendable (CalibrationReport?) -> Void) {
+            let report = calibration.withLock { $0 }
+            record("calibrate"); pending.withLock { $0.append { reply(report) } }
         }
         func buttonLabels(_ id: SessionID) async -> WebInputReply? { nil }
         func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void) {
@@ -96,6 +102,26 @@ import Testing
         #expect(goodbye.contains("revoked"))
         #expect(stopped.withLock { $0 } == 0, "the peer stops at the linger deadline, after the goodbye left")
         #expect(driver.close(.timedOut).isEmpty, "once")
+    }
+
+    /// The page's Calibrate reaches the host in order with its buttons and is answered with
+    /// what it came to; on the motion channel it is dropped and answered nil at once.
+    @Test func aCalibrateCommandReachesTheHostAndItsAnswerThePage() {
+        let host = RecordingHost()
+        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels, limit: .seconds(2.5))
+        #expect(driver.opened(SessionID(7)))
+        let answers = Mutex<[WebHostMessage?]>([])
+        _ = driver.received(Self.button(.a, down: true), on: .control)
+        driver.command(.calibrate, on: .control) { a in answers.withLock { $0.append(a) } }
+        driver.command(.calibrate, on: .motion) { a in answers.withLock { $0.append(a) } }
+        #expect(host.calls.withLock { $0 } == ["button A down", "calibrate"])
+        #expect(answers.withLock { $0 } == [nil])
+        host.answer()
+        #expect(answers.withLock { $0 } == [nil, .calibration(.running(progress: 0))])
+        host.calibration.withLock { $0 = nil }                      // the session is gone meanwhile
+        driver.command(.calibrate, on: .control) { a in answers.withLock { $0.append(a) } }
+        host.answer()
+        #expect(answers.withLock { $0.count } == 3 && answers.withLock { $0.last } == .some(nil), "answered once, with nothing")
     }
 
     @Test func aClosedPageStopsAtOnceAndNothingReachesTheHostAfter() {

@@ -18,11 +18,12 @@ package protocol ExternalControllerHost: Sendable {
     /// The host's name (shown on the phone's page).
     var name: String { get }
     /// A session for a controller from `origin` (the page: `.web`, with the phone's address
-    /// when the transport knows it), or nil when every controller slot is taken. `feedback`
-    /// gets the rumble and light a game writes to the session's virtual pad (on the host's
-    /// loop; it must not block: it queues a send), nil when the transport has no way back.
+    /// when the transport knows it), or nil when every controller slot is taken. `notices`
+    /// gets what the host tells the controller unasked — the rumble and light a game writes
+    /// to the session's virtual pad, a manual calibration's progress — (on the host's loop;
+    /// it must not block: it queues a send), nil when the transport has no way back.
     func open(from origin: HostControllerOrigin, name: String,
-              feedback: (@Sendable (ControllerFeedback) -> Void)?) async -> SessionID?
+              notices: (@Sendable (ControllerNotice) -> Void)?) async -> SessionID?
     /// `latencyMicros`: one-way latency where the transport can estimate the clocks, else nil.
     func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?)
     func button(_ id: SessionID, _ button: Button, isDown: Bool)
@@ -44,6 +45,10 @@ package protocol ExternalControllerHost: Sendable {
     /// `reply` gets the target in effect.
     func gyroStick(_ id: SessionID, _ target: GyroStickSettings.Target,
                    reply: @escaping @Sendable (GyroStickSettings.Target) -> Void)
+    /// The controller asks for a manual gyro calibration (its page's Calibrate), in order with
+    /// its other calls; `reply` gets what came of it (started, the one already running, or
+    /// why not; nil when the session is gone). Progress and the end follow as notices.
+    func calibrate(_ id: SessionID, reply: @escaping @Sendable (CalibrationReport?) -> Void)
     /// The session's button map as the phone page labels it (sent after the welcome).
     func buttonLabels(_ id: SessionID) async -> WebInputReply?
     /// One touchpad/typing/laser message of the page, in order with the session's motion
@@ -80,10 +85,10 @@ package struct PipelineControllers: ExternalControllerHost {
     }
 
     package func open(from origin: HostControllerOrigin, name: String,
-                      feedback: (@Sendable (ControllerFeedback) -> Void)?) async -> SessionID? {
+                      notices: (@Sendable (ControllerNotice) -> Void)?) async -> SessionID? {
         try? await loop.onLoop { context in
             let id = context.openExternal(from: origin, name: name)
-            if let id, let feedback { context.pipeline.feedbackSinks[id] = feedback }
+            if let id, let notices { context.pipeline.noticeSinks[id] = notices }
             return id
         }
     }
@@ -123,5 +128,9 @@ package struct PipelineControllers: ExternalControllerHost {
 
     package func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void) {
         loop.execute { reply($0.pipeline.setPad(id, on: on, now: $0.now, askedByController: true)) }
+    }
+
+    package func calibrate(_ id: SessionID, reply: @escaping @Sendable (CalibrationReport?) -> Void) {
+        loop.execute { reply($0.pipeline.requestCalibration(id, now: $0.now)) }
     }
 }

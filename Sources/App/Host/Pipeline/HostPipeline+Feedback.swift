@@ -15,8 +15,8 @@ extension HostPipeline {
 
     /// Hands `feedback` to the transport of `id`'s controller.
     func send(_ feedback: ControllerFeedback, to id: SessionID) {
-        if let sink = feedbackSinks[id] {
-            sink(feedback)
+        if let sink = noticeSinks[id] {
+            sink(.feedback(feedback))
         } else if datagramFeedback?(id, feedback) != true {
             feedbackUnsendable += 1     // a DSU source or a local pad: no way back (yet)
             return

@@ -76,9 +76,9 @@ package final class HostPipeline: HostEventSink {
     }
     /// Adapters beside the host's socket whose drops show with the host's (DSU).
     package var dropReporters: [any HostDropReporter] = []
-    /// Where each external session's rumble and light go (the page's socket or data
-    /// channel), set when its transport opens it; removed when it closes.
-    package var feedbackSinks: [SessionID: @Sendable (ControllerFeedback) -> Void] = [:]
+    /// Where each external session's notices go — rumble and light, a calibration's progress
+    /// — (the page's socket or data channel), set when its transport opens it; removed when it closes.
+    package var noticeSinks: [SessionID: @Sendable (ControllerNotice) -> Void] = [:]
     /// Sends a datagram session's rumble and light (the host's channel: a `feedback` message);
     /// false for a session that is not one.
     package var datagramFeedback: ((SessionID, ControllerFeedback) -> Bool)?
@@ -146,6 +146,7 @@ package final class HostPipeline: HostEventSink {
             }
             if let state = m.pad { for o in padOutputs { o.perform(.pad(state), session: id, now: now) } }
             if let feedback = m.feedback { send(feedback, to: id) }
+            if let calibration = m.calibration { noticeSinks[id]?(.calibration(calibration)) }
         case let .button(id, button, isDown):
             core.button(id, button, isDown: isDown, now: now, into: &pending)
             route(from: start, session: id, now: now)
@@ -153,7 +154,7 @@ package final class HostPipeline: HostEventSink {
         case let .sessionClosed(id, reason):
             core.close(id, reason: reason, now: now, into: &pending)
             route(from: start, session: id, now: now)
-            feedbackSinks.removeValue(forKey: id)
+            noticeSinks.removeValue(forKey: id)
             logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
             for o in observers { o.sessionClosed(id, now: now) }
         case .send:
@@ -180,6 +181,8 @@ package final class HostPipeline: HostEventSink {
                 say(note, session: id)
             } else if case let .feedback(feedback) = output {
                 send(feedback, to: id)
+            } else if case let .calibration(report) = output {
+                noticeSinks[id]?(.calibration(report))     // a page shows it; nothing else can
             } else {
                 let kind = output.kind
                 for o in outputs where o.accepts.contains(kind) { o.perform(output, session: id, now: now) }
@@ -249,6 +252,14 @@ package final class HostPipeline: HostEventSink {
         guard let started = core.calibrate(id) else { return .noController }
         say(.calibration(started: started), session: id)
         return started ? .started : .off
+    }
+
+    /// The controller itself asks for a manual calibration (its page's Calibrate): a running
+    /// one goes on rather than restart (`PipelineCore.requestCalibration`); nil: no such session.
+    package func requestCalibration(_ id: SessionID, now: Instant) -> CalibrationReport? {
+        let report = core.requestCalibration(id, now: now)
+        if report == .running(progress: 0) { say(.calibration(started: true), session: id) }
+        return report
     }
 
     /// The gyro status of one controller (nil before it sent gyro rates).

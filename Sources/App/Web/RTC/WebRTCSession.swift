@@ -148,7 +148,7 @@ final class WebRTCSession: Sendable {
             Task { await self.open() }
         case .lane:
             stats.drop(.laneOnDataChannel)   // a motion lane is a WebSocket's
-        case .recenter, .mode, .pad, .gyroStick:
+        case .recenter, .mode, .pad, .gyroStick, .calibrate:
             driver.command(parsed, on: channel) { [weak self] answer in
                 guard let self, let answer else { return }
                 replies.async { self.send(answer.text) }
@@ -166,11 +166,11 @@ final class WebRTCSession: Sendable {
         }
         if unclaimed { registry.releaseSession(device.id, token: claim); return }
         // The page's address is not known here (ICE chose the path inside GStreamer).
-        let feedback: @Sendable (ControllerFeedback) -> Void = { [weak self] f in
+        let notices: @Sendable (ControllerNotice) -> Void = { [weak self] notice in
             guard let self else { return }
-            self.replies.async { self.send(WebHostMessage.feedback(f).text) }
+            self.replies.async { self.send(WebHostMessage(notice).text) }
         }
-        guard let id = await host.open(from: .web(device: device.id, peer: nil), name: device.name, feedback: feedback) else {
+        guard let id = await host.open(from: .web(device: device.id, peer: nil), name: device.name, notices: notices) else {
             stats.count(refused: .full)
             send(WebHostMessage.refused(reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text)
             end(.refused)

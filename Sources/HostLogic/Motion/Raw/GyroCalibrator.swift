@@ -92,6 +92,8 @@ package struct GyroCalibrator: Sendable, Equatable {
     private var committedWeight = 0.0
     private var window: StillnessWindow
     private var manual: ManualCollection?
+    /// How the last manual calibration ended (nil while one runs, or before any).
+    private var manualEnded: ManualCalibration?
 
     private struct ManualCollection: Sendable, Equatable {
         var duration: Double
@@ -110,6 +112,14 @@ package struct GyroCalibrator: Sendable, Equatable {
     /// Raw gyro minus the bias.
     package func calibrated(_ gyro: Vec3) -> Vec3 { gyro - bias }
 
+    /// A manual calibration as the person holding the controller sees it: running (its
+    /// fraction), then done or failed because the controller moved; nil before any (or after
+    /// `cancelManual`, `reset`, or a change to mode `off`).
+    package var manualCalibration: ManualCalibration? {
+        if let m = manual { return .running(progress: Swift.min(m.elapsed / Swift.max(m.duration, 1e-9), 1)) }
+        return manualEnded
+    }
+
     package var state: CalibrationState {
         if settings.mode == .off { return .off }
         if let m = manual { return .calibrating(progress: Swift.min(m.elapsed / Swift.max(m.duration, 1e-9), 1)) }
@@ -127,18 +137,19 @@ package struct GyroCalibrator: Sendable, Equatable {
         guard settings.mode != .off else { return false }
         commitWindow()
         manual = ManualCollection(duration: Swift.max(durationSeconds, 0))
+        manualEnded = nil
         isStill = false
         return true
     }
 
     /// Abandons a manual calibration in progress; the previous bias stays.
-    package mutating func cancelManual() { manual = nil }
+    package mutating func cancelManual() { manual = nil; manualEnded = nil }
 
     /// Forgets the bias and everything learned.
     package mutating func reset() {
         bias = .zero; confidence = 0; isStill = false; windowCalibrates = false
         committedBias = .zero; committedWeight = 0
-        window.reset(); manual = nil
+        window.reset(); manual = nil; manualEnded = nil
     }
 
     /// Sets a known bias (a saved calibration), rad/s.
@@ -160,11 +171,20 @@ package struct GyroCalibrator: Sendable, Equatable {
         let dt = dt.isFinite ? Swift.max(dt, 0) : 0
 
         if var m = manual {
+            // Held still, every sample is the bias plus noise; one more than `maxBias` away from
+            // the mean so far (or a mean over it) is a hand that moved: the old bias stays.
+            if m.mean.count > 0, (gyro - m.mean.mean).maxMagnitude > settings.maxBias {
+                manual = nil
+                manualEnded = .moved
+                return
+            }
             m.mean.add(gyro)
             m.elapsed += dt
             manual = m
             if m.elapsed >= m.duration {
                 manual = nil
+                guard m.mean.mean.maxMagnitude <= settings.maxBias else { manualEnded = .moved; return }
+                manualEnded = .done
                 bias = m.mean.mean
                 committedBias = bias
                 committedWeight = settings.memoryTime
@@ -208,6 +228,17 @@ package struct GyroCalibrator: Sendable, Equatable {
         windowCalibrates = false
         window.reset()
     }
+}
+
+/// A manual calibration as the person holding the controller sees it (`GyroCalibrator.manualCalibration`).
+package enum ManualCalibration: Sendable, Equatable, Hashable {
+    /// Hold still: `progress` 0 … 1 of `calibration.duration`.
+    case running(progress: Double)
+    /// The bias is set (confidence 1).
+    case done
+    /// The controller moved (a sample more than `maxBias` from the mean, or a mean over it):
+    /// nothing was learned, the previous bias stays.
+    case moved
 }
 
 /// Where a controller's gyro calibration stands.

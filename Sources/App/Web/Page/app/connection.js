@@ -8,7 +8,7 @@
 // the first two retry after a backoff of 0.5 s doubling to 5 s (reset by a welcome).
 // "refused" retries only for reason "full". "stopped" after stop().
 
-import { encodePing, decodePong, helloMessage, parseHostMessage, modeCommand, recenterCommand, padCommand, gyroStickCommand } from "./protocol.js";
+import { encodePing, decodePong, helloMessage, parseHostMessage, modeCommand, recenterCommand, padCommand, gyroStickCommand, calibrateCommand } from "./protocol.js";
 
 export const PING_INTERVAL_MS = 500;
 export const DEFAULT_TIMEOUT_MS = 2500;
@@ -124,7 +124,7 @@ export class Connection {
     const ws = this.ws;
     if (!ws || !this.connected || ws.readyState !== 1) return false;
     ws.send(command === "mode" ? modeCommand(mode) : command === "pad" ? padCommand(mode)
-      : command === "gyro-stick" ? gyroStickCommand(mode) : recenterCommand());
+      : command === "gyro-stick" ? gyroStickCommand(mode) : command === "calibrate" ? calibrateCommand() : recenterCommand());
     return true;
   }
 

@@ -14,6 +14,7 @@ import { renderModes, setupModes } from "./controls.js";
 import { PageState } from "./page-state.js";
 import { parseButtonsMessage, parseUntypedMessage } from "./modes.js";
 import { Feedback, parseFeedbackMessage } from "./feedback.js";
+import { CalibrationPanel, parseCalibrationMessage } from "./calibration.js";
 import { Notices, escapeHtml, sensorProblemHtml, insecureContextHtml, certificateHintHtml, refusalHtml } from "./notices.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,6 +43,7 @@ const streamer = new MotionStreamer({
 let conn = null;                 // the connection (connection.js): writes state.conn through onConnState
 let pad = null;                  // the buttons (buttons.js)
 let modes = null;                // the page's modes (controls.js)
+let calibration = null;          // the menu's Calibrate: its panel (calibration.js)
 
 // ── buttons ─────────────────────────────────────────────────────────────────────────────
 function sendButtonEdge(edge) {
@@ -145,6 +147,7 @@ function render() {
     b.disabled = s.status !== "connected";
   }
   for (const b of document.querySelectorAll(".recenter")) b.disabled = s.status !== "connected";
+  $("calibrate").disabled = s.status !== "connected";
   $("start").hidden = streamer.status === "on" || (modes && !modes.needsMotion);
   $("d-host").textContent = s.host || "–";
   $("d-session").textContent = s.session || "–";
@@ -270,6 +273,8 @@ function parsePadMessage(text) {
 }
 
 function onHostMessage(text) {
+  const calibrating = parseCalibrationMessage(text);
+  if (calibrating) { calibration.apply(calibrating); return; }
   const stick = parseGyroStickMessage(text);
   if (stick) { state.update({ gyroStick: stick.target }); return; }
   const pad = parsePadMessage(text);
@@ -324,6 +329,12 @@ function wire() {
     render();
   });
   $("retry").addEventListener("click", () => { if (conn) conn.retryNow(); closeMenu(); });
+  calibration = new CalibrationPanel({ panel: $("calibration"), title: $("calibration-title"), detail: $("calibration-detail"),
+                                       bar: $("calibration-progress"), close: $("calibration-close") }, window, render);
+  $("calibrate").addEventListener("click", () => {
+    closeMenu();
+    if (conn && conn.sendCommand("calibrate")) calibration.asked();   // a second tap: the host goes on with the first
+  });
   document.addEventListener("pointerdown", (e) => {
     if (!$("menu").hidden && !$("menu").contains(e.target) && !$("menu-button").contains(e.target)) closeMenu();
   });
@@ -361,6 +372,8 @@ function installTestHook() {
       return Object.freeze({ ...s, screen: state.screen, buttons: buttons.bits, clutch: clutch.held,
                              pageMode: state.pageMode, labels: state.labels ? [...state.labels] : null,
                              laser: state.laserOn, pad: state.pad ? { ...state.pad } : null, gyroStick: state.gyroStick,
+                             calibration: calibration && calibration.state ? { ...calibration.state } : null,
+                             calibrationHistory: calibration ? calibration.history.map((c) => ({ ...c })) : [],
                              sensors: streamer.status, seq: streamer.seq, motionRate: streamer.rate, wakeLock: wake.held,
                              lane: conn && conn.ws && conn.ws.stats ? { ready: !!conn.ws.laneReady, ...conn.ws.stats } : null });
     },

@@ -128,6 +128,10 @@ export function gyroStickCommand(target) {
   if (!["off", "right", "left"].includes(target)) throw new RangeError("target must be off, right or left");
   return JSON.stringify({ type: "command", command: "gyro-stick", target });
 }
+/** Calibrate this phone's gyro (the menu's Calibrate); the host answers {"type":"calibration",…}. */
+export function calibrateCommand() {
+  return JSON.stringify({ type: "command", command: "calibrate" });
+}
 export function modeCommand(mode) {
   if (mode !== "pointer" && mode !== "fps") throw new RangeError("mode must be pointer or fps");
   return JSON.stringify({ type: "command", command: "mode", mode });
