@@ -348,6 +348,35 @@ kill -INT "$cfg_host"; wait "$cfg_host" 2>/dev/null
 check "... and the first change creates it" grep -q "sensitivity = 1.5" "$config"
 check "the token file is gone when the host stops" test ! -e "$hostkeys/dashboard-url"
 
+# 4c2. The app menu's entry runs `remotion dashboard --start`: with no host running it starts
+#     the user unit and waits for that host's dashboard (the address file is the host's
+#     readiness signal). systemd --user cannot run here, so a recording `systemctl` in fakebin
+#     stands in for it and starts the host the way the unit would; its pid is kept to stop it.
+cat >"$work/fakebin/systemctl" <<FAKE
+#!/bin/sh
+printf '%s\n' "\$*" >>"$work/systemctl.calls"
+if [ -e "$work/systemctl.fail" ]; then echo "Failed to start remotion-host.service: Unit remotion-host.service not found." >&2; exit 5; fi
+"$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-web --dashboard-port 0 \
+  --data-dir "$work/startkeys" >/dev/null 2>"$work/started.err" </dev/null &
+echo \$! >"$work/started.pid"
+FAKE
+chmod +x "$work/fakebin/systemctl"
+PATH="$work/fakebin:$PATH" "$bin" dashboard --start --print --data-dir "$work/startkeys" >"$work/start.out" 2>"$work/start.err"; rc=$?
+[[ -s $work/started.pid ]] && pids+=("$(cat "$work/started.pid")")
+check "dashboard --start with no host starts the user unit" grep -qx -- "--user start remotion-host.service" "$work/systemctl.calls"
+check "... waits for the started host and prints its dashboard's address" \
+  bash -c "test $rc -eq 0 && grep -q '^http://127.0.0.1:[0-9]*/#token=' '$work/start.out'"
+PATH="$work/fakebin:$PATH" "$bin" dashboard --start --print --data-dir "$work/startkeys" >"$work/start2.out"
+check "... and with that host running, opens it without starting another" \
+  bash -c "test \$(wc -l <'$work/systemctl.calls') -eq 1 && cmp -s '$work/start.out' '$work/start2.out'"
+[[ -s $work/started.pid ]] && kill -9 "$(cat "$work/started.pid")" 2>/dev/null
+for _ in $(seq 100); do kill -0 "$(cat "$work/started.pid")" 2>/dev/null || break; sleep 0.1; done
+touch "$work/systemctl.fail"
+PATH="$work/fakebin:$PATH" "$bin" dashboard --start --print --data-dir "$work/startkeys" >/dev/null 2>"$work/start3.err"; rc=$?
+check "... a dead host's address file is not opened, and a unit that cannot start is one line naming why" \
+  bash -c "test $rc -ne 0 && test \$(wc -l <'$work/systemctl.calls') -eq 2 && test \$(wc -l <'$work/start3.err') -eq 1 &&
+           grep -q 'systemctl --user start remotion-host.service. failed (Failed to start remotion-host.service: Unit remotion-host.service not found.)' '$work/start3.err'"
+
 # 4d. Pairing needs consent, and its secret never reaches a log (docs/SECURITY.md §9): a host
 #     whose output is not a terminal (a user unit's journal) opens no pairing window at start
 #     and prints no link, with or without --json; it says how to get one.

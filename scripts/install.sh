@@ -93,6 +93,11 @@ if ((gamepad)) && [[ $udev_dir != "$prefix/share/remotion" ]]; then
   put 0644 packaging/60-remotion-uhid.rules "$udev_dir/60-remotion-uhid.rules"
 fi
 
+# The app menu entry and its icon (the launcher runs `remotion dashboard --start`).
+sed "s|@BINDIR@|$prefix/bin|g" packaging/remotion.desktop >"$completions/remotion.desktop"
+put 0644 "$completions/remotion.desktop" "$prefix/share/applications/remotion.desktop"
+put 0644 packaging/remotion.svg "$prefix/share/icons/hicolor/scalable/apps/remotion.svg"
+
 echo "installed remotion $version in $prefix (files listed in $manifest)"
 echo "  run:      $prefix/bin/remotion host   (make sure $prefix/bin is on your PATH)"
 echo "  service:  systemctl --user daemon-reload && systemctl --user enable --now remotion-host"

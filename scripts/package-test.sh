@@ -95,6 +95,13 @@ check "the uinput rule is installed in rules.d and grants no /dev/uhid" \
 check "the uhid rule is shipped (/usr/share/remotion) but installed nowhere udev reads (an opt-in)" \
   bash -c "test -s '$root/usr/share/remotion/60-remotion-uhid.rules' && ! ls '$root'/usr/lib/udev/rules.d/*uhid* '$root'/etc/udev/rules.d/*uhid* 2>/dev/null | grep -q ."
 
+check "the app menu entry is valid (desktop-file-validate) and opens the dashboard, starting the host" \
+  bash -c "desktop-file-validate '$root/usr/share/applications/remotion.desktop' &&
+           grep -qx 'Exec=/usr/bin/remotion dashboard --start' '$root/usr/share/applications/remotion.desktop' &&
+           test -s '$root/usr/share/icons/hicolor/scalable/apps/remotion.svg'"
+check "its AppStream metadata validates (appstreamcli validate --no-net)" \
+  appstreamcli validate --no-net "$root/usr/share/metainfo/org.remotion.Remotion.metainfo.xml"
+
 inroot useradd --create-home --shell /bin/sh tester || fail "useradd failed in the root"
 inroot --user remotion demo --duration 1 >"$work/demo.out" 2>"$work/demo.err"; rc=$?
 check "remotion demo --duration 1 as a non-root user exits 0" test "$rc" -eq 0

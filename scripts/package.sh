@@ -108,6 +108,13 @@ sed 's|@BINDIR@|/usr/bin|' packaging/remotion-host.service |
 install -D -m 0644 packaging/60-remotion-uinput.rules "$root/usr/lib/udev/rules.d/60-remotion-uinput.rules"
 # The uhid grant is an opt-in: shipped, not in rules.d (docs/PACKAGING.md says how to install it).
 install -D -m 0644 packaging/60-remotion-uhid.rules "$root/usr/share/remotion/60-remotion-uhid.rules"
+# The app menu entry (opens the running host's dashboard, starting the user unit when none
+# runs: `remotion dashboard --start`), its icon and its AppStream metadata.
+sed 's|@BINDIR@|/usr/bin|' packaging/remotion.desktop |
+  install -D -m 0644 /dev/stdin "$root/usr/share/applications/remotion.desktop"
+install -D -m 0644 packaging/remotion.svg "$root/usr/share/icons/hicolor/scalable/apps/remotion.svg"
+sed -e "s|@VERSION@|$version|" -e "s|@DATE@|$date|" packaging/org.remotion.Remotion.metainfo.xml |
+  install -D -m 0644 /dev/stdin "$root/usr/share/metainfo/org.remotion.Remotion.metainfo.xml"
 install -m 0644 packaging/copyright "$root/usr/share/doc/remotion/copyright"
 # A native package (no Debian revision): its Debian-format changelog is changelog.gz.
 gzip -9n <packaging/changelog >"$root/usr/share/doc/remotion/changelog.gz"

@@ -29,6 +29,7 @@ test=(
   qemu-system-x86 busybox-static libinput-tools udev
   libsdl2-2.0-0                 # the gamepad stage's SDL witness (loaded through ctypes; already pulled in by the set-up above)
   dpkg-dev lintian mmdebstrap   # the package stage (scripts/package-test.sh)
+  appstream desktop-file-utils  # ... which validates the app menu entry and its AppStream metadata
   python3-dbusmock              # logind faked on a private bus (scripts/logind-session-test.sh)
 )
 

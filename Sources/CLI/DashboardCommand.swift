@@ -17,15 +17,20 @@ struct DashboardCommand: ParsableCommand {
     @Option(help: "Key directory of the host (default: $XDG_DATA_HOME/remotion, i.e. ~/.local/share/remotion).")
     var dataDir: String?
 
+    @Flag(help: "When no host runs, start its user service (systemctl --user start remotion-host) and wait for its dashboard. The app menu's Remotion entry does this.")
+    var start = false
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let file = dataDirectory(dataDir, environment: environment).appendingPathComponent(DashboardService.urlFileName)
         let url: String
-        do {
-            url = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        } catch {
+        if let serving = DashboardStart.servingAddress(file) {
+            url = serving
+        } else if start {
+            url = try DashboardStart.startHost(file: file, timeout: 30).get()
+        } else {
             throw UserError("no running host serves a dashboard for \(file.deletingLastPathComponent().path) "
-                            + "(start `remotion host`; with --no-dashboard there is none)")
+                            + "(start `remotion host`, or `remotion dashboard --start` for its user service; with --no-dashboard there is none)")
         }
         let opening = !print && (environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil)
         guard opening else { Swift.print(url); return }
