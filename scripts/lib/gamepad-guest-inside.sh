@@ -115,6 +115,8 @@ if wait_ready "$HOME/host2.ready" "$host" 60; then
   fi
   kill -INT "$fed"; wait "$fed"; fact feedback_client_rc $?
   kill -INT "$host"; wait "$host"; fact host2_rc $?
+  # The guest kernel's UDP counters (buffer errors, no port), for a failing check to print.
+  grep '^Udp:' /proc/net/snmp >"$out/udp-counters"
 else
   fact timeout "the second host was not ready: $(tail -2 "$out/host2.err")"
 fi

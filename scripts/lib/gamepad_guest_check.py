@@ -167,7 +167,7 @@ fed_ok = check(facts.get("feedback_client_rc") == "0" and facts.get("host2_rc") 
                f"that controller and its host ran clean (rc {facts.get('feedback_client_rc')}, {facts.get('host2_rc')})")
 if not (fed_ok and said and said[-1] == "rumble 0/0 lightbar #ff0040"):
     # CI keeps only what is printed: the last words of the three programs of this part.
-    for name in ("feedback-client.out", "sdl-feedback.out", "host2.err"):
+    for name in ("feedback-client.out", "sdl-feedback.out", "host2.err", "udp-counters"):
         path = os.path.join(results, name)
         tail = open(path, errors="replace").read().splitlines()[-6:] if os.path.exists(path) else ["(none)"]
         print(f"     {name}: " + " | ".join(tail))

@@ -270,13 +270,14 @@ struct HostRunner: Service {
         let totals = try? await loop.onLoop { context in
             let report = context.report()
             return StopTotals(injected: context.pipeline.injectedEvents, protocolDrops: report.drops.total,
-                              kernelDrops: report.kernelDrops, latency: context.pipeline.latencyText,
+                              kernelDrops: report.kernelDrops, received: report.datagramsReceived,
+                              sent: report.datagramsSent, latency: context.pipeline.latencyText,
                               adapters: context.pipeline.adapterSummaries)
         }
         await loop.shutdown()
         let t = totals ?? StopTotals()
         let adapters = t.adapters.map { "; \($0)" }.joined()
-        console.finally("remotion host: stopped after injecting \(t.injected) events (\(t.protocolDrops) datagrams dropped by the protocol, \(t.kernelDrops) by the kernel (receive buffer full); \(t.latency)); every held input released\(adapters)")
+        console.finally("remotion host: stopped after injecting \(t.injected) events (\(t.received) datagrams received, \(t.sent) sent; \(t.protocolDrops) dropped by the protocol, \(t.kernelDrops) by the kernel (receive buffer full); \(t.latency)); every held input released\(adapters)")
     }
 }
 
@@ -285,6 +286,8 @@ struct StopTotals: Sendable {
     var injected = 0
     var protocolDrops = 0
     var kernelDrops = 0
+    var received = 0
+    var sent = 0
     var latency = "one-way latency not measured (no shared or estimated clock)"
     var adapters: [String] = []
 }
