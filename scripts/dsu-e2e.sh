@@ -141,16 +141,21 @@ stop_host; rcC=$?
 check "C: host stops cleanly (exit $rcC)" test "$rcC" -eq 0
 check "C: malformed requests counted by reason" \
   grep -q "DSU server: .*dropped bad-crc=1 bad-magic=1 bad-version=1 count-out-of-range=1 truncated=1" "$work/hostC.err"
-python3 - "$work/dsuclient.out" <<'PY'
-import json, math, sys
+python3 - "$work/dsuclient.out" "$work/clientC.err" <<'PY'
+import json, math, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 pads = [p for p in lines if p["event"] == "pad"]
+m = re.search(r"sent (\d+) motion samples", open(sys.argv[2]).read())
+sent = int(m.group(1)) if m else 0
 summary = next(p for p in lines if p["event"] == "summary")
 fails = []
 def check(ok, what):
     print(("     ok   " if ok else "     FAIL ") + what)
     if not ok: fails.append(what)
-check(len(pads) >= 250, f"{len(pads)} pad packets for a 3 s stream at 100 Hz")
+# Every sample the client sent is served (loopback loses none; a starved client sends fewer
+# in its 3 s: 194 of 300 beside a loaded CI run and three builds, so the count is the
+# client's own, not the rate's).
+check(sent >= 100 and len(pads) >= 0.95 * sent, f"{len(pads)} pad packets served for the {sent} samples the client sent in 3 s at 100 Hz")
 check(summary["drops"] == {} and summary["stale"] == 0 and summary["counter_gaps"] == 0,
       f"no drops, repeats or gaps ({summary['drops']}, {summary['stale']}, {summary['counter_gaps']})")
 ts = [p["timestamp_us"] for p in pads]
