@@ -75,6 +75,7 @@ package struct PipelineCore: Sendable {
         if let event = m.pointer { out.append(.input(event)) }
         if let state = m.pad { out.append(.pad(state)) }
         if let feedback = m.feedback { out.append(.feedback(feedback)) }
+        if let save = m.calibration { out.append(.calibration(save)) }
     }
 
     /// What one sample decided: each part for the outputs of its kind.
@@ -90,6 +91,9 @@ package struct PipelineCore: Sendable {
         /// The sample with its time on the host's clock (`SampleTimeline`), for the observers
         /// that serve it on (the DSU server); nil when the session is not open.
         package var sample: MotionSample?
+        /// The session's calibration, for the host's memory (at most every
+        /// `calibrationSaveInterval` while it changes).
+        package var calibration: CalibrationSave?
         package init() {}
     }
 
@@ -102,6 +106,7 @@ package struct PipelineCore: Sendable {
         s.telemetry.recordMotion(latencyMicros: latencyMicros, sample: received, now: now)
         var sample = received
         sample.timestampMicros = s.timeline.map(received.timestampMicros, now: now)
+        s.telemetry.lastSampleHostMicros = sample.timestampMicros
         result.sample = sample
         if s.pad != nil {
             result.pad = s.pad?.motion(sample)
@@ -112,10 +117,12 @@ package struct PipelineCore: Sendable {
             // No output, but the gyro pipeline (calibration, fusion, clutch) keeps up.
             s.mapper.observe(sample)
             s.telemetry.attitude = s.mapper.attitude
+            result.calibration = noteCalibration(&s, now: now)
             return result
         }
         let output = s.mapper.update(sample, screen: screen)
         s.telemetry.attitude = s.mapper.attitude
+        result.calibration = noteCalibration(&s, now: now)
         // Pointer and seed modes need an attitude: sent by the controller, or fused from its
         // gyro and accelerometer (HostLogic/Motion/Raw). Say so once if neither is there.
         if mode != .fps, s.mapper.attitude == nil, !s.attitudeNoted {
@@ -174,8 +181,10 @@ package struct PipelineCore: Sendable {
                                 into out: inout [PipelineOutput]) {
         // Always, record or not: the injector's tracker is the truth about what is held.
         out.append(.releaseHeld)
-        guard let s = sessions.removeValue(forKey: id) else { return }
+        guard var s = sessions.removeValue(forKey: id) else { return }
         if let pad = s.pad { out.append(.padClosed(rest: pad.state.rest(at: pad.state.motion.time))) }
+        // What it learned since the last save is remembered (a still period cut short included).
+        if let save = Self.save(&s, now: now) { out.append(.calibration(save)) }
         closedTotals.add(s.telemetry, reason: reason)
     }
 }

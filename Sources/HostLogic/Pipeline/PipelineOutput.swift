@@ -26,6 +26,8 @@ package enum PipelineOutput: Sendable, Hashable {
     case feedback(ControllerFeedback)
     /// Something the host should say (log, status).
     case note(PipelineNote)
+    /// Remember the session's gyro calibration (the host's calibration memory writes it).
+    case calibration(CalibrationSave)
 
     /// Which outputs take it.
     package var kind: Kind {
@@ -34,6 +36,7 @@ package enum PipelineOutput: Sendable, Hashable {
         case .padOpened, .pad, .padClosed: .pad
         case .note: .note
         case .feedback: .feedback
+        case .calibration: .calibration
         }
     }
 
@@ -49,6 +52,8 @@ package enum PipelineOutput: Sendable, Hashable {
         package static let note = Kind(rawValue: 1 << 2)
         /// Back to the controller: rumble and light (the host sends it itself).
         package static let feedback = Kind(rawValue: 1 << 3)
+        /// A calibration to remember (the host keeps it itself).
+        package static let calibration = Kind(rawValue: 1 << 4)
     }
 }
 

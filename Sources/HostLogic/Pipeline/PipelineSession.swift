@@ -45,6 +45,9 @@ package struct PipelineSession: Sendable {
     package var feedback = FeedbackPacer()
     /// The controller's stable identity for a pad given later (`PipelineCore.setPad`).
     package var padIdentity = ""
+    /// Calibration memory: the controller's identity, its calibration's age, what was saved
+    /// (PipelineCore+Calibration).
+    package var calibration = SessionCalibration()
 
     package init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool, pad: GamepadFeed? = nil) {
         self.telemetry = telemetry

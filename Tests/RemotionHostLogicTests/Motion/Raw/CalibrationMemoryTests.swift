@@ -124,4 +124,16 @@ import RemotionProtocol
         #expect(memory.entries.count == CalibrationMemory.capacity && report.malformed == 44)
         #expect(memory.entries["udp:299"] != nil && memory.entries["udp:43"] == nil)
     }
+
+    @Test func controllerKeysNameEachKindAndRefuseNoIdentity() {
+        #expect(ControllerCalibrationKey.web(device: "d41d8cd9") == "web:d41d8cd9")
+        #expect(ControllerCalibrationKey.web(device: "") == nil)
+        #expect(ControllerCalibrationKey.udp(staticKey: [UInt8](repeating: 0, count: 32)) == "udp:" + String(repeating: "A", count: 52))
+        #expect(ControllerCalibrationKey.udp(staticKey: []) == nil)
+        #expect(ControllerCalibrationKey.dsu(mac: DSUMAC(rawValue: 0xA0AB_5100_0001)) == "dsu:a0:ab:51:00:00:01")
+        #expect(ControllerCalibrationKey.dsu(mac: .zero) == nil, "an all-zero MAC names no pad")
+        #expect(ControllerCalibrationKey.localPad(uniq: "a0:ab:51:00:00:01") == "pad:a0:ab:51:00:00:01")
+        #expect(ControllerCalibrationKey.localPad(uniq: "") == nil)
+        #expect(ControllerCalibrationKey.localPad(uniq: String(repeating: "u", count: 300)) == nil)
+    }
 }
