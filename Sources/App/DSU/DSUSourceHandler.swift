@@ -150,7 +150,10 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
 
     private func open(_ slot: UInt8, now: Instant) {
         guard sessions[slot] == nil else { return }
-        guard let id = host.openExternal(from: .dsu(server: server, slot: slot), name: "\(name) slot \(slot)") else {
+        // The pad's MAC names it for calibration memory (the slot does not: another pad may take it).
+        let key = machine.mac(ofSlot: slot).flatMap(ControllerCalibrationKey.dsu(mac:))
+        guard let id = host.openExternal(from: .dsu(server: server, slot: slot), name: "\(name) slot \(slot)",
+                                         calibrationKey: key) else {
             if waiting[slot] == nil {
                 logger.warning("\(name) slot \(slot): the host is full (--max-controllers); retrying every second")
             }

@@ -54,12 +54,19 @@ package struct HostDaemon: Sendable {
         machine.maximumSessions = options.controllers.maximum
         let choice = options.injection.choice, environment = options.injection.environment, profile = options.injection.profile
         let instanceName = options.instance.value
+        // Controllers' gyro calibrations, remembered across runs (docs/MOTION.md, "Calibration memory").
+        let calibrationDirectory = options.dataDirectory.path
+        let (calibrationMemory, calibrationNote) = CalibrationStore.load(directory: calibrationDirectory,
+                                                                         now: Date().timeIntervalSince1970)
+        if let calibrationNote { logger.warning("\(calibrationNote)") }
         let makeSink: @Sendable () throws -> HostPipeline = {
             let made = try InjectorFactory.make(choice, environment: environment, log: InjectionLogOutput(write: console.injected))
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), profile: profile, logger: logger,
                                         injectorReason: made.reason, publisher: publisher)
             pipeline.identity = (name: instanceName, listen: "")
             pipeline.typingAllowed = options.web.typing
+            pipeline.calibrations = CalibrationStore(memory: calibrationMemory, directory: calibrationDirectory,
+                                                     onError: { logger.warning("\($0)") })
             // The presenter's laser: an overlay takes a session's pointer events while its laser is held.
             let injector = pipeline.injector
             let laser = LaserOverlayHook(logger: logger, screen: { injector.screen },
@@ -87,6 +94,7 @@ package struct HostDaemon: Sendable {
             wiring.loop = HostLoop(service)
             wiring.pairingCommands = PairingCommands(host: service, store: store).handlers
             try await PairedNames(store: store).install(on: service)
+            try await PairedNames.installKeys(on: service)
             // The phone's way first (most people hold a phone), the UDP controller's second.
             let howToPair = options.web.port == nil
                 ? "run `remotion pair --listen`"

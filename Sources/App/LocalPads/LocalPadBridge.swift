@@ -59,10 +59,12 @@ final class LocalPadSessions: HostDropReporter {
 
     func handle(_ notice: LocalPadNotice) {
         switch notice {
-        case let .opened(key, name):
+        case let .opened(key, name, uniq):
             guard sessions[key] == nil else { return }
-            // The node's path names the pad (its origin; a local pad has no network address).
-            guard let id = host.openExternal(from: .localPad(key), name: name) else {
+            // The node's path names the pad (its origin; a local pad has no network address);
+            // its uniq names it for calibration memory (the path changes when it is plugged in again).
+            guard let id = host.openExternal(from: .localPad(key), name: name,
+                                             calibrationKey: ControllerCalibrationKey.localPad(uniq: uniq)) else {
                 refused += 1
                 say("local pads: \(name): the host is full (--max-controllers); not read")
                 return

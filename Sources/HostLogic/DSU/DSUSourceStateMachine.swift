@@ -54,6 +54,8 @@ package struct DSUSourceStateMachine: Sendable {
         var lastCounter: UInt32?
         var lastTimestamp: UInt64 = 0
         var lastPadDataAt: Instant?
+        /// The MAC the server reports for the pad in the slot (its newest pad data).
+        var mac = DSUMAC.zero
     }
 
     package private(set) var configuration: Configuration
@@ -67,6 +69,13 @@ package struct DSUSourceStateMachine: Sendable {
     private var nextRenewal: Instant?
 
     package init(configuration: Configuration) { self.configuration = configuration }
+
+    /// The MAC the server reports for the pad in `slot` (from its newest pad data): the
+    /// pad's identity, which a slot number is not. nil for an all-zero MAC or no such slot.
+    package func mac(ofSlot slot: UInt8) -> DSUMAC? {
+        guard Int(slot) < slots.count, slots[Int(slot)].mac != .zero else { return nil }
+        return slots[Int(slot)].mac
+    }
 
     /// Slots that currently deliver samples.
     package var connectedSlots: [UInt8] {
@@ -161,6 +170,7 @@ package struct DSUSourceStateMachine: Sendable {
             return
         }
         slots[i].lastPadDataAt = now
+        slots[i].mac = p.info.mac
         if !slots[i].connected {
             slots[i].connected = true
             out.events.append(.slotConnected(p.info.slot))

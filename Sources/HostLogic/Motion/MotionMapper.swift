@@ -102,6 +102,11 @@ package struct MotionMapper: Sendable, Equatable {
         raw.beginManualCalibration(durationSeconds: settings.sensors.calibrationDuration)
     }
 
+    /// Puts back a remembered calibration (`RawMotionPipeline.restoreCalibration`).
+    package mutating func restoreCalibration(_ c: GyroCalibration) {
+        raw.restoreCalibration(bias: c.bias, confidence: c.confidence, weight: c.weight)
+    }
+
     /// The gyro's calibration and clutch for the status views; nil before any gyro sample.
     package var gyroStatus: GyroStatus? { raw.status }
 

@@ -76,6 +76,7 @@ package struct PipelineCore: Sendable {
         if let state = m.pad { out.append(.pad(state)) }
         if let feedback = m.feedback { out.append(.feedback(feedback)) }
         if let calibration = m.calibration { out.append(.calibration(calibration)) }
+        if let save = m.calibrationSave { out.append(.calibrationSave(save)) }
     }
 
     /// What one sample decided: each part for the outputs of its kind.
@@ -93,6 +94,9 @@ package struct PipelineCore: Sendable {
         /// The sample with its time on the host's clock (`SampleTimeline`), for the observers
         /// that serve it on (the DSU server); nil when the session is not open.
         package var sample: MotionSample?
+        /// The session's calibration, for the host's memory (at most every
+        /// `calibrationSaveInterval` while it changes).
+        package var calibrationSave: CalibrationSave?
         package init() {}
     }
 
@@ -105,6 +109,7 @@ package struct PipelineCore: Sendable {
         s.telemetry.recordMotion(latencyMicros: latencyMicros, sample: received, now: now)
         var sample = received
         sample.timestampMicros = s.timeline.map(received.timestampMicros, now: now)
+        s.telemetry.lastSampleHostMicros = sample.timestampMicros
         result.sample = sample
         if s.pad != nil {
             result.pad = s.pad?.motion(sample)
@@ -116,11 +121,13 @@ package struct PipelineCore: Sendable {
             s.mapper.observe(sample)
             s.telemetry.attitude = s.mapper.attitude
             result.calibration = s.calibrationReporter.observe(s.mapper.raw.calibrator.manualCalibration, now: now)
+            result.calibrationSave = noteCalibration(&s, now: now)
             return result
         }
         let output = s.mapper.update(sample, screen: screen)
         s.telemetry.attitude = s.mapper.attitude
         result.calibration = s.calibrationReporter.observe(s.mapper.raw.calibrator.manualCalibration, now: now)
+        result.calibrationSave = noteCalibration(&s, now: now)
         // Pointer and seed modes need an attitude: sent by the controller, or fused from its
         // gyro and accelerometer (HostLogic/Motion/Raw). Say so once if neither is there.
         if mode != .fps, s.mapper.attitude == nil, !s.attitudeNoted {
@@ -179,8 +186,10 @@ package struct PipelineCore: Sendable {
                                 into out: inout [PipelineOutput]) {
         // Always, record or not: the injector's tracker is the truth about what is held.
         out.append(.releaseHeld)
-        guard let s = sessions.removeValue(forKey: id) else { return }
+        guard var s = sessions.removeValue(forKey: id) else { return }
         if let pad = s.pad { out.append(.padClosed(rest: pad.state.rest(at: pad.state.motion.time))) }
+        // What it learned since the last save is remembered (a still period cut short included).
+        if let save = Self.save(&s, now: now) { out.append(.calibrationSave(save)) }
         closedTotals.add(s.telemetry, reason: reason)
     }
 }

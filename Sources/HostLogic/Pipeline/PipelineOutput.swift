@@ -29,6 +29,8 @@ package enum PipelineOutput: Sendable, Hashable {
     case calibration(CalibrationReport)
     /// Something the host should say (log, status).
     case note(PipelineNote)
+    /// Remember the session's gyro calibration (the host's calibration memory writes it).
+    case calibrationSave(CalibrationSave)
 
     /// Which outputs take it.
     package var kind: Kind {
@@ -37,6 +39,7 @@ package enum PipelineOutput: Sendable, Hashable {
         case .padOpened, .pad, .padClosed: .pad
         case .note: .note
         case .feedback, .calibration: .feedback
+        case .calibrationSave: .calibrationSave
         }
     }
 
@@ -52,6 +55,8 @@ package enum PipelineOutput: Sendable, Hashable {
         package static let note = Kind(rawValue: 1 << 2)
         /// Back to the controller: rumble and light, a calibration's progress (the host sends it itself).
         package static let feedback = Kind(rawValue: 1 << 3)
+        /// A calibration to remember (the host keeps it itself).
+        package static let calibrationSave = Kind(rawValue: 1 << 4)
     }
 }
 

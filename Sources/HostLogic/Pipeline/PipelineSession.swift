@@ -47,6 +47,9 @@ package struct PipelineSession: Sendable {
     package var padIdentity = ""
     /// What its page has been told about a manual calibration (`CalibrationReport`).
     package var calibrationReporter = CalibrationReporter()
+    /// Calibration memory: the controller's identity, its calibration's age, what was saved
+    /// (PipelineCore+Calibration).
+    package var calibration = SessionCalibration()
 
     package init(telemetry: SessionTelemetry, profile: MappingProfile, keepsTrail: Bool, pad: GamepadFeed? = nil) {
         self.telemetry = telemetry

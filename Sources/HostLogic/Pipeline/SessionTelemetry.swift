@@ -16,6 +16,9 @@ package struct SessionTelemetry: Sendable {
     /// controller's clock, µs): what the status shows comes from that sample.
     package var lastMotion: Instant?
     package var lastSampleMicros: UInt64?
+    /// The same sample's time on the host's clock (`SampleTimeline`, µs of `Instant`): the
+    /// time the mapping, the virtual pad and the DSU server used for it.
+    package var lastSampleHostMicros: UInt64?
     /// Something the user should know about this controller (shown in the status).
     package var note: String?
     /// Motion packets per second over the last second (exponentially weighted).

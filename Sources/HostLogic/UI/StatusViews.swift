@@ -93,6 +93,7 @@ package struct WelcomeView: Hashable, Sendable {
 ///       roll ─────┼●────  +12.3°   pitch ──●──┼─────  -45.0°   yaw ─────●─────   +0.0°
 ///       buttons ·B··E···········   held mouse:left key:Shift_L
 ///       gyro calibrated 100% · bias +0.01 -0.02 +0.00 °/s · still    (controllers with gyro)
+///            drift 0.42 °/min at rest · calibrated 3 min ago          (once known)
 ///
 /// followed by the host's facts and its last events.
 package struct ControlView: Hashable, Sendable {
@@ -149,7 +150,9 @@ package struct ControlView: Hashable, Sendable {
         let held = c.held.isEmpty ? "-" : c.held.map(\.label).joined(separator: " ")
         let buttons = Self.indent + "buttons \(Self.buttonStrip(c.buttons))   held \(held)"
         guard let gyro = c.gyro else { return [header, link, attitude, buttons] }
-        return [header, link, attitude, buttons, Self.indent + "gyro " + gyro.summary]
+        let lines = [header, link, attitude, buttons, Self.indent + "gyro " + gyro.summary]
+        // Under it: the residual drift at rest and the calibration's age, once known.
+        return lines + (gyro.driftSummary.map { [Self.indent + "     " + $0] } ?? [])
     }
 
     static func symbol(_ state: ControllerState) -> String {

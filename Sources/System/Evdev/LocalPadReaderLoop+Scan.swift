@@ -46,7 +46,7 @@ extension LocalPadReaderLoop {
         do {
             let pad = try LocalPad(driver: plan.driver, motionAxes: device.absInfos(EvdevCode.motionAxes))
             pads[plan.motion.path] = OpenPad(pad: pad, motion: device)
-            notify(.opened(key: plan.motion.path, name: LocalPadNodes.displayName(plan.motion)))
+            notify(.opened(key: plan.motion.path, name: LocalPadNodes.displayName(plan.motion), uniq: plan.motion.uniq))
             // Said every time (a pad plugged in again is read again).
             notify(.say("local pads: reading \(LocalPadNodes.displayName(plan.motion)) from \(plan.motion.path) "
                 + "(\(plan.driver.rawValue) axes\(config.grab ? ", grabbed" : ""))"))

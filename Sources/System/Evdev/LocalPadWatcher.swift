@@ -6,8 +6,9 @@ import Synchronization
 
 /// What the local-pads reader tells the host, in order, from its own thread.
 package enum LocalPadNotice: Sendable {
-    /// A pad to open as a controller; `key` (its motion node's path) names it from now on.
-    case opened(key: String, name: String)
+    /// A pad to open as a controller; `key` (its motion node's path) names it from now on;
+    /// `uniq` is the pad's own (its MAC or serial, "" when the driver gives none).
+    case opened(key: String, name: String, uniq: String = "")
     case events(key: String, [LocalPad.Event])
     /// The pad's motion node went away (unplugged) or the reader stopped.
     case closed(key: String, why: String)

@@ -88,12 +88,22 @@ function renderController(c) {
   gyro.textContent = gyroSummary(c.gyro);
   gyro.dataset.calibration = c.gyro ? c.gyro.calibration : "none";
   q(".calibrate").disabled = !c.gyro || c.gyro.calibration === "off";
+  // Residual drift at rest (°/min) and the calibration's age (s); absent until known.
+  const drift = q(".drift");
+  drift.textContent = driftSummary(c.gyro);
+  drift.dataset.driftDegreesPerMinute = c.gyro && c.gyro.residualDriftDegreesPerMinute != null
+    ? String(c.gyro.residualDriftDegreesPerMinute) : "";
+  drift.dataset.calibrationAgeSeconds = c.gyro && c.gyro.calibrationAgeSeconds != null
+    ? String(c.gyro.calibrationAgeSeconds) : "";
   // null: this host makes no pads (no --gamepad).
   q(".pad-row").hidden = c.pad == null;
   card.dataset.pad = c.pad ? "on" : "off";
   q(".pad").textContent = c.pad ? "virtual DualSense" : "none";
   q(".pad-toggle").textContent = c.pad ? "Take the pad" : "Give a pad";
   turnCube(q(".cube"), a);
+  // The sample the attitude came from: its own time (controller's clock) and the host's.
+  q(".cube").dataset.sampleMicros = c.sampleTimestampMicros == null ? "" : String(c.sampleTimestampMicros);
+  q(".cube").dataset.sampleHostMicros = c.sampleHostMicros == null ? "" : String(c.sampleHostMicros);
   const counts = c.latencyHistogram || [];
   const top = Math.max(1, ...counts);
   q(".hist-max").textContent = String(Math.max(0, ...counts, 0));
@@ -116,6 +126,24 @@ function gyroSummary(g) {
   if (!g.clutchEngaged) parts.push("clutch off");
   if (g.fused) parts.push("fused on host");
   return parts.join(" · ");
+}
+
+// The same words as the terminal view's second gyro line (GyroStatus.driftSummary).
+function driftSummary(g) {
+  if (!g) return "-";
+  const parts = [];
+  if (g.residualDriftDegreesPerMinute != null) parts.push("drift " + fmt(g.residualDriftDegreesPerMinute, 2) + " °/min at rest");
+  if (g.calibrationAgeSeconds != null) parts.push("calibrated " + age(g.calibrationAgeSeconds) + " ago");
+  return parts.length ? parts.join(" · ") : "-";
+}
+
+// "12 s", "3 min", "5 h", "2 d" (GyroStatus.age).
+function age(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 60) return Math.floor(s) + " s";
+  if (s < 3600) return Math.floor(s / 60) + " min";
+  if (s < 86400) return Math.floor(s / 3600) + " h";
+  return Math.floor(s / 86400) + " d";
 }
 
 // "Pair a phone": the host opens a pairing window on its web controller and answers the

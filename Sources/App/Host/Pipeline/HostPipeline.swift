@@ -88,6 +88,11 @@ package final class HostPipeline: HostEventSink {
     /// Names a new session (set by the host: for Noise sessions the paired controller's
     /// name from the key store); other transports name theirs when they open them.
     package var nameForSession: ((SessionID) -> String?)?
+    /// A datagram session's controller key (for Noise sessions its static public key, set by
+    /// the host), so its calibration is remembered under it (HostPipeline+Calibration).
+    package var staticKeyForSession: ((SessionID) -> [UInt8]?)?
+    /// Where controllers' calibrations are remembered; nil: nowhere (tests, the demo).
+    package var calibrations: CalibrationStore?
 
     package init(injector: Injector, profile: MappingProfile, logger: Logger,
                  injectorReason: String = "", publisher: SnapshotPublisher? = nil) {
@@ -132,6 +137,7 @@ package final class HostPipeline: HostEventSink {
             core.open(id, address: origin.displayText, name: name, identity: Self.padIdentity(name: name, origin: origin),
                       now: now, into: &pending)
             route(from: start, session: id, now: now)
+            if let key = calibrationKey(id, origin: origin) { identify(id, as: key, now: now) }
             logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(origin.displayText)"])
             for o in observers { o.sessionOpened(id, origin: origin, now: now) }
         case let .motion(id, sample, latency):
@@ -147,6 +153,7 @@ package final class HostPipeline: HostEventSink {
             if let state = m.pad { for o in padOutputs { o.perform(.pad(state), session: id, now: now) } }
             if let feedback = m.feedback { send(feedback, to: id) }
             if let calibration = m.calibration { noticeSinks[id]?(.calibration(calibration)) }
+            if let save = m.calibrationSave { calibrations?.remember(save) }
         case let .button(id, button, isDown):
             core.button(id, button, isDown: isDown, now: now, into: &pending)
             route(from: start, session: id, now: now)
@@ -183,6 +190,8 @@ package final class HostPipeline: HostEventSink {
                 send(feedback, to: id)
             } else if case let .calibration(report) = output {
                 noticeSinks[id]?(.calibration(report))     // a page shows it; nothing else can
+            } else if case let .calibrationSave(save) = output {
+                calibrations?.remember(save)
             } else {
                 let kind = output.kind
                 for o in outputs where o.accepts.contains(kind) { o.perform(output, session: id, now: now) }
@@ -210,6 +219,8 @@ package final class HostPipeline: HostEventSink {
     package func shutdown() {
         if let error = injector.releaseEverything() { fail(error) }
         injector.close()
+        // The sessions' last calibrations were handed over as they closed: on disk before the host goes.
+        calibrations?.flush()
     }
 
     /// The direction a controller points at becomes the screen centre (its next sample).

@@ -41,7 +41,7 @@ extension ControllerSnapshot: Codable {
     private enum Keys: String, CodingKey {
         case session, name, address, state, attitude, pointer, buttons, held, packetRate, lossPercent
         case latencyP50Ms, latencyP99Ms, latencyHistogram, motionPackets, buttonEdges, trail, note, gyro
-        case sampleTimestampMicros, sampleAgeMs, mode, pad
+        case sampleTimestampMicros, sampleHostMicros, sampleAgeMs, mode, pad
     }
 
     package init(from decoder: any Decoder) throws {
@@ -70,6 +70,7 @@ extension ControllerSnapshot: Codable {
         note = try c.decodeIfPresent(String.self, forKey: .note)
         gyro = try c.decodeIfPresent(GyroStatus.self, forKey: .gyro)
         sampleTimestampMicros = try c.decodeIfPresent(UInt64.self, forKey: .sampleTimestampMicros)
+        sampleHostMicros = try c.decodeIfPresent(UInt64.self, forKey: .sampleHostMicros)
         sampleAgeMs = try c.decodeIfPresent(Double.self, forKey: .sampleAgeMs)
         mode = try c.decodeIfPresent(String.self, forKey: .mode).flatMap(MappingSettings.Mode.init(rawValue:)) ?? .pointer
         pad = try c.decodeIfPresent(Bool.self, forKey: .pad)
@@ -96,6 +97,7 @@ extension ControllerSnapshot: Codable {
         try c.encodeIfPresent(note, forKey: .note)
         try c.encodeIfPresent(gyro, forKey: .gyro)
         try c.encode(sampleTimestampMicros, forKey: .sampleTimestampMicros)
+        try c.encode(sampleHostMicros, forKey: .sampleHostMicros)
         try c.encode(sampleAgeMs, forKey: .sampleAgeMs)
         try c.encode(mode.rawValue, forKey: .mode)
         try c.encode(pad, forKey: .pad)

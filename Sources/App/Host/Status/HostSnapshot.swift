@@ -50,9 +50,12 @@ package struct ControllerSnapshot: Sendable, Equatable {
     /// Gyro calibration, rest and clutch; nil until the controller sent gyro rates.
     package var gyro: GyroStatus?
     /// The sample this snapshot's attitude and pointer come from: its own timestamp (the
-    /// controller's clock, µs) and how long before the snapshot it arrived (ms), so a
+    /// controller's clock, µs, as received), the same sample's time on the host's clock
+    /// (`SampleTimeline`: µs of the host's monotonic `Instant`, what the mapping, the virtual
+    /// pad and the DSU server used) and how long before the snapshot it arrived (ms), so a
     /// reading can be lined up with the motion that produced it.
     package var sampleTimestampMicros: UInt64?
+    package var sampleHostMicros: UInt64?
     package var sampleAgeMs: Double?
     /// The mode this controller's motion is mapped in (its own, chosen on its page or the
     /// dashboard, or the host's).

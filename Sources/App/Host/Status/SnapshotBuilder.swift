@@ -90,9 +90,11 @@ extension HostSnapshot {
             c.trail = s.trail?.points ?? []
             c.note = t.note
             c.gyro = s.mapper.gyroStatus
+            c.gyro?.calibrationAgeSeconds = s.calibrationAge(now: inputs.now)
             c.mode = s.mapper.settings.mode
             c.pad = inputs.padsAvailable ? s.pad != nil : nil
             c.sampleTimestampMicros = t.lastSampleMicros
+            c.sampleHostMicros = t.lastSampleHostMicros
             c.sampleAgeMs = t.lastMotion.map { (inputs.now - $0).secondsDouble * 1000 }
             return c
         }

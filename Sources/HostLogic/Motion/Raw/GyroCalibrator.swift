@@ -32,6 +32,9 @@ import RemotionProtocol
 /// `beginManual(durationSeconds:)` averages every sample for that long (automatic
 /// calibration pauses), then sets the bias with confidence 1 and weight `memoryTime`.
 ///
+/// Memory (docs/MOTION.md, "Calibration memory"): `restore` puts back a saved calibration
+/// (`calibration`) as b₀ with its weight, which continuous calibration goes on refining.
+///
 /// Not implemented: GMH's "SensorFusion" calibration mode (correcting bias from the
 /// rotation the accelerometer implies while moving); its author reports it as
 /// "consistently not-quite-right". The same observation vetoes stillness here (the
@@ -86,6 +89,15 @@ package struct GyroCalibrator: Sendable, Equatable {
     package private(set) var isStill = false
     /// While `isStill`: the still period's mean acceleration (gravity, averaged).
     package var stillAcceleration: Vec3? { isStill ? window.meanAcceleration : nil }
+    /// Counts every change of the bias from data or memory: a sample of a still window that
+    /// calibrates, a manual calibration's end, `restore` (wrapping; compared, never ordered).
+    package private(set) var revision = 0
+    /// The residual drift at rest (rad/s, device axes): the settled raw gyro mean of the
+    /// newest still period that lasted `minStillTime` (the current one while it lasts) minus
+    /// the bias in use at its latest sample — what the calibrated gyro still reads at rest.
+    /// nil before any such period, and after a reset, a restore or a manual calibration,
+    /// until the next one. A window whose mean exceeds `maxBias` (a steady turn) is not rest.
+    package private(set) var restResidual: Vec3?
     /// Whether the current still window is feeding the bias (stillness mode).
     private var windowCalibrates = false
     private var committedBias = Vec3.zero
@@ -149,18 +161,33 @@ package struct GyroCalibrator: Sendable, Equatable {
     package mutating func reset() {
         bias = .zero; confidence = 0; isStill = false; windowCalibrates = false
         committedBias = .zero; committedWeight = 0
-        window.reset(); manual = nil; manualEnded = nil
+        window.reset(); manual = nil; manualEnded = nil; restResidual = nil
+        revision &+= 1
     }
 
-    /// Sets a known bias (a saved calibration), rad/s.
-    package mutating func restore(bias: Vec3, confidence: Double) {
-        guard settings.mode != .off else { return }
+    /// Sets a known bias (a saved calibration), rad/s, as if earlier still periods had
+    /// established it: it becomes b₀ worth `weight` seconds (w₀; default `confidence ×
+    /// confidenceTime`, at most `memoryTime`), so later still periods refine it by the
+    /// usual blend instead of replacing it. Ignored in mode `off`, and for a non-finite value.
+    package mutating func restore(bias: Vec3, confidence: Double, weight: Double? = nil) {
+        guard settings.mode != .off, bias.isFinite, confidence.isFinite else { return }
         window.reset()
         self.bias = bias
         committedBias = bias
         self.confidence = Swift.min(Swift.max(confidence, 0), 1)
-        committedWeight = self.confidence * settings.confidenceTime
-        isStill = false; windowCalibrates = false
+        let w = weight.flatMap { $0.isFinite ? $0 : nil } ?? self.confidence * settings.confidenceTime
+        committedWeight = Swift.min(Swift.max(w, 0), settings.memoryTime)
+        isStill = false; windowCalibrates = false; restResidual = nil
+        revision &+= 1
+    }
+
+    /// What a saved calibration keeps: the bias in use, its confidence and the seconds of
+    /// still data it stands for (w₀, including a still window that is calibrating now);
+    /// nil in mode `off` and before any bias was established.
+    package var calibration: GyroCalibration? {
+        guard settings.mode != .off, committedWeight > 0 || windowCalibrates else { return nil }
+        let weight = committedWeight + (windowCalibrates ? window.settledDuration : 0)
+        return GyroCalibration(bias: bias, confidence: confidence, weight: Swift.min(weight, settings.memoryTime))
     }
 
     /// Feeds one raw sample: gyro in rad/s, acceleration in g (either sign convention),
@@ -189,6 +216,8 @@ package struct GyroCalibrator: Sendable, Equatable {
                 committedBias = bias
                 committedWeight = settings.memoryTime
                 confidence = 1
+                restResidual = nil
+                revision &+= 1
             }
             return
         }
@@ -214,7 +243,9 @@ package struct GyroCalibrator: Sendable, Equatable {
             let w = committedWeight + t
             bias = (committedBias * committedWeight + m * t) / w
             confidence = Swift.max(confidence, Swift.min(1, w / settings.confidenceTime))
+            revision &+= 1
         }
+        restResidual = m - bias
         isStill = agrees(bias)
     }
 

@@ -19,6 +19,14 @@ package struct GyroStatus: Sendable, Hashable, Codable {
     package var clutchEngaged: Bool
     /// The attitude is fused on the host from raw sensors (else it is the controller's own).
     package var fused: Bool
+    /// Residual drift at rest, °/min: the length of what the calibrated gyro still reads,
+    /// averaged over the newest still period of at least 1 s (`GyroCalibrator.restResidual`,
+    /// docs/MOTION.md); nil before one.
+    package var residualDriftDegreesPerMinute: Double?
+    /// Seconds since the bias in use was established or last refined by a still period (a
+    /// restored calibration brings its age with it); nil without a calibration. Set by the
+    /// host, which has the clock (the snapshot), not by the gyro pipeline.
+    package var calibrationAgeSeconds: Double?
 
     package init(calibration: Calibration, progress: Double = 0, confidence: Double = 0,
                  biasDegreesPerSecond: [Double] = [0, 0, 0], still: Bool = false, clutchEngaged: Bool = true,
@@ -68,6 +76,24 @@ package struct GyroStatus: Sendable, Hashable, Codable {
         if !clutchEngaged { parts.append("clutch off") }
         if fused { parts.append("fused on host") }
         return parts.joined(separator: " · ")
+    }
+
+    /// The second line for people: "drift 0.42 °/min at rest · calibrated 3 min ago";
+    /// either part alone, or nil when neither is known.
+    package var driftSummary: String? {
+        var parts: [String] = []
+        if let d = residualDriftDegreesPerMinute, d.isFinite { parts.append("drift \(TextFormat.fixed(d, 2)) °/min at rest") }
+        if let age = calibrationAgeSeconds, age.isFinite { parts.append("calibrated \(Self.age(age)) ago") }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// "12 s", "3 min", "5 h", "2 d" (rounded down; negative as 0).
+    package static func age(_ seconds: Double) -> String {
+        let s = Swift.max(0, seconds.isFinite ? seconds : 0)
+        if s < 60 { return "\(Int(s)) s" }
+        if s < 3600 { return "\(Int(s / 60)) min" }
+        if s < 86_400 { return "\(Int(s / 3600)) h" }
+        return "\(Int(Swift.min(s / 86_400, 1e6))) d"
     }
 
     static func percent(_ fraction: Double) -> String {

@@ -90,8 +90,10 @@ package struct RawMotionPipeline: Sendable, Equatable {
     /// What the status views show; nil until a sample with gyro rates arrived.
     package var status: GyroStatus? {
         guard hasGyro else { return nil }
-        return GyroStatus(calibrator.state, biasDegreesPerSecond: calibrator.biasDegreesPerSecond,
-                          still: lastAtRest, clutchEngaged: clutch.isEnabled, fused: lastFused)
+        var status = GyroStatus(calibrator.state, biasDegreesPerSecond: calibrator.biasDegreesPerSecond,
+                                still: lastAtRest, clutchEngaged: clutch.isEnabled, fused: lastFused)
+        status.residualDriftDegreesPerMinute = calibrator.restResidual.map { MotionMath.degrees($0.length) * 60 }
+        return status
     }
 
     /// Starts a manual calibration over the next `durationSeconds` of samples (hold the
@@ -101,10 +103,14 @@ package struct RawMotionPipeline: Sendable, Equatable {
         calibrator.beginManual(durationSeconds: durationSeconds)
     }
 
-    /// Applies a saved calibration (rad/s).
-    package mutating func restoreCalibration(bias: Vec3, confidence: Double = 1) {
-        calibrator.restore(bias: bias, confidence: confidence)
+    /// Applies a saved calibration (rad/s; `GyroCalibrator.restore`): later still periods
+    /// refine it, with `weight` seconds (default confidence × confidenceTime) behind it.
+    package mutating func restoreCalibration(bias: Vec3, confidence: Double = 1, weight: Double? = nil) {
+        calibrator.restore(bias: bias, confidence: confidence, weight: weight)
     }
+
+    /// The calibration to remember (`GyroCalibrator.calibration`); nil when there is none.
+    package var calibration: GyroCalibration? { calibrator.calibration }
 
     /// Forgets orientation, timing and the clutch state; keeps the calibration.
     package mutating func resetMotion() {
