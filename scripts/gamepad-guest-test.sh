@@ -26,7 +26,7 @@ cat >"$results/guest.env" <<ENV
 REMOTION_BIN='/run/bin/$(basename "$bin")'
 PROBE_SECONDS=2
 PROBE_GYRO=30,-90,45
-HOST_TIMEOUT=1
+HOST_TIMEOUT=3
 CLIENT_SECONDS=3
 ENV
 kguest_boot 300

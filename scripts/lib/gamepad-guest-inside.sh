@@ -113,6 +113,9 @@ if wait_ready "$HOME/host2.ready" "$host" 60; then
     stopped() { grep -q "feedback rumble 0/0 lightbar #ff0040" "$out/feedback-client.out"; }
     wait_for 30 "the rumble's end at the client" stopped
   fi
+  # Each UDP socket's queued bytes and drops while both still run (a client that stops
+  # reading shows a growing rx_queue; one whose datagrams never came shows none).
+  cat /proc/net/udp >"$out/udp-sockets"
   kill -INT "$fed"; wait "$fed"; fact feedback_client_rc $?
   kill -INT "$host"; wait "$host"; fact host2_rc $?
   # The guest kernel's UDP counters (buffer errors, no port), for a failing check to print.

@@ -15,6 +15,8 @@ EV_KEY, EV_ABS, EV_MSC = 1, 3, 4
 BTN_SOUTH, MSC_TIMESTAMP = 0x130, 0x05
 ABS_X, ABS_Y, ABS_Z, ABS_RX, ABS_RY, ABS_RZ = range(6)
 facts = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(results, "facts")) if "=" in l)
+guest_env = dict(l.strip().split("=", 1) for l in open(os.path.join(results, "guest.env")) if "=" in l)
+host_timeout = float(guest_env.get("HOST_TIMEOUT", "1").strip("'"))
 probe = [json.loads(l) for l in open(os.path.join(results, "probe.out")) if l.startswith("{")]
 events = {p["event"]: p for p in probe}
 check(facts.get("probe_rc") == "0", f"the probe exited 0 (rc {facts.get('probe_rc')}; {open(os.path.join(results, 'probe.err')).read().strip()[:200]})")
@@ -151,8 +153,8 @@ if kill:
     check((kpad["south_at_open"] == 1 or 1 in south) and south and south[-1] == 0,
           f"killed controller: Cross was held, then released by the rest state: at open {kpad['south_at_open']}, then {south}")
     gone = facts.get("kill_gone_seconds")
-    check(all("gone_after" in n for n in nodes.values()) and gone is not None and float(gone) <= 1 + 2.5,
-          f"killed controller: its pad gone {gone} s after SIGKILL (host timeout 1 s, plus 2.5 s for the emulated guest)")
+    check(all("gone_after" in n for n in nodes.values()) and gone is not None and float(gone) <= host_timeout + 2.5,
+          f"killed controller: its pad gone {gone} s after SIGKILL (host timeout {host_timeout:g} s, plus 2.5 s for the emulated guest)")
 pads = [u for u in (facts.get("two_pads") or "").split(",") if u]
 check(len(pads) == 2 and len(set(pads)) == 2 and facts.get("twin_rcs") == "00",
       f"two live controllers from one address: two pads with two MACs ({pads}), both controllers ran clean")
@@ -167,7 +169,7 @@ fed_ok = check(facts.get("feedback_client_rc") == "0" and facts.get("host2_rc") 
                f"that controller and its host ran clean (rc {facts.get('feedback_client_rc')}, {facts.get('host2_rc')})")
 if not (fed_ok and said and said[-1] == "rumble 0/0 lightbar #ff0040"):
     # CI keeps only what is printed: the last words of the three programs of this part.
-    for name in ("feedback-client.out", "sdl-feedback.out", "host2.err", "udp-counters"):
+    for name in ("feedback-client.out", "sdl-feedback.out", "host2.err", "udp-counters", "udp-sockets"):
         path = os.path.join(results, name)
         tail = open(path, errors="replace").read().splitlines()[-6:] if os.path.exists(path) else ["(none)"]
         print(f"     {name}: " + " | ".join(tail))
