@@ -134,9 +134,21 @@ public final class ClientChannelHandler<Framing: ClientFraming>: ChannelInboundH
         stats.motionSent += 1
         perform(session.motion(sample, now: now), now: now)
         samplesTaken += 1
-        let next = start + .secondsDouble(Double(samplesTaken) / plan.rate)
-        sampleTimer?.arm(max(next, now))
+        samplesTaken = Self.nextSlot(after: now, start: start, rate: plan.rate, taken: samplesTaken)
+        sampleTimer?.arm(start + .secondsDouble(Double(samplesTaken) / plan.rate))
         flushAndArm()
+    }
+
+    /// The sample slot to wake for: `taken`'s, or when that one is already past (a starved
+    /// machine fell behind) the first slot after `now`, the missed ones skipped. Never a
+    /// time at or before `now`: NIO runs every due task before it reads its sockets again,
+    /// so a timer re-armed for "now" each time would send forever and never hear the host
+    /// (seen in an emulated guest under load: 878 samples sent, 1 answer read, a timeout).
+    package static func nextSlot(after now: Instant, start: Instant, rate: Double, taken: Int) -> Int {
+        guard rate > 0, start + .secondsDouble(Double(taken) / rate) <= now else { return taken }
+        let elapsed = (now - start).secondsDouble * rate
+        guard elapsed.isFinite, elapsed < Double(Int.max / 2) else { return taken }
+        return Swift.max(taken, Int(elapsed.rounded(.down)) + 1)
     }
 
     private func setButton(_ button: Button, down: Bool, now: Instant) {

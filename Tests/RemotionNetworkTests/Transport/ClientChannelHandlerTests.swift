@@ -55,4 +55,24 @@ import Testing
         #expect((45...52).contains(motion.count), "motion datagrams: \(motion.count)")
         _ = try? channel.finish()
     }
+
+    /// A client that fell behind its sample clock (a starved machine) skips the slots it
+    /// missed instead of re-arming its timer for "now": NIO runs every due task before it
+    /// reads a socket again, so a client that could not catch up sent samples forever and
+    /// never read the host's answers (a guest under load: 878 samples sent, 1 answer read,
+    /// then a timeout). The embedded loop runs each task at its own deadline, so it cannot
+    /// fall behind; the rule is tested here, the effect in the gamepad guest stage.
+    @Test func theNextSlotIsNeverAtOrBeforeNow() {
+        let start = Instant(nanoseconds: 1_000_000_000)
+        let rate = 50.0
+        // On time: the next slot as counted.
+        #expect(ClientChannelHandler<PlainClientFraming>.nextSlot(after: start + .milliseconds(15), start: start, rate: rate, taken: 1) == 1)
+        // 5 s behind: the first slot after now (slot 251 is 5.02 s), never one in the past.
+        let now = start + .seconds(5)
+        let slot = ClientChannelHandler<PlainClientFraming>.nextSlot(after: now, start: start, rate: rate, taken: 2)
+        #expect(slot == 251)
+        #expect(start + .secondsDouble(Double(slot) / rate) > now)
+        // Exactly on a slot's time: that slot is due now, so the next one.
+        #expect(ClientChannelHandler<PlainClientFraming>.nextSlot(after: start + .milliseconds(40), start: start, rate: rate, taken: 2) == 3)
+    }
 }
