@@ -14,12 +14,28 @@ from selenium.webdriver.common.keys import Keys
 DURATION = 3.0            # calibration.duration's default
 
 
-def host_gyro(dashboard, name):
-    """This controller's gyro status in the host's JSON snapshot ({} when not listed)."""
+def host_controller(dashboard, name):
+    """This controller in the host's JSON snapshot ({} when not listed)."""
     with urllib.request.urlopen("http://127.0.0.1:%s/api/snapshot" % dashboard, timeout=5) as r:
         controllers = json.load(r).get("controllers", [])
     mine = [c for c in controllers if c.get("name") == name]
-    return (mine[0].get("gyro") or {}) if mine else {}
+    return mine[0] if mine else {}
+
+
+def host_gyro(dashboard, name):
+    """This controller's gyro status in the host's JSON snapshot ({} when not listed)."""
+    return host_controller(dashboard, name).get("gyro") or {}
+
+
+def remembered(data_dir, device):
+    """The host's calibration memory entry for the page's device (issue 40 item 3), and the
+    file's mode: (entry or None, mode)."""
+    path = os.path.join(data_dir, "calibration.json")
+    if not os.path.exists(path):
+        return None, None
+    mode = oct(os.stat(path).st_mode & 0o777)
+    entries = json.load(open(path)).get("controllers", [])
+    return next((e for e in entries if e.get("id") == "web:" + device), None), mode
 
 
 def calibration(d, js):
@@ -93,3 +109,27 @@ def run(d, check, wait, js, dashboard, name):
           g and g.get("confidence") == 1 and "calibrating" in seen_host, (g, sorted(map(str, seen_host))))
     ActionChains(d).send_keys(Keys.ESCAPE).perform()
     check("Escape closes the panel", wait(lambda: not panel.is_displayed(), 2))
+    # Issue 40 item 5: the snapshot carries the time of the sample the attitude came from,
+    # the controller's own and on the host's clock.
+    c = host_controller(dashboard, name)
+    check("the snapshot carries the attitude's sample time (the controller's and the host's)",
+          isinstance(c.get("sampleTimestampMicros"), int) and isinstance(c.get("sampleHostMicros"), int)
+          and c["sampleHostMicros"] > 0, {k: c.get(k) for k in ("sampleTimestampMicros", "sampleHostMicros", "sampleAgeMs")})
+
+
+def check_remembered(check, wait, data_dir, device, dashboard, name):
+    """After the page's session ended: its calibration is in the data directory under the
+    page's device id (0600), near the still phone's zero bias, at full confidence."""
+    entry, mode = wait(lambda: (lambda r: r if r[0] else None)(remembered(data_dir, device)), 5) or (None, None)
+    check("the phone's calibration is remembered under its device id in calibration.json (0600)",
+          entry is not None and mode == "0o600" and entry.get("confidence", 0) >= 0.99
+          and max(abs(b) for b in entry.get("bias", [9])) < 0.01, (mode, entry))
+
+
+def check_restored(check, wait, dashboard, name):
+    """The page's device came back: the host shows it calibrated at full confidence from its
+    remembered calibration, with that calibration's age."""
+    g = wait(lambda: (lambda g: g.get("calibration") == "calibrated" and g)(host_gyro(dashboard, name)), 5)
+    check("the phone came back calibrated (remembered), confidence %s, age %s s" % ((g or {}).get("confidence"),
+          (g or {}).get("calibrationAgeSeconds")),
+          g and g.get("confidence", 0) >= 0.99 and g.get("calibrationAgeSeconds") is not None, g)

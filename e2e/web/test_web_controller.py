@@ -178,7 +178,8 @@ def main():
         listed = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir], capture_output=True, text=True).stdout
         check("remotion devices lists the phone by name", "CI phone" in listed, listed)
         stored = open(os.path.join(args.data_dir, "web-controllers.json")).read()
-        credential = json.loads(js(d, "localStorage.getItem('remotion.device')"))["credential"]
+        stored_device = js(d, "localStorage.getItem('remotion.device')")
+        credential = json.loads(stored_device)["credential"]
         check("the host stores a hash, never the credential", credential not in stored and "credentialHash" in stored)
 
         # ── stream a rotation sequence; the X pointer follows (pointer mode) ────────
@@ -220,12 +221,17 @@ def main():
         check("tab closed while A held → Button1 released within 2.5 s (%.2f s)" % took, released and took <= 2.5,
               (count(log, BUTTON_RELEASE, 1), took))
 
+        # ── its calibration is kept under the page's device id (issue 40 item 3) ─────
+        device = json.loads(stored_device).get("id", "")
+        calibration_check.check_remembered(check, wait, args.data_dir, device, args.dashboard, "CI phone")
+
         # ── the same phone comes back (credential in localStorage), then is revoked ──
         d = browser(args.profile)
         d.get(base + "/")
         check("the paired phone reconnects by itself", wait(lambda: state(d).get("status") == "connected", 8), state(d))
         d.find_element(By.ID, "start").click()
         wait(lambda: state(d).get("sensors") == "on", 3)
+        calibration_check.check_restored(check, wait, args.dashboard, "CI phone")
         out = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--revoke", "CI phone"],
                              capture_output=True, text=True)
         # From the moment the revocation is on disk (the command has returned): starting a
