@@ -211,8 +211,10 @@ echo "     flood: $pads DSU pad packets accepted; the UDP controller sent $sent 
 # measured 5,600. A third of the 7,200 planned over the client's 3 s is still 8 times the
 # UDP controller's own 300 samples (docs/BENCHMARKS.md, "The suite under a second load").
 check "D: the flood was on (over 2,400 pad packets: 4 slots x 200 Hz x 3 s, 8 x the controller's samples)" test "${pads:-0}" -gt 2400
+# Of what the controller sent (a client that falls behind its 100 Hz on a loaded machine skips
+# the slots it missed: over 150 in its 3 s says it streamed).
 check "D: the UDP controller is not starved (>= 98% of its samples injected)" \
-  python3 -c "import sys; sys.exit(0 if ${sent:-0} > 250 and $moved >= 0.98 * ${sent:-0} else 1)"
+  python3 -c "import sys; sys.exit(0 if ${sent:-0} > 150 and $moved >= 0.98 * ${sent:-0} else 1)"
 slots_moving=0
 for s in $dsu_sessions; do [ "$(moved_by "$s")" -gt 0 ] && slots_moving=$((slots_moving + 1)); done
 check "D: pointer mode works from the DSU slots' raw sensors (fused attitude): all 4 slots moved the pointer" \
