@@ -71,7 +71,7 @@
     const who = el("div");
     who.append("phone ", el("b", "name", w.name), " at ", el("span", "address", w.address), " asks to pair");
     const code = el("div");
-    code.append("code ", el("span", "code", w.code), " · ", el("span", "left", ""), " s left");
+    code.append("code ", el("span", "code", w.code), " · ", el("span", "seconds-left", ""), " s left");
     const hint = el("div", "hint", "Accept only if the phone shows the same code.");
     card.append(who, code, hint,
       button("accept", "Accept", () => act("/api/web-pairing/answer", { request: w.request, accept: true },
@@ -108,7 +108,7 @@
 
   function render(view) {
     sync(waitingBox, view.waiting, (w) => w.request, waitingCard, (card, w) => {
-      card.querySelector(".left").textContent = w.seconds;
+      card.querySelector(".seconds-left").textContent = w.seconds;
     });
     sync(phonesList, view.phones, (p) => p.id, phoneRow, (row, p) => {
       const box = row.querySelector(".typing");
