@@ -18,7 +18,8 @@ package struct DashboardService: Service {
     /// Starts the dashboard and writes its tokened address to `dataDirectory/dashboard-url`
     /// (0600): the bound port and that address.
     package static func start(host: HostLoop, publisher: SnapshotPublisher, port: Int, configPath: String?,
-                              dataDirectory: URL?, phonePairing: (@Sendable () -> String?)? = nil)
+                              dataDirectory: URL?, phonePairing: (@Sendable () -> String?)? = nil,
+                              devices: PairedDevices? = nil)
         async throws -> (DashboardService, Int, String) {
         let server = DashboardServer()
         let save: @Sendable (String, String) throws -> Void = { key, value in
@@ -26,7 +27,8 @@ package struct DashboardService: Service {
             try ConfigFile.setMapping(key: key, value: value, path: configPath)
         }
         let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
-                                           settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing))
+                                           settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing),
+                                           devices: devices)
         let url = DashboardToken.url(port: bound, token: server.token)
         if let dataDirectory {
             try PrivateFiles.write(Array((url + "\n").utf8), directory: dataDirectory.path, name: urlFileName)

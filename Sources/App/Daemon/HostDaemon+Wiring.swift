@@ -60,6 +60,8 @@ extension HostDaemon {
                 .init(service: HostRunner(loop: loop, dsu: dsu, localPads: localPads, console: console)), .init(service: status)]
             var webCommands: ControlCommands.Web?
             var phonePairing: (@Sendable () -> String?)?
+            // Who may drive the host, for the dashboard's pairing card and the terminal view's keys.
+            var devices = PairedDevices(registry: nil, keys: KeyStore(directory: options.dataDirectory))
             if let webPort = options.web.port {
                 do {
                     let console = self.console, json = options.json
@@ -72,6 +74,8 @@ extension HostDaemon {
                     services.insert(.init(service: started.service), at: 1)
                     webCommands = started.service.controlHandlers
                     phonePairing = started.service.openPairing
+                    devices = PairedDevices(registry: started.service.server.registry, keys: devices.keys)
+                    status.consent.set(devices)
                     ready.webPort = started.port
                     ready.pairingURL = started.url
                     let page = "https://\(started.service.reachable.contains(":") ? "[\(started.service.reachable)]" : started.service.reachable):\(started.port)/"
@@ -112,7 +116,7 @@ extension HostDaemon {
                 do {
                     let (dashboard, bound, url) = try await DashboardService.start(
                         host: loop, publisher: publisher, port: dashboardPort, configPath: configPath,
-                        dataDirectory: options.dataDirectory, phonePairing: phonePairing)
+                        dataDirectory: options.dataDirectory, phonePairing: phonePairing, devices: devices)
                     services.append(.init(service: dashboard))
                     ready.dashboardPort = bound
                     ready.dashboardURL = url
@@ -151,8 +155,9 @@ extension HostDaemon {
         /// A phone asks to pair: who and from where, and how to answer (docs/SECURITY.md §9).
         static func announce(request r: WebPairingConsent.Request, console: HostConsole, json: Bool) {
             let name = TextFormat.sanitize(r.name)
-            console.say("phone '\(name)' at \(r.address) asks to pair (code \(r.code)): accept with "
-                        + "`remotion devices --accept \(r.reference)`, refuse with `--deny \(r.reference)` (within \(Int(WebPairingConsent.wait)) s)")
+            console.say("phone '\(name)' at \(r.address) asks to pair (code \(r.code)): accept in the dashboard "
+                        + "(`remotion dashboard`), or with `remotion devices --accept \(r.reference)`, refuse with "
+                        + "`--deny \(r.reference)` (within \(Int(WebPairingConsent.wait)) s)")
             if json {
                 console.event("{\"event\":\"pair-request\",\"code\":\(JSONText.quote(r.code)),\"request\":\(JSONText.quote(r.id)),"
                               + "\"name\":\(JSONText.quote(r.name)),"

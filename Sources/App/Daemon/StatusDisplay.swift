@@ -23,14 +23,19 @@ package struct StatusDisplay: Service {
     /// The phone pairing link and QR code the welcome view shows (set once the web
     /// controller serves; the web service starts after the view).
     package let phonePairing = PhonePairingBox()
+    /// The phones waiting to pair, answered with a key (`a` accept, `d` deny) in the view.
+    package let consent = ConsentBox()
 
     package func run() async throws {
         var renderer = try StatusRenderer(font: PixelFont.standard())
         var policy = RedrawPolicy()
         var log = StatusLog()
         var lastGeneration = -1
+        var answering = ConsentKeys()
+        let keys = interactive ? TerminalKeys.open() : nil
         if interactive { write(TerminalScreen.setUp) }
         defer {
+            keys?.close()
             if interactive { write(TerminalScreen.tearDown) }
             console.viewClosed()
         }
@@ -38,11 +43,12 @@ package struct StatusDisplay: Service {
             let generation = publisher.generation
             var snapshot = publisher.current()
             snapshot.hostName = name
-            let status = interactive
+            var status = interactive
                 ? StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint,
                                  phonePairing: phonePairing.value, notes: console.notes, recent: console.recent)
                 : StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint)
             if interactive {
+                status.host.waitingPhone = answerWaitingPhone(keys: keys, answering: &answering)
                 let size = Self.terminalSize()
                 if size != (renderer.screen.columns, renderer.screen.rows) {
                     renderer.screen = TerminalScreen(columns: size.columns, rows: size.rows)
@@ -54,6 +60,31 @@ package struct StatusDisplay: Service {
             }
             lastGeneration = generation
             try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// The phone the view shows as waiting to pair (the oldest), after acting on the keys
+    /// typed since the last frame: they answer the phone that was on the screen.
+    private func answerWaitingPhone(keys: TerminalKeys?, answering: inout ConsentKeys) -> WaitingPhonePrompt? {
+        let typed = keys?.typed() ?? []   // read even while nobody waits: old keys must not answer a new phone
+        guard let devices = consent.value else { return nil }
+        let now = MonotonicClock.now()
+        switch answering.action(for: typed, now: now) {
+        case .accept(let reference): say(devices.answer(reference: reference, accept: true), reference: reference)
+        case .deny(let reference): say(devices.answer(reference: reference, accept: false), reference: reference)
+        case .tooSoon: console.say("a new phone waits: check its name and code, then press a or d")
+        case .none: break
+        }
+        let prompt = WaitingPhonePrompt(waiting: devices.waiting(), now: Date())
+        answering.show(prompt?.reference, now: now)
+        return prompt
+    }
+
+    private func say(_ answer: PairedDevices.Answer, reference: String) {
+        switch answer {
+        case .answered(.accepted(let r)): console.say("accepted phone '\(TextFormat.sanitize(r.name))' at \(r.address): it pairs now")
+        case .answered(.denied(let r)): console.say("refused phone '\(TextFormat.sanitize(r.name))' at \(r.address): nothing was stored")
+        case .notWaiting, .malformed, .noWeb: console.say("phone \(reference) no longer waits (answered elsewhere, or its time ran out)")
         }
     }
 

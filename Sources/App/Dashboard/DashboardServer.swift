@@ -31,12 +31,13 @@ package final class DashboardServer: Sendable {
     /// Starts serving on `host`:`port` (0 picks a free port) and returns the bound port.
     /// Binds 127.0.0.1 unless told otherwise: the dashboard can change the host's settings.
     package func start(host: String = "127.0.0.1", port: Int, publisher: SnapshotPublisher,
-                      settings: any SettingsControl) async throws -> Int {
+                      settings: any SettingsControl, devices: PairedDevices? = nil) async throws -> Int {
         guard (0...65535).contains(port) else {
             throw DashboardStartError(message: "dashboard port \(port) is not between 0 and 65535")
         }
         let guardian = DashboardRequestGuard(port: { [boundPort] in boundPort.value }, token: token)
-        let (router, routes) = try Self.build(publisher: publisher, settings: settings, guardian: guardian, refusals: refusals)
+        let (router, routes) = try Self.build(publisher: publisher, settings: settings, devices: devices, guardian: guardian,
+                                              refusals: refusals)
         let socket = DashboardSocket(publisher: publisher, routes: routes)
         let boundPort = self.boundPort, refusals = self.refusals
 
@@ -85,19 +86,21 @@ package final class DashboardServer: Sendable {
     }
 
     /// The dashboard's routes behind the request guard (what the route tests drive).
-    package static func router(publisher: SnapshotPublisher, settings: any SettingsControl,
+    package static func router(publisher: SnapshotPublisher, settings: any SettingsControl, devices: PairedDevices? = nil,
                                guardian: DashboardRequestGuard,
                                refusals: DashboardRefusals) throws -> Router<BasicRequestContext> {
-        try build(publisher: publisher, settings: settings, guardian: guardian, refusals: refusals).0
+        try build(publisher: publisher, settings: settings, devices: devices, guardian: guardian, refusals: refusals).0
     }
 
-    static func build(publisher: SnapshotPublisher, settings: any SettingsControl, guardian: DashboardRequestGuard,
+    static func build(publisher: SnapshotPublisher, settings: any SettingsControl, devices: PairedDevices?,
+                      guardian: DashboardRequestGuard,
                       refusals: DashboardRefusals) throws -> (Router<BasicRequestContext>, DashboardRoutes) {
         let routes = DashboardRoutes(assets: try StaticAssets.load(), publisher: publisher, settings: settings,
                                      refusals: refusals)
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: DashboardGuardMiddleware(guardian: guardian, refusals: refusals))
         routes.add(to: router)
+        DashboardDeviceRoutes(devices: devices).add(to: router)
         return (router, routes)
     }
 

@@ -103,12 +103,14 @@ package struct StatusRenderer: Sendable {
         self.screen = screen
     }
 
-    /// The view lines for `snapshot`, each at most `screen.columns` wide.
+    /// The view lines for `snapshot`, each at most `screen.columns` wide; a phone waiting
+    /// to pair comes first, above either view.
     package mutating func lines(for snapshot: StatusSnapshot) -> [String] {
+        let prompt = snapshot.host.waitingPhone?.lines(width: screen.columns) ?? []
         if snapshot.controllers.isEmpty {
-            return WelcomeView(width: screen.columns).lines(for: snapshot.host, font: &font)
+            return prompt + WelcomeView(width: screen.columns).lines(for: snapshot.host, font: &font)
         }
-        return ControlView(width: screen.columns).lines(for: snapshot)
+        return prompt + ControlView(width: screen.columns).lines(for: snapshot)
     }
 
     /// The complete terminal frame for `snapshot`.

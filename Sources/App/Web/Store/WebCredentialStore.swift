@@ -85,6 +85,27 @@ package struct WebCredentialStore: Sendable {
         }
     }
 
+    /// Removes the device whose id is exactly `id` (never one merely named so); returns it.
+    package func revoke(id: String) throws(PrivateFileError) -> WebDevice? {
+        try changing { () throws(PrivateFileError) in
+            let list = try devices()
+            guard let match = list.first(where: { $0.id == id }) else { return nil }
+            try save(list.filter { $0.id != id })
+            return match
+        }
+    }
+
+    /// Lets the device whose id is exactly `id` type, or not; returns it.
+    package func setTyping(id: String, allowed: Bool) throws(PrivateFileError) -> WebDevice? {
+        try changing { () throws(PrivateFileError) in
+            var list = try devices()
+            guard let i = list.firstIndex(where: { $0.id == id }) else { return nil }
+            list[i].typing = allowed
+            try save(list)
+            return list[i]
+        }
+    }
+
     /// Renames the device with id `id` (the new name cleaned as when pairing); nil if unknown.
     package func rename(id: String, to name: String) throws(PrivateFileError) -> WebDevice? {
         try changing { () throws(PrivateFileError) in

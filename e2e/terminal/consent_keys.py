@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Issue 38: a key in the host's terminal view answers the phone it shows. Driven by
+scripts/terminal-consent-test.sh, which runs `remotion host` in a tmux pane; here a phone
+(a plain HTTPS client speaking the page's pairing requests) asks to pair and keys are typed
+into the pane with `tmux send-keys`. Prints "N passed, N failed".
+
+Arguments: BIN DATA_DIR READY_FILE TMUX_SESSION [CAPTURE_FILE]; REMOTION_TMUX_SOCKET: the tmux server's socket"""
+import json, os, re, ssl, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
+
+results = []
+CTX = ssl.create_default_context()
+CTX.check_hostname = False
+CTX.verify_mode = ssl.CERT_NONE
+
+
+def check(name, ok, detail=""):
+    results.append(bool(ok))
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok else "  -- " + str(detail)), flush=True)
+
+
+def wait(pred, timeout=5.0, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(step)
+    return pred()
+
+
+def post(origin, path, body):
+    req = urllib.request.Request(origin + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "Origin": origin})
+    try:
+        with urllib.request.urlopen(req, context=CTX, timeout=5) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, {}
+
+
+def ask(url, name):
+    """A phone redeems the link: (origin, ticket, code)."""
+    origin, fragment = url.split("#", 1)
+    origin = origin.rstrip("/")
+    secret = urllib.parse.parse_qs(fragment)["pair"][0]
+    status, body = post(origin, "/api/pair", {"secret": secret, "name": name})
+    return origin, body.get("ticket", ""), body.get("code", "") if status == 202 else ""
+
+
+def poll(origin, ticket):
+    return post(origin, "/api/pair/wait", {"ticket": ticket})[0]
+
+
+def answered(origin, ticket, timeout=3.0):
+    """The first answer other than 'still waiting' (an accepted phone's credential is handed over once)."""
+    end = time.monotonic() + timeout
+    while True:
+        status = poll(origin, ticket)
+        if status != 202 or time.monotonic() > end:
+            return status
+        time.sleep(0.1)
+
+
+def main():
+    binary, data, ready, session = sys.argv[1:5]
+    tmux = ["tmux", "-S", os.environ["REMOTION_TMUX_SOCKET"]] if os.environ.get("REMOTION_TMUX_SOCKET") else ["tmux"]
+
+    def screen():
+        return subprocess.run(tmux + ["capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+
+    def keys(*k):
+        subprocess.run(tmux + ["send-keys", "-t", session, *k], check=True)
+
+    def link():
+        out = subprocess.run([binary, "pair", "--web", "--data-dir", data], capture_output=True, text=True,
+                             stdin=subprocess.DEVNULL).stdout
+        return (re.findall(r"pair a phone: (\S+)", out) or [""])[0]
+
+    def devices():
+        return subprocess.run([binary, "devices", "--data-dir", data], capture_output=True, text=True).stdout
+
+    url = json.load(open(ready))["pairingURL"]
+    origin, ticket, code = ask(url, "Tmux phone")
+    top = wait(lambda: (lambda s: s if "asks to pair" in s.splitlines()[0] else None)(screen()), 3) or screen()
+    lines = top.splitlines()
+    check("the view shows the waiting phone on top: name, address, code and the keys",
+          code and re.match(r"▶ phone 'Tmux phone' at 127\.0\.0\.1 asks to pair · code %s · \d+ s left" % code, lines[0])
+          and lines[1].strip().startswith("a accept · d deny"), lines[:2])
+    keys("a")   # at once: the prompt has been on the screen less than a second
+    time.sleep(0.5)
+    check("a key pressed within a second of the prompt appearing answers nothing", poll(origin, ticket) == 202)
+    time.sleep(1.0)
+    keys("a")
+    status = answered(origin, ticket)
+    check("a (after the prompt settled) accepts: the phone collects its credential", status == 200, status)
+    check("the prompt goes and remotion devices lists the phone",
+          wait(lambda: "asks to pair" not in screen(), 2) and "Tmux phone" in devices(), devices())
+
+    origin, ticket, code = ask(link(), "Stranger")
+    wait(lambda: "'Stranger'" in screen(), 3)
+    time.sleep(1.2)
+    keys("Left")   # ESC [ D: an arrow key's sequence, not a d
+    time.sleep(0.5)
+    check("an arrow key answers nothing", poll(origin, ticket) == 202)
+    keys("d")
+    denied = answered(origin, ticket)
+    check("d denies: the phone is told no and nothing is stored", denied == 403 and "Stranger" not in devices(),
+          (denied, devices()))
+    open(sys.argv[5] if len(sys.argv) > 5 else "/dev/null", "w").write(screen())
+
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

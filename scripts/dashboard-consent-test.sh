@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# A phone paired from the dashboard alone (issue 38; e2e/web/test_dashboard_consent.py):
+# `remotion host` with its web controller and dashboard, the dashboard in headless Chromium
+# clicking Pair a phone, Accept, Deny, the typing switch and Revoke, and the phone page in
+# other Chromium instances; inside a new network namespace that has only lo. No X server:
+# the host injects into its log. Prints 'N passed, N failed'; exits non-zero on any failure.
+# Needs root (unshare -n).
+#   REMOTION_SKIP_BUILD=1 scripts/dashboard-consent-test.sh   use the existing build
+set -u
+cd "$(dirname "$0")/.."
+
+. scripts/lib/private-netns.sh
+enter_private_netns dashboard-consent-test "python3 /usr/bin/chromium /usr/bin/chromedriver" "$@"
+
+work=$(mktemp -d)
+mkdir -p artifacts
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+export XDG_CONFIG_HOME="$work/config"   # no user config
+"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --dashboard-port 0 \
+    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
+host_pid=$!
+pids+=($host_pid)
+. scripts/lib/ready.sh
+if ! wait_ready "$work/ready.json" "$host_pid" 30 || ! ready_require "$work/ready.json" dashboardURL webPort >/dev/null; then
+    echo "dashboard-consent-test: the host did not become ready:"; cat "$work/host.err"
+    echo "0 passed, 1 failed"; exit 1
+fi
+dashboard=$(ready_value "$work/ready.json" dashboardURL)
+mkdir -p "$work/profiles"
+
+SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 180 python3 e2e/web/test_dashboard_consent.py \
+    --bin "$REMOTION_BIN" --data-dir "$work/data" --dashboard-url "$dashboard" --profiles "$work/profiles"
+rc=$?
+[ $rc -eq 124 ] && echo "dashboard-consent-test: timed out" && echo "0 passed, 1 failed"
+if [ $rc -ne 0 ]; then echo "--- host stderr"; tail -20 "$work/host.err"; fi
+exit $rc
