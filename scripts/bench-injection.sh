@@ -45,7 +45,7 @@ t1=$(date +%s.%N)
 after=$(cpu_ticks "$host")
 kill -INT "$host"; wait "$host" || true
 injected=$(sed -n 's/.*after injecting \([0-9]*\) events.*/\1/p' "$work/host.err")
-dropped=$(sed -n 's/.*events (\([0-9]*\) datagrams dropped.*/\1/p' "$work/host.err")
+dropped=$(sed -n 's/.* \([0-9]*\) \(datagrams \)\{0,1\}dropped by the protocol.*/\1/p' "$work/host.err")
 rem_rate=$(python3 -c "print(round($injected / ($t1 - $t0)))")
 rem_cost=$(python3 -c "print(round(($after - $before) / $hz / max(1, $injected) * 1e6, 1))")
 

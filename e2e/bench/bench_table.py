@@ -23,7 +23,9 @@ def parse(line):
         r["delivered"] = field(stop, "packets")
         r["pdrops"], r["p50"], r["p99"], r["self_kdrops"] = None, None, None, None
     else:
-        m = re.search(r"injecting (\d+) events \((\d+) datagrams dropped", stop)
+        # "injecting N events (R datagrams received, S sent; D dropped by the protocol, …"
+        # (before the counts: "(D datagrams dropped by the protocol, …").
+        m = re.search(r"injecting (\d+) events \((?:\d+ datagrams received, \d+ sent; )?(\d+) (?:datagrams )?dropped", stop)
         r["injected"], r["pdrops"] = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
         m = re.search(r"(\d+) by the kernel", stop)
         r["self_kdrops"] = int(m.group(1)) if m else None
