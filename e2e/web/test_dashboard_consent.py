@@ -13,6 +13,7 @@ import argparse, json, os, re, subprocess, sys, time, urllib.error, urllib.reque
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 import page_harness as h
@@ -34,19 +35,28 @@ def text(d, selector):
     return found[0].text.strip() if found else ""
 
 
+def find_in(dash, selector, field, value):
+    """The element under `selector` whose `field` reads `value` (None while there is none).
+    The card polls the host each second and removes what is gone: an element removed between
+    the scan and the read is stale, so the scan starts again (a fresh scan no longer has it)."""
+    for _ in range(5):
+        try:
+            for e in dash.find_elements(By.CSS_SELECTOR, selector):
+                if e.find_element(By.CSS_SELECTOR, field).text.strip() == value:
+                    return e
+            return None
+        except StaleElementReferenceException:
+            continue
+    return None
+
+
 def card(dash, code):
     """The dashboard's card of the waiting phone whose code is `code` (None while not shown)."""
-    for c in dash.find_elements(By.CSS_SELECTOR, "#waiting-phones .waiting"):
-        if c.find_element(By.CSS_SELECTOR, ".code").text.strip() == code:
-            return c
-    return None
+    return find_in(dash, "#waiting-phones .waiting", ".code", code)
 
 
 def phone_row(dash, name):
-    for row in dash.find_elements(By.CSS_SELECTOR, "#paired-phones li"):
-        if row.find_element(By.CSS_SELECTOR, ".name").text.strip() == name:
-            return row
-    return None
+    return find_in(dash, "#paired-phones li", ".name", name)
 
 
 def stored(data_dir):
