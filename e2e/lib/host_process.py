@@ -1,6 +1,7 @@
 """Shared by the e2e scripts that run a `remotion host` themselves (e2e/hostile,
 e2e/gamepad): a pass/fail tally that prints one line per check, the wait for the host's
-ready file (its readiness signal, never a log line), and a stop by SIGINT."""
+ready file (its readiness signal, never a log line), a bounded wait for any condition, and a
+stop by SIGINT."""
 import json
 import os
 import signal
@@ -21,6 +22,17 @@ class Tally:
 
     def summary(self):
         return f"{self.passed} passed, {self.failed} failed"
+
+
+def wait(pred, timeout=5.0, step=0.05):
+    """`pred()`'s first truthy value within `timeout` seconds, else its last value."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(step)
+    return pred()
 
 
 def wait_file(path, proc, seconds):

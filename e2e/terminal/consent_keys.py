@@ -7,25 +7,14 @@ into the pane with `tmux send-keys`. Prints "N passed, N failed".
 Arguments: BIN DATA_DIR READY_FILE TMUX_SESSION [CAPTURE_FILE]; REMOTION_TMUX_SOCKET: the tmux server's socket"""
 import json, os, re, ssl, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
 
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from host_process import Tally, wait  # noqa: E402
+
+tally = Tally()
+check = tally.check
 CTX = ssl.create_default_context()
 CTX.check_hostname = False
 CTX.verify_mode = ssl.CERT_NONE
-
-
-def check(name, ok, detail=""):
-    results.append(bool(ok))
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok else "  -- " + str(detail)), flush=True)
-
-
-def wait(pred, timeout=5.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(step)
-    return pred()
 
 
 def post(origin, path, body):
@@ -108,9 +97,8 @@ def main():
           (denied, devices()))
     open(sys.argv[5] if len(sys.argv) > 5 else "/dev/null", "w").write(screen())
 
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    print(tally.summary())
+    return 0 if tally.failed == 0 else 1
 
 
 if __name__ == "__main__":
