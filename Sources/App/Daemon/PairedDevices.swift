@@ -43,10 +43,11 @@ package struct PairedDevices: Sendable {
         return registry.decide(code: code, id: id, accept: accept, now: now).map(Answer.answered) ?? .notWaiting
     }
 
-    /// The paired phones, oldest first.
+    /// The paired phones, oldest first: the running host's list in memory (re-read when the
+    /// file changes), not a read of the file for every dashboard poll.
     package func phones() throws(PrivateFileError) -> [WebDevice] {
         guard let registry else { return (try? WebCredentialStore(directory: keys.directory).devices()) ?? [] }
-        return try registry.store.devices()
+        return registry.devices
     }
 
     /// The paired UDP controllers, oldest first.

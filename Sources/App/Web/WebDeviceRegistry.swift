@@ -104,6 +104,9 @@ package final class WebDeviceRegistry: Sendable {
     package var live: (sessions: Int, lanes: Int) { state.withLock { ($0.live.sessions, $0.live.lanes) } }
 
     /// Whether the paired device `id` may type (false when unknown).
+    /// The paired devices as last read (the file is re-read when it changes), oldest first.
+    package var devices: [WebDevice] { state.withLock { $0.devices } }
+
     package func mayType(_ id: String) -> Bool { state.withLock { s in s.devices.first { $0.id == id }?.mayType ?? false } }
 
     /// Whether `id` is still paired (checked by live sockets after every reload).
