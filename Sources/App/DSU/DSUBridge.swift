@@ -32,7 +32,7 @@ package final class DSUBridge: Sendable {
                               serve: DSUEndpoint?, logger: Logger,
                               silenceTimeout: Duration = .milliseconds(2500)) async throws -> DSUBridge {
         let loop = host.eventLoop
-        let hostHandler = try await host.boundContext()
+        let pipeline = try await host.boundPipeline()
         var channels: [any Channel] = []
         do {
             for source in sources {
@@ -42,9 +42,9 @@ package final class DSUBridge: Sendable {
                                                                          silenceTimeout: silenceTimeout,
                                                                          buttonTable: source.buttonTable)
                 let bootstrap = datagramBootstrap(loop) { () -> DSUSourceHandler in
-                    let handler = DSUSourceHandler(server: address, host: hostHandler.value, configuration: configuration,
+                    let handler = DSUSourceHandler(server: address, pipeline: pipeline.value, configuration: configuration,
                                                    logger: logger)
-                    hostHandler.value.pipeline.dropReporters.append(handler)
+                    pipeline.value.dropReporters.append(handler)
                     return handler
                 }
                 // 1 MiB of receive buffer (~1,300 pad packets, ~0.3 s of 4 slots at 1 kHz) so a
@@ -59,8 +59,8 @@ package final class DSUBridge: Sendable {
                     serverID: UInt32.random(in: 1...UInt32.max))
                 let bootstrap = datagramBootstrap(loop) { () -> DSUServerHandler in
                     let handler = DSUServerHandler(configuration: configuration, logger: logger)
-                    hostHandler.value.pipeline.dropReporters.append(handler)
-                    hostHandler.value.pipeline.observers.append(handler)
+                    pipeline.value.dropReporters.append(handler)
+                    pipeline.value.observers.append(handler)
                     return handler
                 }
                 let channel: any Channel
@@ -71,7 +71,7 @@ package final class DSUBridge: Sendable {
                 serverAddress = channel.localAddress
             }
             return DSUBridge(channels: channels, serverAddress: serverAddress) {
-                _ = try? await host.onLoop { h in h.pipeline.observers.removeAll { $0 is DSUServerHandler } }
+                _ = try? await host.onLoop { pipeline, _ in pipeline.observers.removeAll { $0 is DSUServerHandler } }
             }
         } catch {
             for c in channels { try? await c.close() }

@@ -21,8 +21,8 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
     package typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
     package let server: SocketAddress
-    /// The host on this loop: external sessions (docs/ARCHITECTURE.md), called synchronously.
-    private let host: any HostLoopContext
+    /// The host's pipeline on this loop (docs/ARCHITECTURE.md), called synchronously.
+    private let pipeline: HostPipeline
     private let logger: Logger
     private var machine: DSUSourceStateMachine
     private var batch = DSUEventBatch()
@@ -39,10 +39,10 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
     package private(set) var foreign = 0
     package private(set) var refusedWhileFull = 0
 
-    package init(server: SocketAddress, host: any HostLoopContext, configuration: DSUSourceStateMachine.Configuration,
+    package init(server: SocketAddress, pipeline: HostPipeline, configuration: DSUSourceStateMachine.Configuration,
                  logger: Logger) {
         self.server = server
-        self.host = host
+        self.pipeline = pipeline
         self.logger = logger
         machine = DSUSourceStateMachine(configuration: configuration)
         fromLoopback = DSUEndpoint(host: server.ipAddress ?? "", port: server.port ?? 0).isLoopback
@@ -123,7 +123,8 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
     /// Ends every session (the source is stopping): each releases what it held.
     private func stop(reason: SessionCloseReason) {
         timer?.cancel()
-        for slot in sessions.keys.sorted() { close(slot, reason: reason) }
+        let now = loopNow()
+        for slot in sessions.keys.sorted() { close(slot, reason: reason, now: now) }
         waiting = [:]
     }
 
@@ -137,11 +138,11 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
                 guard let id = sessions[slot] else { continue }
                 let latency = DSUSampleLatency.micros(timestampMicros: sample.timestampMicros, now: now,
                                                       fromLoopback: fromLoopback)
-                host.externalMotion(id, sample, latencyMicros: latency)
+                pipeline.motion(id, sample, latencyMicros: latency, now: now)
                 samplesDelivered += 1
             case let .slotDisconnected(slot, timedOut):
                 waiting[slot] = nil
-                close(slot, reason: timedOut ? .timedOut : .clientDisconnected(.user))
+                close(slot, reason: timedOut ? .timedOut : .clientDisconnected(.user), now: now)
             case .serverVersion(let version):
                 logger.info("DSU server answered", metadata: ["source": "\(server.displayText)", "version": "\(version)"])
             }
@@ -152,8 +153,8 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
         guard sessions[slot] == nil else { return }
         // The pad's MAC names it for calibration memory (the slot does not: another pad may take it).
         let key = machine.mac(ofSlot: slot).flatMap(ControllerCalibrationKey.dsu(mac:))
-        guard let id = host.openExternal(from: .dsu(server: server, slot: slot), name: "\(name) slot \(slot)",
-                                         calibrationKey: key) else {
+        guard let id = pipeline.open(from: .dsu(server: server, slot: slot), name: "\(name) slot \(slot)",
+                                     calibrationKey: key, now: now) else {
             if waiting[slot] == nil {
                 logger.warning("\(name) slot \(slot): the host is full (--max-controllers); retrying every second")
             }
@@ -166,9 +167,9 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
         logger.info("DSU slot connected", metadata: ["session": "\(id)", "source": "\(server.displayText)", "slot": "\(slot)"])
     }
 
-    private func close(_ slot: UInt8, reason: SessionCloseReason) {
+    private func close(_ slot: UInt8, reason: SessionCloseReason, now: Instant) {
         guard let id = sessions.removeValue(forKey: slot) else { return }
-        host.closeExternal(id, reason: reason)
+        pipeline.close(id, reason: reason, now: now)
         logger.info("DSU slot ended", metadata: ["session": "\(id)", "source": "\(server.displayText)",
                                                   "slot": "\(slot)", "reason": "\(reason)"])
     }

@@ -34,7 +34,7 @@ extension HostDaemon {
 
         func assemble() async throws -> HostDaemon {
             guard let loop else { throw HostStartError("the host's socket is not bound") }
-            let reason = try await loop.onLoop { $0.pipeline.injectorReason }
+            let reason = try await loop.onLoop { pipeline, _ in pipeline.injectorReason }
             try await loop.announceStart()
             let boundPort = loop.localAddress.port ?? options.controllers.port
             console.note(.listening, "listening on \(loop.localAddress.displayText) (UDP, \(securityNote))")
@@ -96,11 +96,11 @@ extension HostDaemon {
             #if os(Linux)
             // Only an injector into the real desktop (XTest, uinput) follows the session:
             // --inject log or virtual reach nobody's screen.
-            let backend = try await loop.onLoop { $0.pipeline.injector.backend.name }
+            let backend = try await loop.onLoop { pipeline, _ in pipeline.injector.backend.name }
             if backend == "xtest" || backend == "uinput" {
                 services.append(.init(service: LogindSessionWatch(
                     environment: options.injection.environment,
-                    onChange: { active in loop.execute { $0.pipeline.setDesktopSessionActive(active, now: $0.now) } },
+                    onChange: { active in loop.execute { $0.setDesktopSessionActive(active, now: $1) } },
                     say: { console.say($0) })))
             }
             #endif
@@ -179,10 +179,10 @@ extension HostDaemon {
             guard let bus = options.gamepad.pad else { return }
             let console = self.console, gyroStick = options.injection.profile.settings.gyroStick
             let forEvery = options.gamepad.forEvery, sink = options.gamepadSink
-            try await loop.onLoop { context in
+            try await loop.onLoop { pipeline, now in
                 // A game's rumble and light come on the pad's thread; the loop paces and sends them.
                 let onFeedback: @Sendable (SessionID, FeedbackChange) -> Void = { id, change in
-                    loop.execute { $0.pipeline.padFeedback(id, change, now: $0.now) }
+                    loop.execute { $0.padFeedback(id, change, now: $1) }
                 }
                 let pads: VirtualPadOutput
                 var null: NullPadSink?
@@ -195,13 +195,10 @@ extension HostDaemon {
                     pads = VirtualPadOutput(bus: bus, say: { console.say($0) }, onFeedback: onFeedback,
                                             makePad: { identity, bus, _ in try made.makePad(identity: identity, bus: bus) })
                 }
-                context.pipeline.datagramFeedback = { [weak context] id, feedback in
-                    context?.sendFeedback(id, feedback) ?? false
-                }
-                context.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery), now: context.now)
-                context.pipeline.dropReporters.append(pads)
+                pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery), now: now)
+                pipeline.dropReporters.append(pads)
                 // Its counts and times on the stop line, after the pads' (scripts/bench-gamepad.sh reads them).
-                if let null { context.pipeline.dropReporters.append(null) }
+                if let null { pipeline.dropReporters.append(null) }
             }
             // The host profile's gyro stick; a session's own profile may switch it (gyro_stick.*).
             let stick = gyroStick.stick.map { ", gyro as its \($0.side.rawValue) stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
@@ -268,16 +265,16 @@ struct HostRunner: Service {
         await localPads?.stop()
         #if os(Linux)
         // Every virtual pad to rest, then destroyed, before the loop goes.
-        _ = try? await loop.onLoop { context in
-            for case let pads as VirtualPadOutput in context.pipeline.outputs { pads.closeAll() }
+        _ = try? await loop.onLoop { pipeline, _ in
+            for case let pads as VirtualPadOutput in pipeline.outputs { pads.closeAll() }
         }
         #endif
-        let totals = try? await loop.onLoop { context in
-            let report = context.report()
-            return StopTotals(injected: context.pipeline.injectedEvents, protocolDrops: report.drops.total,
-                              kernelDrops: report.kernelDrops, received: report.datagramsReceived,
-                              sent: report.datagramsSent, latency: context.pipeline.latencyText,
-                              adapters: context.pipeline.adapterSummaries)
+        let report = try? await loop.report()
+        let totals = try? await loop.onLoop { pipeline, _ in
+            StopTotals(injected: pipeline.injectedEvents, protocolDrops: report?.drops.total ?? 0,
+                       kernelDrops: report?.kernelDrops ?? 0, received: report?.datagramsReceived ?? 0,
+                       sent: report?.datagramsSent ?? 0, latency: pipeline.latencyText,
+                       adapters: pipeline.adapterSummaries)
         }
         await loop.shutdown()
         let t = totals ?? StopTotals()

@@ -65,6 +65,7 @@ package struct HostDaemon: Sendable {
                                         injectorReason: made.reason, publisher: publisher)
             pipeline.identity = (name: instanceName, listen: "")
             pipeline.typingAllowed = options.web.typing
+            pipeline.maximumControllers = options.controllers.maximum
             pipeline.calibrations = CalibrationStore(memory: calibrationMemory, directory: calibrationDirectory,
                                                      onError: { logger.warning("\($0)") })
             // The presenter's laser: an overlay takes a session's pointer events while its laser is held.

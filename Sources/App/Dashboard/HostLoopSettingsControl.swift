@@ -23,16 +23,12 @@ package struct HostLoopSettingsControl: SettingsControl {
     package func openPhonePairing() async -> String? { phonePairing?() }
 
     package func apply(key: String, value: String) async throws -> MappingSettings {
-        let settings = try await host.onLoop { handler in
-            let pipeline = handler.pipeline
+        let settings = try await host.onLoop { pipeline, now in
             var settings = pipeline.settings
             try settings.set(key, to: value)
             pipeline.update(settings: settings)
-            // Readers see the change at once, also while no controller makes the loop publish:
-            // the snapshot is built and published before the change is answered (a settings
-            // change is rare; one snapshot is well under a millisecond).
-            pipeline.report(handler.report(), now: handler.now)
-            pipeline.snapshotBuilder?.drain()
+            // Readers see the change at once, also while no controller makes the loop publish.
+            pipeline.publishNow(now: now)
             return settings
         }
         try save(key, settings.value(of: key))
@@ -41,15 +37,15 @@ package struct HostLoopSettingsControl: SettingsControl {
 
     package func calibrate(session: String) async throws -> CalibrationStart {
         guard session.count == 8, let raw = UInt32(session, radix: 16) else { return .noController }
-        return try await host.onLoop { $0.pipeline.calibrate(session: SessionID(raw)) }
+        return try await host.onLoop { pipeline, _ in pipeline.calibrate(session: SessionID(raw)) }
     }
 
     package func setPad(session: String, on: Bool) async throws -> Bool? {
         guard session.count == 8, let raw = UInt32(session, radix: 16) else { return nil }
-        return try await host.onLoop { $0.pipeline.setPad(SessionID(raw), on: on, now: $0.now) }
+        return try await host.onLoop { $0.setPad(SessionID(raw), on: on, now: $1) }
     }
 
     package func current() async -> MappingSettings {
-        (try? await host.onLoop { $0.pipeline.settings }) ?? MappingSettings()
+        (try? await host.onLoop { pipeline, _ in pipeline.settings }) ?? MappingSettings()
     }
 }

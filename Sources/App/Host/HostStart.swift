@@ -6,11 +6,9 @@ extension HostLoop {
     /// (counted from here) before any controller connects.
     package func announceStart() async throws {
         let listen = localAddress.displayText
-        try await onLoop { context in
-            context.pipeline.identity.listen = listen
-            context.pipeline.report(context.report(), now: context.now)
-            // Once, at start: wait for the builder so the first snapshot is there on return.
-            context.pipeline.snapshotBuilder?.drain()
+        try await onLoop { pipeline, now in
+            pipeline.identity.listen = listen
+            pipeline.publishNow(now: now)
         }
     }
 }

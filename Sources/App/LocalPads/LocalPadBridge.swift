@@ -18,13 +18,13 @@ package final class LocalPadBridge: Sendable {
     package static func start(host: HostLoop, config: LocalPadsConfig,
                               say: @escaping @Sendable (String) -> Void) async throws -> LocalPadBridge {
         let loop = host.eventLoop
-        let sessions = try await host.onLoop { h in
-            let s = LocalPadSessions(host: h, say: say)
-            h.pipeline.dropReporters.append(s)
+        let sessions = try await host.onLoop { pipeline, _ in
+            let s = LocalPadSessions(pipeline: pipeline, say: say)
+            pipeline.dropReporters.append(s)
             return NIOLoopBound(s, eventLoop: loop)
         }
         let watcher = try LocalPadWatcher(config: config) { notice in
-            loop.execute { sessions.value.handle(notice) }
+            host.execute { _, now in sessions.value.handle(notice, now: now) }
         }
         return LocalPadBridge(watcher: watcher)
     }
@@ -43,7 +43,7 @@ package final class LocalPadBridge: Sendable {
 
 /// The pads' sessions, on the host's loop (its only owner).
 final class LocalPadSessions: HostDropReporter {
-    private let host: any HostLoopContext
+    private let pipeline: HostPipeline
     private let say: @Sendable (String) -> Void
     private var sessions: [String: SessionID] = [:]
     private var names: [String: String] = [:]
@@ -52,19 +52,19 @@ final class LocalPadSessions: HostDropReporter {
     private var samples = 0
     private var refused = 0
 
-    init(host: any HostLoopContext, say: @escaping @Sendable (String) -> Void) {
-        self.host = host
+    init(pipeline: HostPipeline, say: @escaping @Sendable (String) -> Void) {
+        self.pipeline = pipeline
         self.say = say
     }
 
-    func handle(_ notice: LocalPadNotice) {
+    func handle(_ notice: LocalPadNotice, now: Instant) {
         switch notice {
         case let .opened(key, name, uniq):
             guard sessions[key] == nil else { return }
             // The node's path names the pad (its origin; a local pad has no network address);
             // its uniq names it for calibration memory (the path changes when it is plugged in again).
-            guard let id = host.openExternal(from: .localPad(key), name: name,
-                                             calibrationKey: ControllerCalibrationKey.localPad(uniq: uniq)) else {
+            guard let id = pipeline.open(from: .localPad(key), name: name,
+                                         calibrationKey: ControllerCalibrationKey.localPad(uniq: uniq), now: now) else {
                 refused += 1
                 say("local pads: \(name): the host is full (--max-controllers); not read")
                 return
@@ -78,20 +78,20 @@ final class LocalPadSessions: HostDropReporter {
                 switch event {
                 case .sample(let s):
                     samples += 1
-                    host.externalMotion(id, s, latencyMicros: nil)
+                    pipeline.motion(id, s, latencyMicros: nil, now: now)
                 case let .button(b, down):
-                    host.externalButton(id, b, isDown: down)
+                    pipeline.button(id, b, isDown: down, now: now)
                 }
             }
         case let .closed(key, why):
             guard let id = sessions.removeValue(forKey: key) else { return }
             let name = names.removeValue(forKey: key) ?? key
-            host.closeExternal(id, reason: why == "host-shutdown" ? .hostShutdown : .clientDisconnected(.user))
+            pipeline.close(id, reason: why == "host-shutdown" ? .hostShutdown : .clientDisconnected(.user), now: now)
             say("local pads: \(name) ended (\(why)); everything it held released")
         case .alive(let all):
             for (key, c) in all {
                 counters[key] = c
-                if let id = sessions[key] { host.externalHeard(id) }
+                if let id = sessions[key] { pipeline.heard(id, now: now) }
             }
         case .say(let line):
             say(line)

@@ -6,7 +6,7 @@ import RemotionProtocol
 public final class DiscardingSink: HostEventSink {
     public init() {}
     public func handle(_ action: HostAction<SocketAddress>, now: Instant) {}
-    public func shutdown() {}
+    public func shutdown(now: Instant) {}
 }
 
 /// Host-side helpers to run a secure host with or without a pairing window.

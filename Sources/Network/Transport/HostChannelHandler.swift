@@ -9,19 +9,39 @@ import RemotionProtocol
 public protocol HostEventSink: AnyObject, SendableMetatype {
     func handle(_ action: HostAction<SocketAddress>, now: Instant)
     /// The host is stopping: release everything still held.
-    func shutdown()
+    func shutdown(now: Instant)
     /// The engine's numbers, at most every `HostChannelHandler.reportInterval`.
     func report(_ report: HostReport, now: Instant)
     /// When the sink wants `tick(now:)` next, whether or not any session is open (nil: never).
     var nextDeadline: Instant? { get }
     /// The sink's own timers, on the handler's timer (never a task of its own).
     func tick(now: Instant)
+    /// The controllers the sink holds on other transports (the web page, DSU sources, local
+    /// pads): they share the datagram sessions' slots, and their ids are never given to one.
+    var sessionsElsewhere: Set<SessionID> { get }
+    /// The handler that drives this sink, once it is in the channel: what the sink tells
+    /// when work it did outside a datagram changed its controllers or deadlines.
+    func attached(to driver: any HostSinkDriver)
 }
 
 extension HostEventSink {
     public func report(_ report: HostReport, now: Instant) {}
     public var nextDeadline: Instant? { nil }
     public func tick(now: Instant) {}
+    public var sessionsElsewhere: Set<SessionID> { [] }
+    public func attached(to driver: any HostSinkDriver) {}
+}
+
+/// The handler as its sink sees it (on the loop): after a controller on another transport
+/// came, went or sent something, the handler reads the sink's controllers and deadlines again.
+public protocol HostSinkDriver: AnyObject {
+    /// `membership`: a controller opened or closed (its slot, its id, a report at once).
+    func sinkChanged(now: Instant, membership: Bool)
+    /// Rumble and light to a datagram session's controller, sent at once; false when `id`
+    /// is not one.
+    func sendFeedback(_ id: SessionID, _ feedback: ControllerFeedback) -> Bool
+    /// The protocol's numbers now (what `report(_:now:)` gets every report tick).
+    func report() -> HostReport
 }
 
 /// A point-in-time view of the host's protocol engine, for status displays and summaries.
@@ -33,10 +53,19 @@ public struct HostReport: Sendable {
     /// Datagrams the kernel discarded before the host could read them (receive buffer
     /// full), since the host started; 0 where the counter cannot be read.
     public var kernelDrops = 0
+
+    public init(sessions: [SessionID: HostSession<SocketAddress>], drops: DropCounters, datagramsReceived: Int,
+                datagramsSent: Int, kernelDrops: Int = 0) {
+        self.sessions = sessions
+        self.drops = drops
+        self.datagramsReceived = datagramsReceived
+        self.datagramsSent = datagramsSent
+        self.kernelDrops = kernelDrops
+    }
 }
 
 /// Owns the host's state machine, framing and sink on one event loop.
-public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>: ChannelInboundHandler {
+public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>: ChannelInboundHandler, HostSinkDriver {
     public typealias InboundIn = AddressedEnvelope<ByteBuffer>
     public typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
@@ -49,7 +78,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     /// on an EmbeddedEventLoop / NIOAsyncTestingEventLoop (tests drive it with advanceTime).
     func loopNow() -> Instant { Instant(context?.eventLoop.now ?? .now()) }
     /// The loop's time, for work done on the loop outside a datagram (a web frame).
-    package var now: Instant { loopNow() }
+    public var now: Instant { loopNow() }
     private var received = 0
     private var actionBuffer: [HostAction<SocketAddress>] = []
     private var kernelDrops = 0
@@ -74,6 +103,8 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     public func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         timer = DeadlineTimer(loop: context.eventLoop) { [weak self] in self?.tick() }
+        machine.sessionsElsewhere = sink.sessionsElsewhere
+        sink.attached(to: self)
         // One recvmmsg per wake-up: a vector read that returned less than it asked for
         // has emptied the socket, and NIO's default would try again (an EAGAIN system
         // call per wake-up at controller rates). Under load epoll reports the socket
@@ -118,11 +149,26 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         timer?.armIfIdle(nextWakeUp)
     }
 
-    /// After work that did not come from the socket (an external controller's event):
-    /// report if due and keep the report tick armed.
-    package func afterExternalEvent(now: Instant) {
+    /// After the sink's work that did not come from the socket (a controller on another
+    /// transport): its controllers take their slots, a report if due, the timer armed.
+    public func sinkChanged(now: Instant, membership: Bool) {
+        if membership {
+            machine.sessionsElsewhere = sink.sessionsElsewhere
+            membershipChanged = true
+        }
         reportIfDue(now: now)
         timer?.armIfIdle(nextWakeUp)
+    }
+
+    /// Rumble and light for a datagram session's controller: sent at once. False when
+    /// `id` is not a datagram session (another transport carries its own).
+    @discardableResult
+    public func sendFeedback(_ id: SessionID, _ feedback: ControllerFeedback) -> Bool {
+        let actions = machine.feedback(id, feedback)
+        guard !actions.isEmpty else { return false }
+        perform(actions, now: loopNow())
+        context?.flush()
+        return true
     }
 
     /// The framing's housekeeping; sessions it no longer trusts are told and closed.
@@ -160,9 +206,10 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     public func shutdown() {
         guard !stopped else { return }
         stopped = true
-        perform(machine.shutdown(), now: loopNow())
+        let now = loopNow()
+        perform(machine.shutdown(), now: now)
         context?.flush()
-        sink.shutdown()
+        sink.shutdown(now: now)
         timer?.cancel()
     }
 
@@ -207,9 +254,6 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
             }
         }
     }
-
-    /// Sends what `perform` wrote outside a read (a feedback message from another thread's event).
-    func flushWrites() { context?.flush() }
 
     private func write(_ bytes: [UInt8], to address: SocketAddress) {
         guard let context else { return }

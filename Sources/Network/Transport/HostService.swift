@@ -60,6 +60,12 @@ public final class HostService<Framing: HostFraming, Sink: HostEventSink>: Senda
         return try await channel.eventLoop.submit { try body(handler.value) }.get()
     }
 
+    /// Runs `body` on the host's loop without waiting; calls from one thread run in order.
+    public func execute(_ body: @escaping @Sendable (HostChannelHandler<Framing, Sink>) -> Void) {
+        let handler = self.handler
+        channel.eventLoop.execute { body(handler.value) }
+    }
+
     public func report() async throws -> HostReport {
         try await onLoop { $0.report() }
     }

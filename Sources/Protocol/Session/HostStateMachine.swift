@@ -8,10 +8,6 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         /// Silence after which a session is closed.
         public var timeout: Duration = .milliseconds(2500)
         public var maximumSessions = 16
-        /// Silence after which an external session (web page, DSU slot) is closed even if
-        /// its transport did not end it: a backstop well behind the transports' own
-        /// timeouts (the page's 2.5 s), so it fires only when a transport is stuck.
-        public var externalTimeout: Duration = .seconds(10)
         public init() {}
     }
 
@@ -28,30 +24,25 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     public let configuration: Configuration
     @usableFromInline var storedSessions: [SessionID: HostSession<Address>] = [:]
     @usableFromInline var storedDrops = DropCounters()
-    @usableFromInline var storedExternal: [SessionID: ExternalSession<Address>] = [:]
 
     public var sessions: [SessionID: HostSession<Address>] { storedSessions }
     public var drops: DropCounters { storedDrops }
-    /// Controllers that reach the host by another transport (the web controller, DSU
-    /// sources), with the buttons each holds. They count toward `maximumSessions`, and
-    /// their ids are never given to a datagram session. See HostStateMachine+External.
-    public var externalSessions: [SessionID: ExternalSession<Address>] { storedExternal }
+    /// The controllers the host holds on other transports (the web page, DSU sources,
+    /// local pads: the host's engine keeps those, not this machine). They count toward
+    /// `maximumSessions`, and a datagram session never gets one of their ids. The host's
+    /// adapter brings it up to date before a ping from an unknown session (the only
+    /// message that opens one).
+    public var sessionsElsewhere: Set<SessionID> = []
+
+    /// Datagram sessions and those held elsewhere together.
+    @inlinable public var sessionCount: Int { storedSessions.count + sessionsElsewhere.count }
 
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     public var nextDeadline: Instant? {
         var oldest: Instant?
         for session in sessions.values where oldest.map({ session.lastHeard < $0 }) ?? true { oldest = session.lastHeard }
-        var oldestExternal: Instant?
-        for session in externalSessions.values where oldestExternal.map({ session.lastHeard < $0 }) ?? true {
-            oldestExternal = session.lastHeard
-        }
-        let datagram = oldest.map { $0 + configuration.timeout }
-        let external = oldestExternal.map { $0 + configuration.externalTimeout }
-        switch (datagram, external) {
-        case let (d?, e?): return min(d, e)
-        case let (d, e): return d ?? e
-        }
+        return oldest.map { $0 + configuration.timeout }
     }
 
     /// A decoded (and, with the security layer, authenticated) message.
@@ -67,7 +58,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     public mutating func receive(_ message: Message, session id: SessionID, from address: Address, now: Instant,
                                  into actions: inout [HostAction<Address>]) {
         guard var session = storedSessions[id] else {
-            guard storedExternal[id] == nil, case let .ping(clientTime, offset) = message else {
+            guard !sessionsElsewhere.contains(id), case let .ping(clientTime, offset) = message else {
                 storedDrops.count(.unknownSession)
                 // A client still streaming into a session this host closed (it timed
                 // out, or the host restarted) learns so at once instead of sending
@@ -148,16 +139,15 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     /// Closes every session that has been silent for the timeout.
     public mutating func tick(now: Instant) -> [HostAction<Address>] {
         let expired = storedSessions.values.filter { now - $0.lastHeard >= configuration.timeout }.map(\.id).sorted()
-        return expired.flatMap { close($0, reason: .timedOut) } + expireExternal(now: now)
+        return expired.flatMap { close($0, reason: .timedOut) }
     }
 
     /// Host shutdown: says goodbye to every client and releases everything.
     public mutating func shutdown() -> [HostAction<Address>] {
-        let datagramSessions = storedSessions.keys.sorted().flatMap { id -> [HostAction<Address>] in
+        storedSessions.keys.sorted().flatMap { id -> [HostAction<Address>] in
             guard let s = storedSessions[id] else { return [] }
             return [.send(.disconnect(.shutdown), session: id, to: s.address)] + close(id, reason: .hostShutdown)
         }
-        return datagramSessions + storedExternal.keys.sorted().flatMap { closeExternal($0, reason: .hostShutdown) }
     }
 
     /// The controller's key is no longer trusted: tell it why, release what it held and
@@ -168,7 +158,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     }
 
     /// Rumble and light for a datagram session's controller (a game wrote them to its pad);
-    /// nothing for a session this machine does not know or an external one (its transport
+    /// nothing for a session this machine does not know or one held elsewhere (its transport
     /// carries its own: the page's WebSocket or data channel).
     public func feedback(_ id: SessionID, _ feedback: ControllerFeedback) -> [HostAction<Address>] {
         guard let s = storedSessions[id] else { return [] }
@@ -197,5 +187,19 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     @inlinable
     func pong(_ clientTime: UInt64, _ id: SessionID, _ address: Address, _ now: Instant) -> HostAction<Address> {
         .send(.pong(echoClientTimeMicros: clientTime, hostTimeMicros: UInt64(max(0, now.microseconds))), session: id, to: address)
+    }
+}
+
+extension HostStateMachine {
+    /// The range a one-way latency can have when the two clocks really are shared or the
+    /// offset really is estimated. A client that reports no estimate (offset 0 from another
+    /// machine's clock) gives values of hours or days: those are not latencies, and the
+    /// status says "not measured" instead of printing them.
+    public static var plausibleLatencyMicros: ClosedRange<Int64> { -500_000...10_000_000 }
+
+    /// `micros` if it is a plausible one-way latency, else nil.
+    @inlinable
+    public static func plausibleLatency(_ micros: Int64) -> Int64? {
+        plausibleLatencyMicros.contains(micros) ? micros : nil
     }
 }

@@ -42,18 +42,22 @@ struct DSURig {
         var configuration = HostStateMachine<SocketAddress>.Configuration()
         configuration.maximumSessions = maxSessions
         configuration.timeout = timeout
+        pipeline.maximumControllers = maxSessions
         host = HostChannelHandler(configuration: configuration, framing: PlainFraming(), sink: pipeline)
         hostChannel = EmbeddedChannel(handler: host, loop: loop)
     }
 
     func advance(by d: Duration) { loop.advanceTime(by: .nanoseconds(d.nanoseconds)) }
 
+    /// The loop's time, as the host's loop hands it to the pipeline's verbs.
+    var now: Instant { Instant(loop.now) }
+
     var nowMicros: UInt64 { UInt64(loop.now.uptimeNanoseconds / 1000) }
 
     /// A DSU source on its own channel, connected to `dsuServer`.
     func addSource(timeout: Duration = .milliseconds(2500), table: DSUButtonTable = .default) throws
         -> (DSUSourceHandler, EmbeddedChannel) {
-        let handler = DSUSourceHandler(server: Self.dsuServer, host: host,
+        let handler = DSUSourceHandler(server: Self.dsuServer, pipeline: pipeline,
                                        configuration: .init(clientID: 7, silenceTimeout: timeout, buttonTable: table),
                                        logger: Logger(label: "dsu-test"))
         pipeline.dropReporters.append(handler)

@@ -129,15 +129,16 @@ import RemotionSystem
         pad.onOutput(DualSenseOutput(rumbleLeft: 255, rumbleRight: 128, lightbar: (0, 0, 255)))
         let handed = rig.feedback.all
         #expect(handed.count == 1 && handed[0].0 == SessionID(2))
-        let page = Recorded<ControllerNotice>(), datagrams = Recorded<SessionID>()
+        let page = Recorded<ControllerNotice>(), udp = RecordingSinkDriver()
+        udp.datagramSessions = [SessionID(1)]
+        rig.pipeline.attached(to: udp)
         rig.pipeline.noticeSinks[SessionID(2)] = { page.append($0) }
-        rig.pipeline.datagramFeedback = { id, _ in datagrams.append(id); return true }
         rig.pipeline.padFeedback(SessionID(2), handed[0].1, now: .zero)
         let blue = ControllerFeedback(rumbleLow: 255, rumbleHigh: 128, lightbar: .init(red: 0, green: 0, blue: 255))
         #expect(page.all == [.feedback(blue)])
         rig.pipeline.padFeedback(SessionID(1), FeedbackChange(rumble: .init(low: 1, high: 1)), now: .zero)
-        #expect(datagrams.all == [SessionID(1)])
-        rig.pipeline.datagramFeedback = { _, _ in false }                 // neither: counted, not sent
+        #expect(udp.feedback.map(\.0) == [SessionID(1)])
+        udp.datagramSessions = []                                         // neither: counted, not sent
         rig.pipeline.padFeedback(SessionID(1), FeedbackChange(rumble: .init(low: 0, high: 0)), now: .milliseconds(100))
         #expect(rig.pipeline.feedbackSent == 2 && rig.pipeline.feedbackUnsendable == 1)
         rig.pipeline.handle(.sessionClosed(SessionID(2), .timedOut), now: .zero)

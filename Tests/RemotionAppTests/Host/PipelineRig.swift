@@ -11,14 +11,20 @@ struct PipelineRig {
     let host: HostService<PlainFraming, HostPipeline>
     let publisher: SnapshotPublisher
 
-    static func start(name: String = "rig") async throws -> PipelineRig {
+    /// `maximum`: controllers at once, of every transport (`--max-controllers`).
+    static func start(name: String = "rig", maximum: Int = 16) async throws -> PipelineRig {
         let publisher = SnapshotPublisher()
+        var configuration = HostStateMachine<SocketAddress>.Configuration()
+        configuration.maximumSessions = maximum
         let host = try await HostService<PlainFraming, HostPipeline>.start(
-            host: "127.0.0.1", port: 0, makeFraming: { PlainFraming() },
+            host: "127.0.0.1", port: 0, configuration: configuration, makeFraming: { PlainFraming() },
             makeSink: {
-                HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))),
-                             buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "rig"),
-                             injectorReason: "virtual screen", publisher: publisher)
+                let pipeline = HostPipeline(
+                    injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))),
+                    buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "rig"),
+                    injectorReason: "virtual screen", publisher: publisher)
+                pipeline.maximumControllers = maximum
+                return pipeline
             })
         return PipelineRig(host: host, publisher: publisher)
     }

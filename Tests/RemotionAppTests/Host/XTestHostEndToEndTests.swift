@@ -44,7 +44,7 @@ final class ProbingSink: HostEventSink {
                             leftKeyDown: isKeyDown(probe, keysym: Key.left.keysym)))
     }
 
-    func shutdown() { pipeline.shutdown() }
+    func shutdown(now: Instant) { pipeline.shutdown(now: now) }
 }
 
 /// A known trace: a figure of eight, button A (left click) held from 0.5 s to 0.9 s and

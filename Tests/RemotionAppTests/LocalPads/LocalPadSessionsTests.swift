@@ -31,9 +31,9 @@ import Testing
     }
 
     func open(_ rig: DSURig) -> LocalPadSessions {
-        let sessions = LocalPadSessions(host: rig.host, say: { _ in })
+        let sessions = LocalPadSessions(pipeline: rig.pipeline, say: { _ in })
         rig.pipeline.dropReporters.append(sessions)
-        sessions.handle(.opened(key: Self.key, name: Self.name))
+        sessions.handle(.opened(key: Self.key, name: Self.name), now: rig.now)
         return sessions
     }
 
@@ -44,7 +44,7 @@ import Testing
         // 90 °/s for 1 s at 100 Hz: 90° × 16/3 px per degree = 480 px to the right, none down.
         for i in 0...100 {
             rig.advance(by: .milliseconds(10))
-            sessions.handle(.events(key: Self.key, pad.motionEvents(Self.frame(UInt32(i) * 10_000, yaw: 90))))
+            sessions.handle(.events(key: Self.key, pad.motionEvents(Self.frame(UInt32(i) * 10_000, yaw: 90))), now: rig.now)
         }
         #expect(rig.pipeline.sessions.values.map(\.telemetry.name) == [Self.name])
         #expect(abs(rig.log.movedX - 480) <= 2, "moved \(rig.log.movedX) px")
@@ -57,14 +57,14 @@ import Testing
         var pad = try Self.dualSense()
         var events = pad.attachControls(axes: [:], pressed: [EvdevCode.btnSouth])
         events += pad.motionEvents(Self.frame(1_000, yaw: 0))
-        sessions.handle(.events(key: Self.key, events))
+        sessions.handle(.events(key: Self.key, events), now: rig.now)
         #expect(rig.log.count("\"button\":\"left\",\"state\":\"down\"") == 1)
-        sessions.handle(.closed(key: Self.key, why: "No such device"))
+        sessions.handle(.closed(key: Self.key, why: "No such device"), now: rig.now)
         #expect(rig.log.count("\"button\":\"left\",\"state\":\"up\"") == 1)
         #expect(rig.pipeline.sessions.isEmpty)
         #expect(rig.pipeline.closedTotals.reasons == ["client-disconnected:user": 1])
         // Late events for a closed pad go nowhere.
-        sessions.handle(.events(key: Self.key, [.button(.a, isDown: true)]))
+        sessions.handle(.events(key: Self.key, [.button(.a, isDown: true)]), now: rig.now)
         #expect(rig.log.count("\"state\":\"down\"") == 1)
     }
 
@@ -72,7 +72,7 @@ import Testing
         let rig = DSURig(mode: .pointer)
         let sessions = open(rig)
         var pad = try Self.dualSense()
-        for i in 1...10 { sessions.handle(.events(key: Self.key, pad.motionEvents(Self.frame(UInt32(i) * 1000, yaw: 50)))) }
+        for i in 1...10 { sessions.handle(.events(key: Self.key, pad.motionEvents(Self.frame(UInt32(i) * 1000, yaw: 50))), now: rig.now) }
         #expect(rig.pipeline.sessions.values.compactMap(\.telemetry.note).isEmpty, "no 'needs attitude' note")
         let xs = rig.log.lines.compactMap { line -> Int? in
             guard line.contains("move_to"), let r = line.range(of: "\"x\":") else { return nil }
@@ -99,7 +99,7 @@ import Testing
             EvdevInputEvent(type: EvdevCode.absType, code: EvdevCode.absRZ, value: 45 * 1024),
             EvdevInputEvent(type: EvdevCode.mscType, code: EvdevCode.mscTimestamp, value: 1000),
             EvdevInputEvent(type: EvdevCode.synType, code: EvdevCode.synReport, value: 0)])
-        sessions.handle(.events(key: Self.key, events))
+        sessions.handle(.events(key: Self.key, events), now: rig.now)
         let served = try server.sentDatagrams().compactMap { _, bytes -> DSUPadData? in
             if case .padData(let p) = try DSUCodec.decode(bytes).message { return p }
             return nil
@@ -118,7 +118,7 @@ import Testing
         let sessions = open(rig)
         var counters = LocalPadCounters()
         counters.timestampBackwards = 2
-        sessions.handle(.alive([Self.key: counters]))
+        sessions.handle(.alive([Self.key: counters]), now: rig.now)
         #expect(sessions.dropCounts == ["timestamp-backwards": 2])
         #expect(sessions.summary == "local pads: 1 opened, 0 samples to the host, dropped timestamp-backwards=2")
     }
@@ -128,8 +128,8 @@ import Testing
         _ = open(rig)
         final class Said: Sendable { let lines = Mutex<[String]>([]) }
         let said = Said()
-        let second = LocalPadSessions(host: rig.host, say: { line in said.lines.withLock { $0.append(line) } })
-        second.handle(.opened(key: "/dev/input/event9", name: "Pro Controller"))
+        let second = LocalPadSessions(pipeline: rig.pipeline, say: { line in said.lines.withLock { $0.append(line) } })
+        second.handle(.opened(key: "/dev/input/event9", name: "Pro Controller"), now: rig.now)
         #expect(rig.pipeline.sessions.count == 1)
         #expect(said.lines.withLock { $0 } == ["local pads: Pro Controller: the host is full (--max-controllers); not read"])
         #expect(second.summary == "local pads: 0 opened, 0 samples to the host, dropped none")

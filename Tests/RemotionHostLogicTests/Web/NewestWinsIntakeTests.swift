@@ -239,18 +239,19 @@ import Testing
         return (outputs, intake)
     }
 
-    @Test(arguments: 0..<300) func buttonsArriveExactlyOnceInOrderThroughTheStateMachine(seed: Int) {
+    @Test(arguments: 0..<300) func buttonsArriveExactlyOnceInOrderThroughTheEngine(seed: Int) {
         let events = Self.stream(seed: UInt64(seed))
         let edges = events.compactMap { if case let .edge(b, d, _) = $0 { (b, d) } else { nil } }
         let (outputs, _) = Self.run(events)
-        var machine = HostStateMachine<Int>()
+        var machine = ExternalControllers<Int>()
         var random = SplitMix64(seed: 1)
-        let (id, _) = machine.openExternal(from: .web(device: "phone", peer: nil), now: .zero, random: &random)!
+        let (id, _) = machine.open(from: .web(device: "phone", peer: nil), now: .zero, maximum: 16, datagramSessions: 0,
+                                   taken: { _ in false }, random: &random)!
         var delivered: [(Button, Bool)] = []
         for out in outputs {
             let actions = switch out {
-            case let .motion(s, latency, _): machine.externalMotion(id, s, latencyMicros: latency, now: .zero)
-            case let .button(b, down): machine.externalButton(id, b, isDown: down, now: .zero)
+            case let .motion(s, latency, _): machine.motion(id, s, latencyMicros: latency, now: .zero)
+            case let .button(b, down): machine.button(id, b, isDown: down, now: .zero)
             }
             for case let .button(_, b, down) in actions { delivered.append((b, down)) }
         }

@@ -9,7 +9,7 @@ final class RecordingSink: HostEventSink {
     var actions: [HostAction<SocketAddress>] = []
     var shutDown = false
     func handle(_ action: HostAction<SocketAddress>, now: Instant) { actions.append(action) }
-    func shutdown() { shutDown = true }
+    func shutdown(now: Instant) { shutDown = true }
 }
 
 /// What a test reads back from the host.

@@ -28,11 +28,26 @@ private func buttonActions(_ a: [Act]) -> [Act] { a.filter { if case .button = $
         let f = ControllerFeedback(rumbleLow: 9, rumbleHigh: 0)
         #expect(h.feedback(s1, f) == [.send(.feedback(f), session: s1, to: addr)])
         #expect(h.feedback(s2, f).isEmpty)                                   // no such session
-        var random = SystemRandomNumberGenerator()
-        let (external, _) = h.openExternal(from: .web(device: "d", peer: nil), now: ms(1), random: &random)!
-        #expect(h.feedback(external, f).isEmpty)                             // its transport carries its own
+        h.sessionsElsewhere = [s2]
+        #expect(h.feedback(s2, f).isEmpty)                                   // its transport carries its own
         #expect(h.receive(.feedback(f), session: s1, from: addr, now: ms(2)).isEmpty)   // host → client only
         #expect(h.drops[.unexpectedMessage] == 1)
+    }
+
+    /// Controllers the host holds on other transports take slots, and their ids are never a
+    /// datagram session's (the host's engine keeps them; this machine is told).
+    @Test func sessionsHeldElsewhereTakeSlotsAndTheirIds() {
+        var c = Host.Configuration()
+        c.maximumSessions = 2
+        var h = Host(configuration: c)
+        h.sessionsElsewhere = [s3]
+        #expect(h.receive(pingMsg(), session: s3, from: addr, now: ms(0)).isEmpty, "an id held elsewhere")
+        #expect(h.drops[.unknownSession] == 1)
+        #expect(h.receive(pingMsg(), session: s1, from: addr, now: ms(0)).contains(.sessionOpened(s1, .udp(addr))))
+        #expect(h.receive(pingMsg(), session: s2, from: 101, now: ms(0)) == [.send(.disconnect(.full), session: s2, to: 101)])
+        #expect(h.drops[.tooManySessions] == 1 && h.sessionCount == 2)
+        h.sessionsElsewhere = []
+        #expect(h.receive(pingMsg(), session: s2, from: 101, now: ms(1)).contains(.sessionOpened(s2, .udp(101))))
     }
 
     @Test func firstPingOpensASessionAndGetsAPong() {

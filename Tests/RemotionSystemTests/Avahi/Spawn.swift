@@ -73,7 +73,9 @@ enum Spawn {
     }
 
     /// Runs to completion (bounded by `timeout`) and returns the output; throws on failure.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(30)) throws -> String {
+    /// `accepting`: the exit statuses that are not an error (`timeout`'s 124 for a command
+    /// that is meant to run until it is stopped).
+    static func run(_ arguments: [String], timeout: Duration = .seconds(30), accepting: Set<Int32> = [0]) throws -> String {
         let log = "\(Lab.stateDir)/spawn-\(UUID().uuidString).log"
         try FileManager.default.createDirectory(atPath: Lab.stateDir, withIntermediateDirectories: true)
         defer { unlink(log) }
@@ -84,7 +86,7 @@ enum Spawn {
             stop(pid)
             throw LabError(message: "\(arguments.joined(separator: " ")) timed out:\n\(output)")
         }
-        guard status == 0 else {
+        guard accepting.contains(status) else {
             throw LabError(message: "\(arguments.joined(separator: " ")) exited \(status):\n\(output)")
         }
         return output

@@ -11,9 +11,9 @@ import RemotionNetwork
 /// delivers its edges once (the sample's button field is the truth), and releases
 /// everything it held when it closes.
 ///
-/// Two ways to call the same verbs: this protocol from any thread (each call hops to the
-/// host's loop; calls from one thread keep their order), and `HostLoopContext` on the
-/// host's loop itself (a transport that runs there, like DSU).
+/// Called from any thread: each call hops to the host's loop (calls from one thread keep
+/// their order) and becomes the pipeline's own verb there (HostPipeline+Controllers), the
+/// one a transport on the host's loop (DSU, local pads) calls directly.
 package protocol ExternalControllerHost: Sendable {
     /// The host's name (shown on the phone's page).
     var name: String { get }
@@ -29,7 +29,7 @@ package protocol ExternalControllerHost: Sendable {
     func button(_ id: SessionID, _ button: Button, isDown: Bool)
     func close(_ id: SessionID, reason: SessionCloseReason)
     /// The transport heard from the controller without an event (a ping): the host's
-    /// backstop (`HostStateMachine.Configuration.externalTimeout`) keeps an idle, live session.
+    /// backstop (`ExternalControllers.timeout`) keeps an idle, live session.
     func heard(_ id: SessionID)
     func recenter(_ id: SessionID)
     /// The session's device may type, or not (set after `open`, again when the owner changes it).
@@ -65,15 +65,6 @@ extension ExternalControllerHost {
     }
 }
 
-extension HostLoopContext {
-    /// Opens an external session and names it, on the loop.
-    package func openExternal(from origin: HostControllerOrigin, name: String) -> SessionID? {
-        guard let id = openExternal(from: origin) else { return nil }
-        pipeline.setName(id, name)
-        return id
-    }
-}
-
 /// The real host behind the seam.
 package struct PipelineControllers: ExternalControllerHost {
     package let loop: HostLoop
@@ -86,51 +77,47 @@ package struct PipelineControllers: ExternalControllerHost {
 
     package func open(from origin: HostControllerOrigin, name: String,
                       notices: (@Sendable (ControllerNotice) -> Void)?) async -> SessionID? {
-        try? await loop.onLoop { context in
-            let id = context.openExternal(from: origin, name: name)
-            if let id, let notices { context.pipeline.noticeSinks[id] = notices }
-            return id
-        }
+        try? await loop.onLoop { $0.open(from: origin, name: name, notices: notices, now: $1) }
     }
 
     package func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) {
-        loop.execute { $0.externalMotion(id, sample, latencyMicros: latencyMicros) }
+        loop.execute { $0.motion(id, sample, latencyMicros: latencyMicros, now: $1) }
     }
 
     package func button(_ id: SessionID, _ button: Button, isDown: Bool) {
-        loop.execute { $0.externalButton(id, button, isDown: isDown) }
+        loop.execute { $0.button(id, button, isDown: isDown, now: $1) }
     }
 
     package func close(_ id: SessionID, reason: SessionCloseReason) {
-        loop.execute { $0.closeExternal(id, reason: reason) }
+        loop.execute { $0.close(id, reason: reason, now: $1) }
     }
 
     package func setTyping(_ id: SessionID, allowed: Bool) {
-        loop.execute { $0.pipeline.setTyping(id, allowed: allowed) }
+        loop.execute { pipeline, _ in pipeline.setTyping(id, allowed: allowed) }
     }
 
     package func heard(_ id: SessionID) {
-        loop.execute { $0.externalHeard(id) }
+        loop.execute { $0.heard(id, now: $1) }
     }
 
     package func recenter(_ id: SessionID) {
-        loop.execute { $0.pipeline.recenter(id) }
+        loop.execute { pipeline, _ in pipeline.recenter(id) }
     }
 
     package func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void) {
-        loop.execute { reply($0.pipeline.setMode(id, mode) ?? .pointer) }
+        loop.execute { pipeline, _ in reply(pipeline.setMode(id, mode) ?? .pointer) }
     }
 
     package func gyroStick(_ id: SessionID, _ target: GyroStickSettings.Target,
                            reply: @escaping @Sendable (GyroStickSettings.Target) -> Void) {
-        loop.execute { reply($0.pipeline.setGyroStick(id, target) ?? .off) }
+        loop.execute { pipeline, _ in reply(pipeline.setGyroStick(id, target) ?? .off) }
     }
 
     package func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void) {
-        loop.execute { reply($0.pipeline.setPad(id, on: on, now: $0.now, askedByController: true)) }
+        loop.execute { reply($0.setPad(id, on: on, now: $1, askedByController: true)) }
     }
 
     package func calibrate(_ id: SessionID, reply: @escaping @Sendable (CalibrationReport?) -> Void) {
-        loop.execute { reply($0.pipeline.requestCalibration(id, now: $0.now)) }
+        loop.execute { reply($0.requestCalibration(id, now: $1)) }
     }
 }

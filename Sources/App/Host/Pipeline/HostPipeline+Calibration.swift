@@ -10,7 +10,7 @@ import RemotionNetwork
 /// Identities: a phone's page by its device id and a UDP controller by its static key, both
 /// known when the session opens (here); a DSU pad by the MAC its server reports and a local
 /// pad by its uniq, which their adapters know and give with `identify` right after opening
-/// (`HostLoopContext.openExternal(from:name:calibrationKey:)`), before its first sample.
+/// (`open(from:name:calibrationKey:now:)`), before its first sample.
 extension HostPipeline {
     /// The identity of a session from what its opening says: the web device, the UDP
     /// controller's static key (nil for plain datagrams: nothing names the controller).
@@ -29,16 +29,6 @@ extension HostPipeline {
         let restored = core.identify(id, as: key, restoring: calibrations?.recall(key), now: now)
         if restored { logger.info("gyro calibration restored", metadata: ["session": "\(id)", "controller": "\(key)"]) }
         return restored
-    }
-}
-
-extension HostLoopContext {
-    /// Opens an external session, names it and, with a `calibrationKey`, identifies it for
-    /// calibration memory before its first sample (a DSU pad's MAC, a local pad's uniq).
-    package func openExternal(from origin: HostControllerOrigin, name: String, calibrationKey: String?) -> SessionID? {
-        guard let id = openExternal(from: origin, name: name) else { return nil }
-        if let calibrationKey { pipeline.identify(id, as: calibrationKey, now: now) }
-        return id
     }
 }
 

@@ -17,7 +17,7 @@ extension HostPipeline {
     func send(_ feedback: ControllerFeedback, to id: SessionID) {
         if let sink = noticeSinks[id] {
             sink(.feedback(feedback))
-        } else if datagramFeedback?(id, feedback) != true {
+        } else if driver?.sendFeedback(id, feedback) != true {
             feedbackUnsendable += 1     // a DSU source or a local pad: no way back (yet)
             return
         }

@@ -12,6 +12,14 @@ extension HostPipeline {
         snapshotBuilder?.submit(snapshotInputs(report, now: now))
     }
 
+    /// Publishes a snapshot now (a settings change, the start) and waits until it is built,
+    /// so readers see it on return. Rare: one snapshot is well under a millisecond.
+    package func publishNow(now: Instant) {
+        guard let driver else { return }
+        report(driver.report(), now: now)
+        snapshotBuilder?.drain()
+    }
+
     package func snapshot(_ report: HostReport, now: Instant) -> HostSnapshot {
         HostSnapshot(snapshotInputs(report, now: now))
     }
@@ -22,6 +30,9 @@ extension HostPipeline {
                                     drops: report.drops, kernelDrops: report.kernelDrops,
                                     protocolSessions: report.sessions, sessions: sessions, held: injector.held, now: now)
         inputs.padsAvailable = core.pads != nil
+        // Controllers of other transports refused because every slot was taken (the datagram
+        // sessions' are among the protocol's drops).
+        if external.refusedFull > 0 { inputs.adapterDrops["controllers too-many-sessions"] = external.refusedFull }
         for r in dropReporters {
             for (reason, n) in r.dropCounts { inputs.adapterDrops["\(r.dropLabel) \(reason)", default: 0] += n }
         }

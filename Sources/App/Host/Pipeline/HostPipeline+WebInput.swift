@@ -105,11 +105,6 @@ extension HostPipeline {
         if let typist = injector.backend as? any TextTypingBackend { typist.restoreBorrowedKeycodes() }
     }
 
-    /// When the pipeline's own timer is due: the borrowed keycodes' return after typing.
-    package var nextDeadline: Instant? { lastTextAt.map { $0 + Self.typingRestoreDelay } }
-
-    package func tick(now: Instant) { restoreTypingIfIdle(now: now) }
-
     /// The presenter's laser among the output hooks (wired by the daemon).
     var laserHook: LaserOverlayHook? { outputHooks.lazy.compactMap { $0 as? LaserOverlayHook }.first }
 

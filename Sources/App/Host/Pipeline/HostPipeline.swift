@@ -79,9 +79,15 @@ package final class HostPipeline: HostEventSink {
     /// Where each external session's notices go — rumble and light, a calibration's progress
     /// — (the page's socket or data channel), set when its transport opens it; removed when it closes.
     package var noticeSinks: [SessionID: @Sendable (ControllerNotice) -> Void] = [:]
-    /// Sends a datagram session's rumble and light (the host's channel: a `feedback` message);
-    /// false for a session that is not one.
-    package var datagramFeedback: ((SessionID, ControllerFeedback) -> Bool)?
+    /// The controllers of other transports (web, DSU, local pads): ids, slots, held buttons,
+    /// the backstop (HostPipeline+Controllers).
+    var external = ExternalControllers<SocketAddress>()
+    /// Controllers at once, of every transport (`--max-controllers`; the datagram sessions'
+    /// limit is the same number).
+    package var maximumControllers = HostStateMachine<SocketAddress>.Configuration().maximumSessions
+    /// The UDP handler that drives this pipeline (set when it is in the channel): told when
+    /// controllers of other transports come and go, and how rumble reaches a datagram session.
+    weak var driver: (any HostSinkDriver)?
     /// Feedback messages handed to a controller's transport, and those with nowhere to go (DSU, local pads).
     package internal(set) var feedbackSent = 0
     package internal(set) var feedbackUnsendable = 0
@@ -216,7 +222,8 @@ package final class HostPipeline: HostEventSink {
     /// controller paired under, or what its transport calls it ("DSU slot 0").
     package func setName(_ id: SessionID, _ name: String) { core.setName(id, name) }
 
-    package func shutdown() {
+    package func shutdown(now: Instant) {
+        closeAllExternal(now: now)
         if let error = injector.releaseEverything() { fail(error) }
         injector.close()
         // The sessions' last calibrations were handed over as they closed: on disk before the host goes.

@@ -1,0 +1,88 @@
+import Logging
+import NIOCore
+import RemotionApp
+import RemotionHostLogic
+import RemotionNetwork
+import RemotionProtocol
+import Testing
+
+/// Controllers of other transports (the page, DSU, local pads) join the pipeline on the
+/// host's loop: they take slots beside the datagram sessions, release what they held however
+/// they end, and the UDP handler is only told, never passed through.
+@Suite struct HostPipelineControllersTests {
+    static let screen = ScreenGeometry(width: 1920, height: 1080)
+
+    static func pipeline() -> (HostPipeline, VirtualScreenBackend, RecordingSinkDriver) {
+        let backend = VirtualScreenBackend(geometry: screen)
+        let p = HostPipeline(injector: Injector(backend: backend), profile: MappingProfile(), logger: Logger(label: "test"))
+        let driver = RecordingSinkDriver()
+        p.attached(to: driver)
+        return (p, backend, driver)
+    }
+
+    @Test func slotsAreSharedWithDatagramSessionsAndTheHandlerIsToldOfEveryChange() throws {
+        let (p, _, driver) = Self.pipeline()
+        p.maximumControllers = 2
+        let udp = try SocketAddress(ipAddress: "192.0.2.7", port: 4000)
+        p.handle(.sessionOpened(SessionID(9), .udp(udp)), now: .zero)         // a datagram session
+        let phone = try #require(p.open(from: .web(device: "phone", peer: nil), name: "phone", now: .milliseconds(1)))
+        #expect(phone != SessionID(9))
+        #expect(p.sessionsElsewhere == [phone], "the handler's machine counts it and never gives its id away")
+        #expect(driver.changes.map(\.membership) == [true])
+        #expect(p.sessions[phone]?.telemetry.name == "phone")
+        #expect(p.open(from: .localPad("/dev/input/event7"), name: "pad", now: .milliseconds(2)) == nil, "full")
+        p.motion(phone, MotionSample(timestampMicros: 1), latencyMicros: nil, now: .milliseconds(3))
+        #expect(driver.changes.map(\.membership) == [true, false], "motion re-arms the timer, no slot change")
+        p.close(phone, reason: .clientDisconnected(.user), now: .milliseconds(4))
+        #expect(p.sessionsElsewhere.isEmpty && p.sessions[phone] == nil)
+        #expect(driver.changes.map(\.membership) == [true, false, true])
+        p.close(phone, reason: .clientDisconnected(.user), now: .milliseconds(5))
+        #expect(driver.changes.count == 3, "closing twice tells nothing")
+    }
+
+    /// Every way a controller of another transport ends releases what it held: its
+    /// transport closes it, the backstop finds it silent, the host stops.
+    @Test func everyEndReleasesWhatItHeld() throws {
+        let (p, _, _) = Self.pipeline()
+        let a = try #require(p.open(from: .web(device: "a", peer: nil), name: "a", now: .zero))
+        let b = try #require(p.open(from: .dsu(server: try SocketAddress(ipAddress: "127.0.0.1", port: 26760), slot: 0),
+                                    name: "b", now: .zero))
+        let c = try #require(p.open(from: .localPad("/dev/input/event3"), name: "c", now: .zero))
+        for id in [a, b, c] { p.button(id, .a, isDown: true, now: .seconds(1)) }
+        #expect(Set(p.injector.held.keys) == [a, b, c])
+        p.close(a, reason: .clientDisconnected(.user), now: .seconds(2))
+        #expect(p.injector.held[a] == nil, "closed by its transport")
+        // b stays alive by keep-alives; c goes silent and the backstop closes it.
+        for s in stride(from: 3.0, through: 11.5, by: 0.5) { p.heard(b, now: .seconds(s)) }
+        #expect(p.nextDeadline == .seconds(11), "c's silence limit, 10 s after its last edge")
+        p.tick(now: .seconds(11))
+        #expect(p.injector.held[c] == nil && p.sessions[c] == nil, "closed by the backstop")
+        #expect(p.injector.held[b] != nil && p.sessions[b] != nil)
+        p.shutdown(now: .seconds(12))
+        #expect(p.injector.held.values.allSatisfy { $0.isEmpty } && p.sessions.isEmpty, "closed when the host stops")
+    }
+
+    /// On a real host: a phone's page holds the only slot, so a UDP controller is told the
+    /// host is full; when the page leaves, the UDP controller gets in.
+    @Test func aDatagramControllerFindsTheSlotThePageHolds() async throws {
+        let rig = try await PipelineRig.start(maximum: 1)
+        let loop = HostLoop(rig.host)
+        let phone = try await loop.onLoop { $0.open(from: .web(device: "phone", peer: nil), name: "phone", now: $1) }
+        let page = try #require(phone)
+        let plan = StreamPlan(source: SyntheticMotion(shape: .circle), rate: 50, duration: 5, presses: PressScript(presses: []))
+        let refused = try await ClientService<PlainClientFraming>.start(
+            host: rig.host.localAddress, sessionID: SessionID(0xC0FFEE), plan: plan, makeFraming: { PlainClientFraming() })
+        var first: ClientEvent?
+        for await e in refused.events { first = e; break }
+        #expect(first == .disconnected(.full))
+        await refused.close()
+        loop.execute { $0.close(page, reason: .clientDisconnected(.user), now: $1) }
+        let admitted = try await ClientService<PlainClientFraming>.start(
+            host: rig.host.localAddress, sessionID: SessionID(0xBEEF), plan: plan, makeFraming: { PlainClientFraming() })
+        var next: ClientEvent?
+        for await e in admitted.events { next = e; break }
+        #expect(next == .connected)
+        await admitted.close()
+        await rig.stop()
+    }
+}

@@ -1,0 +1,22 @@
+import RemotionNetwork
+import RemotionProtocol
+
+/// The UDP handler as a pipeline sees it (`HostSinkDriver`), recorded: what the pipeline told
+/// it, the rumble it asked to send to datagram sessions (those in `datagramSessions`; false
+/// for any other). A stand-in only for tests of the pipeline alone; the real handler is in
+/// the rigs that start a host (PipelineRig, the end-to-end tests).
+final class RecordingSinkDriver: HostSinkDriver {
+    var datagramSessions: Set<SessionID> = []
+    private(set) var changes: [(now: Instant, membership: Bool)] = []
+    private(set) var feedback: [(SessionID, ControllerFeedback)] = []
+
+    func sinkChanged(now: Instant, membership: Bool) { changes.append((now, membership)) }
+
+    func sendFeedback(_ id: SessionID, _ feedback: ControllerFeedback) -> Bool {
+        guard datagramSessions.contains(id) else { return false }
+        self.feedback.append((id, feedback))
+        return true
+    }
+
+    func report() -> HostReport { HostReport(sessions: [:], drops: DropCounters(), datagramsReceived: 0, datagramsSent: 0) }
+}
