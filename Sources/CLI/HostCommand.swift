@@ -165,7 +165,7 @@ struct HostCommand: AsyncParsableCommand {
         options.readyFile = readyFile
         for source in loaded.dsuSources + dsu.compactMap({ try? DSUSourceConfig(endpoint: DSUEndpoint.source($0), origin: "--dsu") }) {
             if let first = options.dsu.sources.first(where: { $0.endpoint == source.endpoint }) {
-                console.say("\(source.origin) repeats the DSU source \(source.endpoint) of \(first.origin); reading it once")
+                console.logger().info("\(source.origin) repeats the DSU source \(source.endpoint) of \(first.origin); reading it once")
             } else {
                 options.dsu.sources.append(source)
             }

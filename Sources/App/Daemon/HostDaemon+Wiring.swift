@@ -42,7 +42,7 @@ extension HostDaemon {
             // descriptor (docs/SECURITY.md §9). One stderr line once listening (an error before
             // stays one line); not a fact in the terminal view (its welcome screen is fixed).
             let openFiles = FileDescriptorLimit.raiseToHard()
-            if !console.interactive { console.say(openFiles.description) }
+            if !console.interactive { logger.info("\(openFiles.description)") }
             console.note(.injector, "injecting with \(reason)")
             if let path = options.injection.configPath { console.note(.config, "config \(path)") }
             var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)
@@ -79,18 +79,18 @@ extension HostDaemon {
                     ready.webPort = started.port
                     ready.pairingURL = started.url
                     let page = "https://\(started.service.reachable.contains(":") ? "[\(started.service.reachable)]" : started.service.reachable):\(started.port)/"
-                    console.say("web controller on \(page) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
-                    console.say("web controller CA SHA-256 \(started.caFingerprint) (check it in the phone's certificate details before trusting it)")
+                    logger.info("web controller on \(page) (certificate \(started.fingerprint)\(started.reissued ? ", newly issued" : ""))")
+                    logger.info("web controller CA SHA-256 \(started.caFingerprint) (check it in the phone's certificate details before trusting it)")
                     if let why = started.dataChannelsUnavailable {
-                        console.say("web controller: WebSocket only, no data channels for phones (\(why))")
+                        logger.info("web controller: WebSocket only, no data channels for phones (\(why))")
                     }
                     if let why = started.replacedCA {
                         let reason = why == .unconstrained ? "the old one could vouch for any site (no name constraints)" : "the old one was about to expire"
-                        console.say("web controller made a new local CA: \(reason). On each phone: remove the old \"Remotion local CA\" profile or certificate, open the page, install the new one from /ca.mobileconfig (iPhone) or /ca.crt, and trust it (iPhone: Settings → General → About → Certificate Trust Settings)")
+                        logger.info("web controller made a new local CA: \(reason). On each phone: remove the old \"Remotion local CA\" profile or certificate, open the page, install the new one from /ca.mobileconfig (iPhone) or /ca.crt, and trust it (iPhone: Settings → General → About → Certificate Trust Settings)")
                     }
                     announceWebPairing(url: started.url, phonePairing: status.phonePairing)
                 } catch {
-                    console.say("web controller off (\(error))")
+                    logger.warning("web controller off (\(error))")
                 }
             }
             #if os(Linux)
@@ -101,7 +101,7 @@ extension HostDaemon {
                 services.append(.init(service: LogindSessionWatch(
                     environment: options.injection.environment,
                     onChange: { active in loop.execute { $0.setDesktopSessionActive(active, now: $1) } },
-                    say: { console.say($0) })))
+                    logger: logger)))
             }
             #endif
             let whoAmI = ControlService.status(name: options.instance.value, port: boundPort, secure: !options.controllers.insecure)
@@ -148,16 +148,16 @@ extension HostDaemon {
             if console.interactive, let url, let qr = try? QRCode(text: url) {
                 phonePairing.set(HostStatus.PhonePairing(url: url, qrLines: qr.terminalText().split(separator: "\n").map(String.init)))
             } else {
-                console.say("pair a phone: run `remotion pair --web` (it shows a QR code; the phone is then accepted on this computer)")
+                logger.info("pair a phone: run `remotion pair --web` (it shows a QR code; the phone is then accepted on this computer)")
             }
         }
 
         /// A phone asks to pair: who and from where, and how to answer (docs/SECURITY.md §9).
         static func announce(request r: WebPairingConsent.Request, console: HostConsole, json: Bool) {
             let name = TextFormat.sanitize(r.name)
-            console.say("phone '\(name)' at \(r.address) asks to pair (code \(r.code)): accept in the dashboard "
-                        + "(`remotion dashboard`), or with `remotion devices --accept \(r.reference)`, refuse with "
-                        + "`--deny \(r.reference)` (within \(Int(WebPairingConsent.wait)) s)")
+            let answer = "accept in the dashboard (`remotion dashboard`), or with `remotion devices --accept \(r.reference)`, "
+                + "refuse with `--deny \(r.reference)` (within \(Int(WebPairingConsent.wait)) s)"
+            console.logger().notice("phone '\(name)' at \(r.address) asks to pair (code \(r.code)): \(answer)")
             if json {
                 console.event("{\"event\":\"pair-request\",\"code\":\(JSONText.quote(r.code)),\"request\":\(JSONText.quote(r.id)),"
                               + "\"name\":\(JSONText.quote(r.name)),"
@@ -167,7 +167,7 @@ extension HostDaemon {
 
         /// Every new pairing is announced.
         static func announce(paired device: WebDevice, console: HostConsole, json: Bool) {
-            console.say("paired phone '\(TextFormat.sanitize(device.name))' (\(device.id)); `remotion devices --revoke \(device.id)` removes it")
+            console.logger().notice("paired phone '\(TextFormat.sanitize(device.name))' (\(device.id)); `remotion devices --revoke \(device.id)` removes it")
             if json {
                 console.event("{\"event\":\"paired\",\"id\":\(JSONText.quote(device.id)),\"name\":\(JSONText.quote(device.name))}")
             }
@@ -177,7 +177,7 @@ extension HostDaemon {
         func startGamepads(_ loop: HostLoop) async throws {
             #if os(Linux)
             guard let bus = options.gamepad.pad else { return }
-            let console = self.console, gyroStick = options.injection.profile.settings.gyroStick
+            let logger = self.logger, gyroStick = options.injection.profile.settings.gyroStick
             let forEvery = options.gamepad.forEvery, sink = options.gamepadSink
             try await loop.onLoop { pipeline, now in
                 // A game's rumble and light come on the pad's thread; the loop paces and sends them.
@@ -188,11 +188,11 @@ extension HostDaemon {
                 var null: NullPadSink?
                 switch sink {
                 case .uhid:
-                    pads = VirtualPadOutput(bus: bus, say: { console.say($0) }, onFeedback: onFeedback)
+                    pads = VirtualPadOutput(bus: bus, logger: logger, onFeedback: onFeedback)
                 case .null:
                     let made = NullPadSink()
                     null = made
-                    pads = VirtualPadOutput(bus: bus, say: { console.say($0) }, onFeedback: onFeedback,
+                    pads = VirtualPadOutput(bus: bus, logger: logger, onFeedback: onFeedback,
                                             makePad: { identity, bus, _ in try made.makePad(identity: identity, bus: bus) })
                 }
                 pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery), now: now)
@@ -204,7 +204,7 @@ extension HostDaemon {
             let stick = gyroStick.stick.map { ", gyro as its \($0.side.rawValue) stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
             let who = forEvery ? "each controller gets" : "a controller that asks (the page's Gamepad mode, the dashboard) gets"
             let through = sink == .uhid ? "/dev/uhid" : "/dev/null (--gamepad-sink null: a benchmark's stand-in for /dev/uhid)"
-            console.say("gamepad: \(who) a virtual DualSense (\(bus.rawValue)) through \(through)\(stick)")
+            logger.info("gamepad: \(who) a virtual DualSense (\(bus.rawValue)) through \(through)\(stick)")
             #else
             if options.gamepad.pad != nil { throw HostStartError("--gamepad needs Linux (/dev/uhid)") }
             #endif
@@ -214,16 +214,15 @@ extension HostDaemon {
         func startLocalPads(_ loop: HostLoop) async throws -> LocalPadBridge? {
             guard options.localPads.enabled else { return nil }
             #if os(Linux)
-            let console = self.console
             let bridge: LocalPadBridge
             do {
-                bridge = try await LocalPadBridge.start(host: loop, config: options.localPads, say: { console.say($0) })
+                bridge = try await LocalPadBridge.start(host: loop, config: options.localPads, logger: logger)
             } catch {
                 await loop.shutdown()
                 throw HostStartError("--local-pads: \(error)")
             }
             let grab = options.localPads.grab ? " (grabbed: only Remotion sees them)" : ""
-            console.say("local pads: gamepads with motion sensors plugged into this computer become controllers\(grab)")
+            logger.info("local pads: gamepads with motion sensors plugged into this computer become controllers\(grab)")
             return bridge
             #else
             throw HostStartError("--local-pads needs Linux (evdev)")
@@ -234,7 +233,7 @@ extension HostDaemon {
         func startDSU(_ loop: HostLoop) async throws -> DSUBridge? {
             guard !options.dsu.sources.isEmpty || options.dsu.serve != nil else { return nil }
             if let serve = options.dsu.serve, !serve.isLoopback {
-                console.say("WARNING: DSU has no authentication: anyone who can reach \(serve) can read every controller's motion and buttons (serve 127.0.0.1 unless you need the network)")
+                logger.warning("DSU has no authentication: anyone who can reach \(serve) can read every controller's motion and buttons (serve 127.0.0.1 unless you need the network)")
             }
             let bridge: DSUBridge
             do {
@@ -244,8 +243,8 @@ extension HostDaemon {
                 await loop.shutdown()
                 throw HostStartError("\(error)")
             }
-            for s in options.dsu.sources { console.say("reading DSU controllers from \(s.endpoint) (\(s.origin))") }
-            if let a = bridge.serverAddress { console.say("serving DSU on \(a.displayText) (UDP, up to 4 controllers)") }
+            for s in options.dsu.sources { logger.info("reading DSU controllers from \(s.endpoint) (\(s.origin))") }
+            if let a = bridge.serverAddress { logger.info("serving DSU on \(a.displayText) (UDP, up to 4 controllers)") }
             return bridge
         }
     }

@@ -38,8 +38,7 @@ package struct HostDaemon: Sendable {
 
     /// Binds and wires everything; throws `HostStartError` when the host cannot serve.
     package static func start(_ options: Options, console: HostConsole) async throws -> HostDaemon {
-        let logger = console.interactive ? Logger(label: "remotion.host") { ConsoleLogHandler(label: $0, console: console) }
-                                         : Logger(label: "remotion.host")
+        let logger = console.logger()
         let publisher = SnapshotPublisher()
         #if os(Linux)
         // --gamepad without /dev/uhid, or on a kernel without hid-playstation: one line with
@@ -101,7 +100,7 @@ package struct HostDaemon: Sendable {
                 ? "run `remotion pair --listen`"
                 : "pair a phone with `remotion pair --web` (a QR code to scan), a UDP controller with `remotion pair --listen`"
             if paired + phones == 0 && !console.interactive {
-                console.say("no controller is paired yet: \(howToPair) (keys in \(store.directory.path))")
+                console.logger().info("no controller is paired yet: \(howToPair) (keys in \(store.directory.path))")
             }
             let fingerprint = (try? store.hostKey()).map { KeyFingerprint.fingerprint(of: $0.publicKey) }
             wiring.hostID = fingerprint

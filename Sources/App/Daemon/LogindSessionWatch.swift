@@ -1,3 +1,4 @@
+import Logging
 import Foundation
 import RemotionHostLogic
 import ServiceLifecycle
@@ -28,28 +29,27 @@ import Glibc
 package struct LogindSessionWatch: Service {
     let environment: [String: String]
     let onChange: @Sendable (Bool) -> Void
-    let say: @Sendable (String) -> Void
+    let logger: Logger
 
-    package init(environment: [String: String], onChange: @escaping @Sendable (Bool) -> Void,
-                 say: @escaping @Sendable (String) -> Void) {
+    package init(environment: [String: String], onChange: @escaping @Sendable (Bool) -> Void, logger: Logger) {
         self.environment = environment
         self.onChange = onChange
-        self.say = say
+        self.logger = logger
     }
 
     package func run() async throws {
         let resolved = await Self.offPool { Self.resolve(environment) }
         guard let follow = resolved.follow else {
-            say("desktop session not followed (\(resolved.why)): input is injected whichever user is at the screen")
+            logger.info("desktop session not followed (\(resolved.why)): input is injected whichever user is at the screen")
             try? await gracefulShutdown()
             return
         }
         if let path = follow.path {
-            say("following desktop session \(path) (logind): input stops while another user's session is active")
+            logger.info("following desktop session \(path) (logind): input stops while another user's session is active")
         } else {
-            say("following the user's graphical session (logind's Display of \(resolved.user ?? "?")): input stops while it is not the active one")
+            logger.info("following the user's graphical session (logind's Display of \(resolved.user ?? "?")): input stops while it is not the active one")
         }
-        let monitor = LogindMonitor(follow: follow, user: resolved.user, onChange: onChange, say: say)
+        let monitor = LogindMonitor(follow: follow, user: resolved.user, onChange: onChange, logger: logger)
         monitor.start()
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             try? await Task.sleep(for: .seconds(5))
@@ -96,16 +96,15 @@ final class LogindMonitor: Sendable {
     }
     let user: String?
     private let onChange: @Sendable (Bool) -> Void
-    private let say: @Sendable (String) -> Void
+    private let logger: Logger
     private let state = Mutex(State())
     private let follow: Mutex<LogindFollow>
 
-    init(follow: LogindFollow, user: String?, onChange: @escaping @Sendable (Bool) -> Void,
-         say: @escaping @Sendable (String) -> Void) {
+    init(follow: LogindFollow, user: String?, onChange: @escaping @Sendable (Bool) -> Void, logger: Logger) {
         self.follow = Mutex(follow)
         self.user = user
         self.onChange = onChange
-        self.say = say
+        self.logger = logger
         state.withLock { $0.watched = [follow.path, user].compactMap { $0 } }
     }
 
@@ -146,8 +145,7 @@ final class LogindMonitor: Sendable {
             return s.last != active && !s.stopped
         }
         if before != after {
-            say(after.map { "following desktop session \($0) (logind, the user's Display)" }
-                ?? "desktop session gone or none at the screen: input stops until the user's graphical session is active")
+            logger.info("\(after.map { "following desktop session \($0) (logind, the user's Display)" } ?? "desktop session gone or none at the screen: input stops until the user's graphical session is active")")
         }
         if changed { onChange(active) }
     }

@@ -72,7 +72,7 @@ package struct StatusDisplay: Service {
         switch answering.action(for: typed, now: now) {
         case .accept(let reference): say(devices.answer(reference: reference, accept: true), reference: reference)
         case .deny(let reference): say(devices.answer(reference: reference, accept: false), reference: reference)
-        case .tooSoon: console.say("a new phone waits: check its name and code, then press a or d")
+        case .tooSoon: console.logger().info("a new phone waits: check its name and code, then press a or d")
         case .none: break
         }
         let prompt = WaitingPhonePrompt(waiting: devices.waiting(), now: Date())
@@ -82,9 +82,9 @@ package struct StatusDisplay: Service {
 
     private func say(_ answer: PairedDevices.Answer, reference: String) {
         switch answer {
-        case .answered(.accepted(let r)): console.say("accepted phone '\(TextFormat.sanitize(r.name))' at \(r.address): it pairs now")
-        case .answered(.denied(let r)): console.say("refused phone '\(TextFormat.sanitize(r.name))' at \(r.address): nothing was stored")
-        case .notWaiting, .malformed, .noWeb: console.say("phone \(reference) no longer waits (answered elsewhere, or its time ran out)")
+        case .answered(.accepted(let r)): console.logger().info("accepted phone '\(TextFormat.sanitize(r.name))' at \(r.address): it pairs now")
+        case .answered(.denied(let r)): console.logger().info("refused phone '\(TextFormat.sanitize(r.name))' at \(r.address): nothing was stored")
+        case .notWaiting, .malformed, .noWeb: console.logger().info("phone \(reference) no longer waits (answered elsewhere, or its time ran out)")
         }
     }
 

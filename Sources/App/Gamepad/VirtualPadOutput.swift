@@ -1,3 +1,4 @@
+import Logging
 #if os(Linux)
 import RemotionHostLogic
 import RemotionProtocol
@@ -34,7 +35,7 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
     }
 
     private let bus: DualSenseBus
-    private let say: (String) -> Void
+    private let logger: Logger
     /// Makes a device for an identity; the closure it is given runs for each output report.
     package typealias MakePad = (String, DualSenseBus, @escaping @Sendable (DualSenseOutput) -> Void) throws -> any VirtualPadDevice
     private let makePad: MakePad
@@ -45,10 +46,10 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
     package private(set) var writeFailures = 0
     private var lastError: String?
 
-    /// `say` reports pads made and refused, one line each; `onFeedback` gets what a game
+    /// `logger` says pads made and refused, one line each; `onFeedback` gets what a game
     /// wrote to a session's pad (from the pad's own thread); `makePad` makes a device for an
     /// identity (a UHID DualSense unless a test says otherwise).
-    package init(bus: DualSenseBus, say: @escaping (String) -> Void,
+    package init(bus: DualSenseBus, logger: Logger,
                  onFeedback: @escaping @Sendable (SessionID, FeedbackChange) -> Void = { _, _ in },
                  makePad: @escaping MakePad = { identity, bus, onOutput in
                      try UHIDDualSense(identity: identity, bus: bus, onOutput: onOutput)
@@ -56,7 +57,7 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
         self.makePad = makePad
         self.onFeedback = onFeedback
         self.bus = bus
-        self.say = say
+        self.logger = logger
     }
 
     package var accepts: PipelineOutput.Kind { .pad }
@@ -98,11 +99,11 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
             let device = try makePad(name, bus) { onFeedback(id, $0.change) }
             pads[id] = Pad(device: device, identity: name)
             created += 1
-            say("gamepad: a virtual DualSense (\(bus.rawValue), MAC \(device.mac)) for controller \(id)")
+            logger.info("gamepad: a virtual DualSense (\(bus.rawValue), MAC \(device.mac)) for controller \(id)")
         } catch {
             failed += 1
             let reason = (error as? UHIDError)?.description ?? "\(error)"
-            if reason != lastError { say("gamepad: no virtual pad for controller \(id): \(reason)") }
+            if reason != lastError { logger.warning("gamepad: no virtual pad for controller \(id): \(reason)") }
             lastError = reason
         }
     }

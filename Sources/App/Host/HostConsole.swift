@@ -46,11 +46,13 @@ package final class HostConsole: Sendable {
         }
     }
 
-    /// Something the host says once, not a standing fact: "remotion host: TEXT" on stderr,
-    /// or among the view's last events.
-    package func say(_ text: String) {
-        guard interactive else { return err("remotion host: \(text)\n") }
-        remember([text])
+    /// What the host says once, not a standing fact: a `Logger` whose messages come here
+    /// (`ConsoleLogHandler`): "remotion host: TEXT" on stderr, or among the view's last events.
+    /// The one way the host's parts speak to a person (no closures of their own).
+    package func logger(label: String = "remotion.host") -> Logger {
+        var logger = Logger(label: label) { ConsoleLogHandler(label: $0, console: self) }
+        logger.logLevel = .info
+        return logger
     }
 
     /// A machine-readable line on stdout (the ready record, the pairing link when piped);
@@ -133,10 +135,14 @@ package struct ConsoleLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// "remotion host: MESSAGE key=value…", the level named when it is not info or notice
+    /// ("remotion host: warning: …").
     package func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
         let fields = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        console.message("\(event.level) \(label): \(event.message)\(fields.isEmpty ? "" : " " + fields)")
+        let who = label.replacingOccurrences(of: ".", with: " ")
+        let level = event.level == .info || event.level == .notice ? "" : "\(event.level): "
+        console.message("\(who): \(level)\(event.message)\(fields.isEmpty ? "" : " " + fields)")
     }
 }
 

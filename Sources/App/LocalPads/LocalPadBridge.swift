@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import RemotionHostLogic
 import RemotionNetwork
@@ -15,11 +16,10 @@ package final class LocalPadBridge: Sendable {
 
     private init(watcher: LocalPadWatcher) { self.watcher = watcher }
 
-    package static func start(host: HostLoop, config: LocalPadsConfig,
-                              say: @escaping @Sendable (String) -> Void) async throws -> LocalPadBridge {
+    package static func start(host: HostLoop, config: LocalPadsConfig, logger: Logger) async throws -> LocalPadBridge {
         let loop = host.eventLoop
         let sessions = try await host.onLoop { pipeline, _ in
-            let s = LocalPadSessions(pipeline: pipeline, say: say)
+            let s = LocalPadSessions(pipeline: pipeline, logger: logger)
             pipeline.dropReporters.append(s)
             return NIOLoopBound(s, eventLoop: loop)
         }
@@ -44,7 +44,7 @@ package final class LocalPadBridge: Sendable {
 /// The pads' sessions, on the host's loop (its only owner).
 final class LocalPadSessions: HostDropReporter {
     private let pipeline: HostPipeline
-    private let say: @Sendable (String) -> Void
+    private let logger: Logger
     private var sessions: [String: SessionID] = [:]
     private var names: [String: String] = [:]
     private var counters: [String: LocalPadCounters] = [:]
@@ -52,9 +52,9 @@ final class LocalPadSessions: HostDropReporter {
     private var samples = 0
     private var refused = 0
 
-    init(pipeline: HostPipeline, say: @escaping @Sendable (String) -> Void) {
+    init(pipeline: HostPipeline, logger: Logger) {
         self.pipeline = pipeline
-        self.say = say
+        self.logger = logger
     }
 
     func handle(_ notice: LocalPadNotice, now: Instant) {
@@ -66,7 +66,7 @@ final class LocalPadSessions: HostDropReporter {
             guard let id = pipeline.open(from: .localPad(key), name: name,
                                          calibrationKey: ControllerCalibrationKey.localPad(uniq: uniq), now: now) else {
                 refused += 1
-                say("local pads: \(name): the host is full (--max-controllers); not read")
+                logger.warning("local pads: \(name): the host is full (--max-controllers); not read")
                 return
             }
             sessions[key] = id
@@ -87,14 +87,14 @@ final class LocalPadSessions: HostDropReporter {
             guard let id = sessions.removeValue(forKey: key) else { return }
             let name = names.removeValue(forKey: key) ?? key
             pipeline.close(id, reason: why == "host-shutdown" ? .hostShutdown : .clientDisconnected(.user), now: now)
-            say("local pads: \(name) ended (\(why)); everything it held released")
+            logger.info("local pads: \(name) ended (\(why)); everything it held released")
         case .alive(let all):
             for (key, c) in all {
                 counters[key] = c
                 if let id = sessions[key] { pipeline.heard(id, now: now) }
             }
         case .say(let line):
-            say(line)
+            logger.info("\(line)")
         }
     }
 

@@ -16,7 +16,7 @@ import RemotionSystem
         #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
         defer { try? FileManager.default.removeItem(at: file) }
         let sink = NullPadSink(path: file.path)
-        let output = VirtualPadOutput(bus: .bluetooth, say: { _ in },
+        let output = VirtualPadOutput(bus: .bluetooth, logger: RecordingLog().logger,
                                       makePad: { identity, bus, _ in try sink.makePad(identity: identity, bus: bus) })
         let states = [GamepadState(motion: .still(at: .zero)), GamepadState(buttons: [.cross], motion: .still(at: .milliseconds(4)))]
         output.perform(.padOpened(identity: "name:bench"), session: SessionID(1), now: .zero)
@@ -45,11 +45,12 @@ import RemotionSystem
 
     @Test func aSinkThatCannotOpenItsNodeRefusesThePad() {
         let sink = NullPadSink(path: "/nonexistent/remotion-null")
-        var lines: [String] = []
-        let output = VirtualPadOutput(bus: .bluetooth, say: { lines.append($0) },
+        let log = RecordingLog()
+        let output = VirtualPadOutput(bus: .bluetooth, logger: log.logger,
                                       makePad: { identity, bus, _ in try sink.makePad(identity: identity, bus: bus) })
         output.perform(.padOpened(identity: "a"), session: SessionID(1), now: .zero)
         #expect(output.padCount == 0 && output.dropCounts == ["pad-not-created": 1])
+        #expect(log.lines.count == 1 && log.lines[0].hasPrefix("warning: gamepad: no virtual pad"), "said once, as a warning")
     }
 }
 #endif

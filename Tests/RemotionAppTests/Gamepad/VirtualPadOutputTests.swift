@@ -39,13 +39,14 @@ import RemotionSystem
         let forEvery: Bool
         init(forEvery: Bool = true) { self.forEvery = forEvery }
         var pads: [RecordingPad] = []
-        var lines: [String] = []
+        let log = RecordingLog()
+        var lines: [String] { log.lines }
         var refuse: UHIDError?
         /// What the output handed on for the loop: (session, change), in order.
         let feedback = Recorded<(SessionID, FeedbackChange)>()
         lazy var output = VirtualPadOutput(
             bus: .bluetooth,
-            say: { [unowned self] in self.lines.append($0) },
+            logger: log.logger,
             onFeedback: { [feedback] id, change in feedback.append((id, change)) },
             makePad: { [unowned self] identity, _, onOutput in
                 if let refuse = self.refuse { throw refuse }

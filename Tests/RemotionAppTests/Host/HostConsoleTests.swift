@@ -25,8 +25,7 @@ import Testing
         console.note(.injector, "injecting with auto: …")
         console.note(.discovery, "announced as \"desk\" (_remotion._udp, port 7474)")
         console.injected(#"{"kind":"move_to","x":1,"y":2}"# + "\n" + #"{"kind":"move_to","x":3,"y":4}"# + "\n")
-        var logger = Logger(label: "remotion.host") { ConsoleLogHandler(label: $0, console: console) }
-        logger.logLevel = .info
+        let logger = console.logger()
         logger.info("controller connected", metadata: ["session": "0000002a"])
         console.injected(#"{"kind":"button"}"# + "\n")
         console.finally("remotion host: stopped")
@@ -34,7 +33,7 @@ import Testing
         #expect(console.notes == ["injecting with auto: …", "announced as \"desk\" (_remotion._udp, port 7474)"],
                 "facts in topic order, a later fact replacing an earlier one")
         #expect(console.recent == [#"{"kind":"move_to","x":3,"y":4}"#,
-                                   "info remotion.host: controller connected session=0000002a", #"{"kind":"button"}"#])
+                                   "remotion host: controller connected session=0000002a", #"{"kind":"button"}"#])
         console.viewClosed()
         #expect(written.err.withLock { $0 } == ["remotion host: stopped\n"], "the last line once the view is closed")
         console.finally("remotion host: after")
@@ -45,8 +44,15 @@ import Testing
         let (console, written) = Self.console(interactive: false)
         console.note(.dashboard, "dashboard on http://127.0.0.1:7475/")
         console.injected("{\"kind\":\"move_to\"}\n")
+        let logger = console.logger()
+        logger.info("local pads: reading DualSense")
+        logger.warning("gamepad: no virtual pad", metadata: ["session": "0000002a"])
+        logger.debug("not said at the default level")
         console.finally("remotion host: stopped")
-        #expect(written.err.withLock { $0 } == ["remotion host: dashboard on http://127.0.0.1:7475/\n", "remotion host: stopped\n"])
+        #expect(written.err.withLock { $0 } == ["remotion host: dashboard on http://127.0.0.1:7475/\n",
+                                                "remotion host: local pads: reading DualSense\n",
+                                                "remotion host: warning: gamepad: no virtual pad session=0000002a\n",
+                                                "remotion host: stopped\n"])
         #expect(written.out.withLock { $0 } == ["{\"kind\":\"move_to\"}\n"])
         #expect(console.notes.isEmpty && console.recent.isEmpty)
     }

@@ -31,7 +31,7 @@ import Testing
     }
 
     func open(_ rig: DSURig) -> LocalPadSessions {
-        let sessions = LocalPadSessions(pipeline: rig.pipeline, say: { _ in })
+        let sessions = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger)
         rig.pipeline.dropReporters.append(sessions)
         sessions.handle(.opened(key: Self.key, name: Self.name), now: rig.now)
         return sessions
@@ -126,12 +126,11 @@ import Testing
     @Test func aFullHostSaysSoAndReadsNothing() throws {
         let rig = DSURig(maxSessions: 1)
         _ = open(rig)
-        final class Said: Sendable { let lines = Mutex<[String]>([]) }
-        let said = Said()
-        let second = LocalPadSessions(pipeline: rig.pipeline, say: { line in said.lines.withLock { $0.append(line) } })
+        let said = RecordingLog()
+        let second = LocalPadSessions(pipeline: rig.pipeline, logger: said.logger)
         second.handle(.opened(key: "/dev/input/event9", name: "Pro Controller"), now: rig.now)
         #expect(rig.pipeline.sessions.count == 1)
-        #expect(said.lines.withLock { $0 } == ["local pads: Pro Controller: the host is full (--max-controllers); not read"])
+        #expect(said.lines == ["warning: local pads: Pro Controller: the host is full (--max-controllers); not read"])
         #expect(second.summary == "local pads: 0 opened, 0 samples to the host, dropped none")
     }
 }
