@@ -74,11 +74,21 @@ extension HostPipeline {
     }
 
     /// The host's desktop session became active or inactive (logind's `Active`, a fast user
-    /// switch): inactive releases every held input, shows every virtual pad at rest and drops
-    /// input and pad reports until active again (one rule for all the outputs).
+    /// switch): inactive releases every held input, shows every virtual pad at rest, tells the
+    /// observers (the DSU server's slots, the laser) every session closed, and drops input,
+    /// pad reports and observed motion until active again, when the observers see the open
+    /// sessions come back (one rule for all the outputs: rest, release, then silence).
     package func setDesktopSessionActive(_ active: Bool, now: Instant) {
+        let wasSuspended = core.suspended
         for (id, rest) in core.setSuspended(!active) {
             for o in padOutputs { o.perform(.pad(rest), session: id, now: now) }
+        }
+        if core.suspended != wasSuspended {
+            for (id, origin) in origins.sorted(by: { $0.key < $1.key }) {
+                for o in observers {
+                    if core.suspended { o.sessionClosed(id, now: now) } else { o.sessionOpened(id, origin: origin, now: now) }
+                }
+            }
         }
         guard active == injector.isSuspended else { return }
         if active {

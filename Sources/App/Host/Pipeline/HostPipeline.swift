@@ -67,8 +67,12 @@ package final class HostPipeline: HostEventSink {
     private var started: Instant?
     /// When text was last typed (XTest borrows keycodes for it; given back a moment later).
     var lastTextAt: Instant?
-    /// Told about every controller's session, motion and buttons (the DSU server).
+    /// Told about every controller's session, motion and buttons (the DSU server, the laser),
+    /// while the desktop session is active: a suspended host tells them every session
+    /// closed, then nothing, and opens them again when it is active (HostPipeline+WebInput).
     package var observers: [any HostPipelineObserver] = []
+    /// Where each open session came from, for the observers told again after a suspension.
+    var origins: [SessionID: HostControllerOrigin] = [:]
     /// Told about every event the mapping produced, before the injector (an overlay, a recorder).
     package var outputHooks: [any HostOutputHook] {
         get { injectorOutput.hooks }
@@ -145,12 +149,13 @@ package final class HostPipeline: HostEventSink {
             route(from: start, session: id, now: now)
             if let key = calibrationKey(id, origin: origin) { identify(id, as: key, now: now) }
             logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(origin.displayText)"])
-            for o in observers { o.sessionOpened(id, origin: origin, now: now) }
+            origins[id] = origin
+            if !core.suspended { for o in observers { o.sessionOpened(id, origin: origin, now: now) } }
         case let .motion(id, sample, latency):
             // The per-packet path: the core's decision as a value, its parts straight to their outputs.
             let m = core.motion(id, sample, latencyMicros: latency, screen: injector.screen, now: now)
             // Observers serve the sample on with its time on the host's clock (SampleTimeline).
-            if let mapped = m.sample { for o in observers { o.motion(id, mapped, now: now) } }
+            if let mapped = m.sample, !core.suspended { for o in observers { o.motion(id, mapped, now: now) } }
             if let note = m.note { say(note, session: id) }
             if let event = m.pointer {
                 injectorOutput.inject(event, session: id, now: now)
@@ -163,13 +168,13 @@ package final class HostPipeline: HostEventSink {
         case let .button(id, button, isDown):
             core.button(id, button, isDown: isDown, now: now, into: &pending)
             route(from: start, session: id, now: now)
-            for o in observers { o.button(id, button, isDown: isDown, now: now) }
+            if !core.suspended { for o in observers { o.button(id, button, isDown: isDown, now: now) } }
         case let .sessionClosed(id, reason):
             core.close(id, reason: reason, now: now, into: &pending)
             route(from: start, session: id, now: now)
             noticeSinks.removeValue(forKey: id)
             logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
-            for o in observers { o.sessionClosed(id, now: now) }
+            if origins.removeValue(forKey: id) != nil, !core.suspended { for o in observers { o.sessionClosed(id, now: now) } }
         case .send:
             break
         }
