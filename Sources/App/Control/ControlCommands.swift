@@ -3,7 +3,7 @@
 package enum ControlCommand: String, CaseIterable, Sendable {
     /// Who the host is and where it listens.
     case status
-    /// UDP controllers' pairing (`remotion pair --listen`, docs/PAIRING.md).
+    /// UDP controllers' pairing (`remotion pair --listen`, docs/SECURITY.md §3 and §5.1).
     case pairWindow = "pair-window", pairWait = "pair-wait", pairDecide = "pair-decide"
     /// Phones (docs/WEB-CONTROLLER.md): a pairing link, the counters, the phones waiting
     /// for the person at the computer, and the answer.

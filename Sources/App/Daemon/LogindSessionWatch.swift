@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Follows logind's `Active` property of the host's desktop session on the system bus
-/// (issue 25 item 10): after a fast user switch the host's session is inactive and another
+/// (docs/SECURITY.md §11.4): after a fast user switch the host's session is inactive and another
 /// user's is at the screen, so the host stops injecting (every held input released, input
 /// dropped) until its session is active again (docs/INJECTION.md, docs/SECURITY.md §11.4).
 ///

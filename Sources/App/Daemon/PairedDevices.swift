@@ -2,7 +2,7 @@ import Foundation
 import RemotionHostLogic
 import RemotionNetwork
 
-/// Who may drive this host, for the person at the computer wherever they are (issue 38): the
+/// Who may drive this host, for the person at the computer wherever they are: the
 /// phones waiting to pair, the paired phones (web controllers) and the paired UDP
 /// controllers. The dashboard's Accept / Deny / Revoke / typing switch and the terminal
 /// view's keys use this; `remotion devices` does the same through the control socket.

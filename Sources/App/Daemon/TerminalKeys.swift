@@ -2,7 +2,7 @@ import Foundation
 import RemotionHostLogic
 import Synchronization
 
-/// The terminal view's keys (issue 38): stdin switched to non-canonical mode without echo
+/// The terminal view's keys (docs/UI.md): stdin switched to non-canonical mode without echo
 /// (`ICANON`, `ECHO` off; `ISIG` stays on, so Ctrl-C still stops the host), read without
 /// waiting (`VMIN = 0`, `VTIME = 0`: a read returns what is there, or nothing). The
 /// terminal's settings are put back by `close` (the view's own exit path). Owned by the

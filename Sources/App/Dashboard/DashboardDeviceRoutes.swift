@@ -3,7 +3,7 @@ import Hummingbird
 import RemotionHostLogic
 import RemotionNetwork
 
-/// The dashboard's pairing card (issue 38): the phones waiting to pair, with Accept and
+/// The dashboard's pairing card (docs/DASHBOARD.md): the phones waiting to pair, with Accept and
 /// Deny, and the paired phones and controllers, with Revoke and the typing switch.
 ///
 ///     GET  /api/devices                → DevicesView

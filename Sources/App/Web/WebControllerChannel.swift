@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// Why not Hummingbird's `HTTP1WebSocketUpgradeChannel`: it hands every frame to an async
 /// sequence on the Swift concurrency pool and every reply back through an async writer; a
 /// 60 Hz MOTION frame crossed threads three times and that layer was the largest share of a
-/// web frame's host CPU (docs/BENCHMARKS.md, issue 27 item 9). Here a MOTION frame is
+/// web frame's host CPU (docs/BENCHMARKS.md). Here a MOTION frame is
 /// decoded, stepped and acknowledged in one pass on the connection's loop, and reaches the
 /// host's loop in one `execute`. The HTTP side is Hummingbird's, unchanged.
 struct WebControllerChannel: ServerChildChannel, HTTPChannelHandler {

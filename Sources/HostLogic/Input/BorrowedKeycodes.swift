@@ -1,4 +1,4 @@
-/// The record of keycodes XTest typing borrowed (issue 25 item 7): written before a spare
+/// The record of keycodes XTest typing borrowed (docs/SECURITY.md §11.3): written before a spare
 /// keycode is remapped, removed once it is emptied again, read at the next start so a host
 /// that died without a clean stop (SIGKILL, a trap) leaves no altered keyboard map behind.
 ///

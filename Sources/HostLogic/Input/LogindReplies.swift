@@ -1,5 +1,5 @@
 /// What `gdbus` prints for the few logind calls the host makes to follow its desktop
-/// session (issue 25 item 10; the adapter is `LogindSessionWatch`). Pure parsers: a reply
+/// session (docs/SECURITY.md §11.4; the adapter is `LogindSessionWatch`). Pure parsers: a reply
 /// that does not parse is nil, never a guess.
 package enum LogindReplies {
     /// `(objectpath '/org/freedesktop/login1/session/_32',)` → the path.

@@ -2,8 +2,8 @@
 /// exact below 64 µs, then 32 buckets per power of two (at most 3.1% above the true
 /// value) up to about 67 s; larger values count in the last bucket. Recording is a few
 /// integer operations with no allocation; a percentile or a range count scans 736
-/// counters, so a status snapshot of many controllers stays cheap (issue 14: HDR
-/// histograms through generic code cost 8–15 ms per snapshot with 64 sessions).
+/// counters, so a status snapshot of many controllers stays cheap (the HDR histograms it
+/// replaced, through generic code, cost 8–15 ms per snapshot with 64 sessions).
 package struct LatencyHistogram: Sendable, Equatable {
     static let linear: UInt64 = 64
     static let subBuckets = 32

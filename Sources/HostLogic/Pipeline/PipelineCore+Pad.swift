@@ -1,7 +1,6 @@
 import RemotionProtocol
 
-/// A controller's virtual pad switched on and off while it is connected (issue 28 item 2:
-/// "the dashboard and the page can switch a controller to it"). With `[gamepad] for =
+/// A controller's virtual pad switched on and off while it is connected. With `[gamepad] for =
 /// "asked"` no session gets a pad at open; the page's Gamepad mode asks for one, the
 /// dashboard can give or take one; with `for = "every"` (the default) each session starts
 /// with one and may still give it up. Taking a pad away is the zero-stuck rule's case: rest,

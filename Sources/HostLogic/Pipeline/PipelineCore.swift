@@ -1,6 +1,6 @@
 import RemotionProtocol
 
-/// The host pipeline's decisions, sans-IO (issue 27 item 3): the session table (one
+/// The host pipeline's decisions, sans-IO: the session table (one
 /// `PipelineSession` record per open session), what a session's open, motion, button edge
 /// and close mean, its mapping state, telemetry, the totals of the ended ones, and its
 /// virtual pad's state. Events and the time in; `PipelineOutput`s out, appended to a
@@ -60,7 +60,7 @@ package struct PipelineCore: Sendable {
         guard let i = sessions.index(forKey: id) else { return MotionOutput() }
         // One in-place access to the record for the whole sample (`&sessions.values[i]`):
         // reading `sessions.values[i].field` goes through the getter and copies the whole
-        // record, mapper and trail included, for every field read (issue 27 item 9).
+        // record, mapper and trail included, for every field read.
         var m = Self.map(sample, into: &sessions.values[i], latencyMicros: latencyMicros, paused: paused,
                          screen: screen, now: now)
         if suspended { m.pad = nil }

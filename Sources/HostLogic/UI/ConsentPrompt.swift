@@ -1,6 +1,6 @@
 import RemotionProtocol
 
-/// A phone waiting to pair, as the terminal view shows it above everything else (issue 38):
+/// A phone waiting to pair, as the terminal view shows it above everything else (docs/UI.md):
 ///
 ///     ▶ phone 'Pixel 7' at 192.168.1.20:50312 asks to pair · code 4821 · 97 s left
 ///       a accept · d deny   (1 more waiting)

@@ -32,7 +32,7 @@ package struct HostStatus: Hashable, Sendable {
         package var qrLines: [String]
         package init(url: String, qrLines: [String]) { self.url = url; self.qrLines = qrLines }
     }
-    /// The phone waiting to pair, shown at the top with its keys (issue 38); nil: none.
+    /// The phone waiting to pair, shown at the top with its keys; nil: none.
     package var waitingPhone: WaitingPhonePrompt?
     /// The host's facts, shown inside the view (injector and why, dashboard, discovery, …).
     package var notes: [String]

@@ -14,7 +14,7 @@ import RemotionProtocol
 /// The borrowed keycodes are given back a moment after each text (`restoreBorrowedKeycodes`,
 /// called by the pipeline) and on close; while borrowed they are recorded in
 /// `keymapRecord` (0600, written before the map changes), which the next start reads to
-/// give back what a host killed without a clean stop left behind (issue 25 item 7).
+/// give back what a host killed without a clean stop left behind (docs/SECURITY.md §11.3).
 extension XTestBackend: TextTypingBackend {
     /// At most this many keycodes are borrowed.
     static let spareCount = 16

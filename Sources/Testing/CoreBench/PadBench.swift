@@ -3,7 +3,7 @@ import Glibc
 import RemotionHostLogic
 import RemotionProtocol
 
-/// The virtual pad's cost per controller sample (issue 28 item 7, in process): GamepadFeed
+/// The virtual pad's cost per controller sample, in process: GamepadFeed
 /// (frame, units, gyro as the right stick) then DualSensePad's Bluetooth input report
 /// (78 bytes with its CRC-32), and the report written to /dev/null as a stand-in for
 /// /dev/uhid (this machine's kernel has none; the write's syscall is what remains). Beside

@@ -3,7 +3,7 @@ import Glibc
 import RemotionHostLogic
 import RemotionProtocol
 
-/// The host pipeline's per-sample cost in process (issue 27 item 3): `PipelineCore.motion`
+/// The host pipeline's per-sample cost in process: `PipelineCore.motion`
 /// (the session table, telemetry with its latency histogram, the mapper, the pad's state
 /// with `pads`), its parts routed as `HostPipeline` routes them — the pointer to the injector
 /// directly and to any other input output, pad states to the outputs of their kind behind a

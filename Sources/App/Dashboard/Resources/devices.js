@@ -1,4 +1,4 @@
-// The dashboard's pairing card (issue 38): the phones waiting to pair (name, address, the
+// The dashboard's pairing card (docs/DASHBOARD.md): the phones waiting to pair (name, address, the
 // code the phone shows, time left) with Accept and Deny, and the paired phones and
 // controllers with Revoke and the typing switch. Reads GET /api/devices every second (and
 // at once after each answer); answers are token-protected POSTs (docs/SECURITY.md §5.3) to

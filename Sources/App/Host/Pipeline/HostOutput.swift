@@ -2,7 +2,7 @@ import Logging
 import RemotionHostLogic
 import RemotionProtocol
 
-/// Where the pipeline's decisions go (issue 28 item 1): each output takes the kinds of
+/// Where the pipeline's decisions go: each output takes the kinds of
 /// `PipelineOutput` it `accepts`, and `HostPipeline` routes every output of `PipelineCore`
 /// to each output that accepts its kind, in order, on the host's loop. The injector
 /// (`InjectorOutput`) takes input (pointer, mouse buttons, keys, wheel, a session's

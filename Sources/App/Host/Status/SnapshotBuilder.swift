@@ -29,8 +29,8 @@ package struct SnapshotInputs: Sendable {
 }
 
 /// Builds and publishes snapshots on its own serial queue, so percentiles, histograms,
-/// trails and strings for many controllers never stall the loop that injects (issue 14:
-/// 8–15 ms per snapshot with 64 sessions, on the loop, before). If the queue falls
+/// trails and strings for many controllers never stall the loop that injects (on that
+/// loop, building them took 8–15 ms per snapshot with 64 sessions). If the queue falls
 /// behind, only the newest inputs are built.
 package final class SnapshotBuilder: Sendable {
     private let publisher: SnapshotPublisher

@@ -1,7 +1,7 @@
 import SwiftASN1
 import X509
 
-/// What the local CA may vouch for (issue 25 item 4): a critical NameConstraints extension
+/// What the local CA may vouch for (docs/SECURITY.md §11.1): a critical NameConstraints extension
 /// that permits only `.local` names, `localhost`, and the private, loopback and link-local
 /// address ranges. A certificate it signs for any other name (www.example.com, a public
 /// address) fails path validation in every RFC 5280 client (OpenSSL, iOS, Android, browsers),

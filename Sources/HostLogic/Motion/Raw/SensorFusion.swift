@@ -18,7 +18,7 @@ import RemotionProtocol
 /// Why an inertial frame: a hand's linear acceleration averages to nothing over seconds
 /// (the hand stays where it is), so in a frame that does not turn with the controller its
 /// low-pass is gravity; the body-frame reading instead swings with every turn. Why not
-/// Madgwick's gradient step (this filter until issue 40): its correction has a fixed rate
+/// Madgwick's gradient step (the filter before this one): its correction has a fixed rate
 /// β whatever the error, so the hand's acceleration (≈ 0.03 g, ±1.7° of apparent tilt)
 /// random-walks the estimate; on the bench's hand-held traces (scripts/bench-fusion.sh)
 /// its tilt RMS was 0.45° at 250 Hz against this filter's figure in docs/BENCHMARKS.md.
