@@ -62,7 +62,8 @@ put() { # mode, source, destination
 # bin/remotion is a link to it.
 lib="$prefix/lib/remotion"
 put 0755 "$bin" "$lib/remotion"
-for f in $(cd "$bundle" && find . -type f | sort); do put 0644 "$bundle/$f" "$lib/Remotion_RemotionApp.resources/${f#./}"; done
+# Not the page's self-checks (selftest*.js) nor its package.json: test code, never served.
+for f in $(cd "$bundle" && find . -type f ! -name 'selftest*.js' ! -path './Page/package.json' | sort); do put 0644 "$bundle/$f" "$lib/Remotion_RemotionApp.resources/${f#./}"; done
 mkdir -p "$prefix/bin"
 ln -sf "$lib/remotion" "$prefix/bin/remotion"
 echo "$prefix/bin/remotion" >>"$manifest"

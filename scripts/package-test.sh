@@ -86,6 +86,8 @@ echo "package-test: apt-get install --no-install-recommends ./$(basename "$deb")
 recommends=$(dpkg-deb -f "$deb" Recommends | tr -d ,)
 echo "package-test: its Recommends ($recommends) would add $(inroot apt-get install -s --no-install-recommends $recommends | grep -c '^Inst ') more (simulated)"
 check "the package has at most 70 dependencies without its Recommends (issue 26 item 2)" test $((after - before - 1)) -le 70
+check "the package carries no test code (the page's self-checks, its package.json)" \
+  bash -c "! dpkg-deb -c '$deb' | grep -E 'selftest|Page/package.json'"
 check "remotion --version in the root says the package's version" \
   test "$(inroot remotion --version)" = "$(dpkg-deb -f "$deb" Version)"
 check "the man page and the completions are where man and the shells look" \

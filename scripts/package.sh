@@ -67,7 +67,9 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/lib/remotion" "$root/usr/sh
 # binary resolves the link: Bundle.module looks next to /proc/self/exe).
 install -m 0755 "$bin" "$root/usr/lib/remotion/remotion"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/lib/remotion/remotion"
-(cd "$bundle" && find . -type f | sort) | while read -r f; do
+# The page's self-checks (selftest*.js) and its package.json run only in the suite (node, the
+# browser stages); the host never serves them, so the package does not carry them.
+(cd "$bundle" && find . -type f ! -name 'selftest*.js' ! -path './Page/package.json' | sort) | while read -r f; do
   install -D -m 0644 "$bundle/$f" "$root/usr/lib/remotion/Remotion_RemotionApp.resources/${f#./}"
 done
 ln -s ../lib/remotion/remotion "$root/usr/bin/remotion"

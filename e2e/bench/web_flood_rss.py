@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Memory and descriptors of `remotion host` under a connection flood on its web port
-(docs/BENCHMARKS.md, "Web controller port under a flood"). Run inside a network namespace
+(docs/BENCHMARKS.md, "Web controller port under a neighbour's connection flood"). Run inside a network namespace
 of the caller's own (scripts/bench-web-flood.sh). For each case: a host under
 `prlimit --nofile=SOFT:HARD`, FLOOD connections (half idle, half a ClientHello's first bytes)
 from SOURCES loopback addresses (127.0.1.x…), held for 2 s, then closed; prints one

@@ -7,7 +7,7 @@ import RemotionProtocol
 /// the controller's own value is data and is only ever compared or subtracted here, in
 /// arithmetic that cannot trap.
 ///
-/// The rules (docs/SECURITY.md, "Time from outside"):
+/// The rules (docs/SECURITY.md, §11.5 "Time and values from outside are data"):
 /// - The first sample is anchored at the host's `now`.
 /// - A later sample moves the mapped time on by its own step from the previous sample when
 ///   that step is plausible: more than 0 and at most `maxStep` (1 s).

@@ -1,7 +1,7 @@
 import Foundation
 import RemotionProtocol
 
-/// The page's touchpad, typing and presenter messages (docs/WEB-CONTROLLER.md, "Modes"):
+/// The page's touchpad, typing and presenter messages (docs/WEB-CONTROLLER.md, "What each control does by default"):
 /// JSON text frames beside the commands of `WebClientMessage`, decoded here so that the
 /// older messages stay untouched. Anything malformed is nil (counted and dropped by the
 /// socket), never a crash, never an injection.

@@ -1,7 +1,7 @@
 import RemotionProtocol
 
 /// Why a web controller session (or one of its sockets) ends, on either transport
-/// (docs/WEB-CONTROLLER.md, "Ending"): what the host's state machine is told, and what the
+/// (docs/WEB-CONTROLLER.md, "One session machine (host)"): what the host's state machine is told, and what the
 /// page is told when the host ends it.
 package enum WebSessionEnding: Sendable, Hashable {
     /// The page closed its socket or data channel (or the connection failed).

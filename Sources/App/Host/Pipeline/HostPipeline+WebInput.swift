@@ -3,7 +3,7 @@ import RemotionNetwork
 import RemotionProtocol
 
 extension HostPipeline {
-    /// One touchpad, typing or laser message of `id` (docs/WEB-CONTROLLER.md, "Modes").
+    /// One touchpad, typing or laser message of `id` (docs/WEB-CONTROLLER.md, "What each control does by default").
     /// Presses and releases go through the injector like the buttons' (output hooks first,
     /// exactly-once edges, released when the session ends). Returns a reply for the page
     /// (characters that could not be typed).

@@ -43,7 +43,7 @@ export function parseUntypedMessage(text) {
   return { text: m.text.slice(0, 256), message: typeof m.message === "string" ? m.message.slice(0, 200) : "" };
 }
 
-// ── messages to the host (JSON text frames; docs/WEB-CONTROLLER.md, "Modes") ───────────
+// ── messages to the host (JSON text frames; docs/WEB-CONTROLLER.md, "What each control does by default") ───────────
 const round = (v) => Math.round(v * 100) / 100;
 export const padMessage = (dx, dy, ms) => JSON.stringify({ type: "pad", dx: round(dx), dy: round(dy), ms: round(ms) });
 export const scrollMessage = (dx, dy) => JSON.stringify({ type: "scroll", dx: round(dx), dy: round(dy) });

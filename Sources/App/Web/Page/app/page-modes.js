@@ -1,4 +1,4 @@
-// page-modes.js — the page's modes as one table (docs/WEB-CONTROLLER.md, "Modes"). A mode is
+// page-modes.js — the page's modes as one table (docs/WEB-CONTROLLER.md, "What each control does by default"). A mode is
 // one file (mode-*.js: its id, title, whether it aims with motion, its pane's HTML and the
 // bindings of that pane) and one entry here; the mode bar, the panes, the mode memory and the
 // motion gate all come from this table. Styles live in style.css (.pane-<id>).
