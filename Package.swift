@@ -64,6 +64,7 @@ let package = Package(
             "RemotionProtocol", "RemotionHostLogic",
             .target(name: "CX11", condition: .when(platforms: [.linux])),
             .target(name: "CAvahi", condition: .when(platforms: [.linux])),
+            .target(name: "CDesktopNotify", condition: .when(platforms: [.linux])),
             "CQREncode",
         ], path: "Sources/System"),
         .target(name: "RemotionApp", dependencies: [
@@ -105,6 +106,11 @@ let package = Package(
         // package at build time, and the host runs without it (the page uses the WebSocket).
         .target(name: "CWebRTCPeer", path: "Sources/CLibraries/CWebRTCPeer",
                 linkerSettings: [.linkedLibrary("dl")]),
+        // Desktop notifications (a phone asks to pair: Accept / Deny) through GIO's GDBus,
+        // loaded at run time like GStreamer: no -dev package, and a host with no session bus
+        // runs without them.
+        .target(name: "CDesktopNotify", path: "Sources/CLibraries/CDesktopNotify",
+                linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CQREncode", path: "Sources/CLibraries/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
 

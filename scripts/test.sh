@@ -53,6 +53,7 @@ stage "dashboard in headless chromium" env REMOTION_SKIP_BUILD=1 bash scripts/br
 stage "web controller: phone page in headless chromium → XTest" env REMOTION_SKIP_BUILD=1 bash scripts/web-controller-test.sh
 stage "a phone paired from the dashboard alone: Accept, Deny, typing, Revoke (chromium, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/dashboard-consent-test.sh
 stage "a key in the terminal view answers the waiting phone (tmux, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/terminal-consent-test.sh
+stage "a desktop notification answers the waiting phone (private session bus, python-dbusmock's notification server)" env REMOTION_SKIP_BUILD=1 bash scripts/notify-consent-test.sh
 stage "web page modes: layouts, touchpad, typing, laser overlay (chromium → XTest)" env REMOTION_SKIP_BUILD=1 bash scripts/web-modes-test.sh
 stage "web page in WebKit (WebKitGTK): pairing, motion, every mode, layouts (→ XTest)" env REMOTION_SKIP_BUILD=1 bash scripts/webkit-test.sh
 stage "XTest keymap borrowed for typing is given back: after 1 s, SIGHUP, SIGKILL + restart (Xvfb, ~10 s)" env REMOTION_SKIP_BUILD=1 bash scripts/xtest-keymap-test.sh

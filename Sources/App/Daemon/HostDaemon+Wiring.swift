@@ -76,6 +76,11 @@ extension HostDaemon {
                     phonePairing = started.service.openPairing
                     devices = PairedDevices(registry: started.service.server.registry, keys: devices.keys)
                     status.consent.set(devices)
+                    #if os(Linux)
+                    // A phone that asks to pair, as a desktop notification with Accept and Deny.
+                    services.append(.init(service: ConsentNotificationService(
+                        devices: devices, logger: logger, environment: options.injection.environment)))
+                    #endif
                     ready.webPort = started.port
                     ready.pairingURL = started.url
                     let page = "https://\(started.service.reachable.contains(":") ? "[\(started.service.reachable)]" : started.service.reachable):\(started.port)/"

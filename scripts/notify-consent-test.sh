@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# A phone that asks to pair is shown as a desktop notification with Accept and Deny
+# (e2e/notify/notify_consent.py): `remotion host` (log injector, no display) on a private
+# session bus where python-dbusmock's notification_daemon stands in for the desktop's
+# notification server (a fake: no desktop session runs here). Accept and Deny on the
+# notification, an answer given elsewhere closing it, a dismissed one not shown again.
+# Inside a new network namespace that has only lo. Prints 'N passed, N failed'.
+#   REMOTION_SKIP_BUILD=1 scripts/notify-consent-test.sh   use the existing build
+set -u
+cd "$(dirname "$0")/.."
+
+netns_precheck() {
+    /usr/bin/python3 -c 'import dbusmock, dbus' 2>/dev/null || { echo "notify-consent-test: python3-dbusmock is missing"; return 1; }
+}
+. scripts/lib/private-netns.sh
+enter_private_netns notify-consent-test "dbus-daemon gdbus" "$@"
+
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+fail() { echo "notify-consent-test: $1"; for f in "$work"/*.err; do echo "--- $f"; tail -8 "$f"; done; echo "0 passed, 1 failed"; exit 1; }
+
+# A session bus of our own: its socket appears when it listens.
+dbus-daemon --session --address="unix:path=$work/bus" --nofork --nopidfile 2>"$work/bus.err" & pids+=($!)
+for _ in $(seq 100); do [[ -S $work/bus ]] && break; sleep 0.05; done
+[[ -S $work/bus ]] || fail "the session bus did not start"
+export DBUS_SESSION_BUS_ADDRESS="unix:path=$work/bus"
+/usr/bin/python3 -m dbusmock --template notification_daemon >"$work/mock.out" 2>"$work/mock.err" & pids+=($!)
+owned() { gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+            --method org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true; }
+for _ in $(seq 100); do owned && break; sleep 0.05; done
+owned || fail "the mock notification server did not take its name"
+
+env -u DISPLAY -u WAYLAND_DISPLAY REMOTION_NO_UINPUT=1 HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" \
+  "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --dashboard-port 0 --web-port 0 --pair-at-start --no-discovery \
+  --inject log --data-dir "$work/data" --ready-file "$work/ready.json" >"$work/host.out" 2>"$work/host.err" & host=$!
+pids+=("$host")
+. scripts/lib/ready.sh
+for _ in $(seq 300); do [[ -s $work/ready.json ]] && break; kill -0 "$host" 2>/dev/null || break; sleep 0.05; done
+ready_require "$work/ready.json" pairingURL >/dev/null || fail "the host did not become ready"
+
+timeout 60 /usr/bin/python3 e2e/notify/notify_consent.py "$REMOTION_BIN" "$work/data" "$work/ready.json"
+rc=$?
+kill -INT "$host"; wait "$host" 2>/dev/null
+[[ $rc -ne 0 ]] && { echo "--- host stderr"; tail -12 "$work/host.err"; echo "--- mock"; tail -5 "$work/mock.err"; }
+exit $rc
