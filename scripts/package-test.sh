@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI stage (docs/PACKAGING.md): builds the .deb from the checkout (scripts/package.sh,
-# release build, lintian) and installs it into a minimal Debian 12 root (mmdebstrap
+# release build, lintian) and installs it into a minimal Debian 12 root, then a minimal
+# Debian 13 root (mmdebstrap
 # minbase) with `apt-get install ./remotion_….deb` and nothing else, then, inside the root:
 #   remotion --version
 #   remotion demo --duration 1                     as a non-root user
@@ -8,7 +9,7 @@
 #                                                  the checkout's binary over loopback
 # The root shares this machine's network namespace (chroot): every socket is on 127.0.0.1.
 # The mirror comes from this machine's apt sources at run time; the root is cached in
-# $REMOTION_CI_CACHE (default /var/cache/remotion-ci) as bookworm-minbase-<date>-<mirror
+# $REMOTION_CI_CACHE (default /var/cache/remotion-ci) as <suite>-minbase-<date>-<mirror
 # hash>.tar, made again each day. Needs root, mmdebstrap, unshare.
 # Env: REMOTION_SKIP_BUILD=1 packages the release binary already built (.build/release);
 #      REMOTION_RELEASE_BIN=PATH packages that release binary instead (scripts/test.sh passes
@@ -23,36 +24,48 @@ outside=${REMOTION_RELEASE_BIN:-.build/release/remotion}
 bash scripts/package.sh ${REMOTION_RELEASE_BIN:+--bin "$REMOTION_RELEASE_BIN"} || fail "scripts/package.sh failed: fix what it says above"
 deb=$(ls -t dist/remotion_*.deb | head -1)
 
+passed=0; failed=0
+check() { # name, command...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+works=(); pids=()
+cleanup() {
+  for w in "${works[@]}"; do [[ -s $w/host.pid ]] && kill "$(cat "$w/host.pid")" 2>/dev/null; done
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  rm -rf "${works[@]}"
+}
+trap cleanup EXIT
+
+# One Debian release: a minimal root of it (cached for the day), the .deb installed with
+# apt-get and nothing else, then the same checks inside it.
+test_release() { # suite (bookworm, trixie), label
+local suite=$1 label=$2
+echo "=== package-test: $label ($suite)"
 # The mirror: the first non-security URI of this machine's apt sources (deb822 or one-line).
 uris=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n'
        grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | sed 's/\[[^]]*\]//' | awk '{print $2}')
 mirror=$(grep -v -- -security <<<"$uris" | grep -m1 .)
 security=$(grep -m1 -- -security <<<"$uris")
 [[ -n $mirror ]] || fail "no Debian mirror in /etc/apt/sources.list{,.d}: add one (deb http://MIRROR/debian bookworm main)"
-sources=("deb $mirror bookworm main" "deb $mirror bookworm-updates main")
-[[ -n $security ]] && sources+=("deb $security bookworm-security main")
+sources=("deb $mirror $suite main" "deb $mirror $suite-updates main")
+[[ -n $security ]] && sources+=("deb $security $suite-security main")
 
 cache=${REMOTION_CI_CACHE:-/var/cache/remotion-ci}
 key="$(date -u +%Y%m%d)-$(printf '%s\n' "${sources[@]}" | md5sum | cut -c1-8)"
-tar=$cache/bookworm-minbase-$key.tar
+tar=$cache/$suite-minbase-$key.tar
 mkdir -p "$cache"
 if [[ ! -s $tar ]]; then
-  echo "package-test: making the minimal Debian 12 root ($tar)"
-  find "$cache" -maxdepth 1 -name 'bookworm-minbase-*.tar' -delete
-  mmdebstrap --variant=minbase --format=tar --quiet --skip=cleanup/apt/lists bookworm "$tar.part" "${sources[@]}" >"$cache/mmdebstrap.log" 2>&1 ||
+  echo "package-test: making the minimal $label root ($tar)"
+  find "$cache" -maxdepth 1 -name "$suite-minbase-*.tar" -delete
+  mmdebstrap --variant=minbase --format=tar --quiet --skip=cleanup/apt/lists "$suite" "$tar.part" "${sources[@]}" >"$cache/mmdebstrap.log" 2>&1 ||
     { tail -5 "$cache/mmdebstrap.log" >&2; fail "mmdebstrap could not make the root from $mirror: check the mirror and the network"; }
   mv "$tar.part" "$tar"
 fi
 
 work=$(mktemp -d /tmp/remotion-package-test.XXXXXX)
+works+=("$work")
 root=$work/root
-pids=()
-cleanup() {
-  [[ -s $work/host.pid ]] && kill "$(cat "$work/host.pid")" 2>/dev/null
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
 mkdir "$root" && tar -C "$root" -xf "$tar" || fail "could not unpack $tar: remove it and run again"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 chmod 1777 "$root/tmp"
@@ -67,25 +80,20 @@ inroot() {
     "$root" chroot "${spec[@]}" "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/home/tester LANG=C.UTF-8 "$@"
 }
 
-passed=0; failed=0
-check() { # name, command...
-  local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
-}
 
 before=$(inroot dpkg-query -W -f '${Package}\n' | wc -l) before_kib=$(du -sk "$root/usr" | cut -f1)
 cp "$deb" "$root/tmp/"
 # Without its Recommends (GStreamer's WebRTC plugins): the host must run without them.
 if ! inroot sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends /tmp/$(basename "$deb")" >"$work/apt.log" 2>&1; then
   tail -15 "$work/apt.log"
-  fail "apt-get install ./$(basename "$deb") failed in a minimal Debian 12: a Depends is missing or wrong (see above)"
+  fail "apt-get install ./$(basename "$deb") failed in a minimal $label: a Depends is missing or wrong (see above)"
 fi
 inroot apt-get clean
 after=$(inroot dpkg-query -W -f '${Package}\n' | wc -l) after_kib=$(du -sk "$root/usr" | cut -f1)
-echo "package-test: apt-get install --no-install-recommends ./$(basename "$deb") added $((after - before)) packages to minbase ($((after - before - 1)) dependencies), /usr grew by $(((after_kib - before_kib) / 1024)) MiB"
+echo "package-test: $label: apt-get install --no-install-recommends ./$(basename "$deb") added $((after - before)) packages to minbase ($((after - before - 1)) dependencies), /usr grew by $(((after_kib - before_kib) / 1024)) MiB"
 recommends=$(dpkg-deb -f "$deb" Recommends | tr -d ,)
 echo "package-test: its Recommends ($recommends) would add $(inroot apt-get install -s --no-install-recommends $recommends | grep -c '^Inst ') more (simulated)"
-check "the package has at most 70 dependencies without its Recommends (issue 26 item 2)" test $((after - before - 1)) -le 70
+check "the package has at most 70 dependencies without its Recommends" test $((after - before - 1)) -le 70
 check "the package carries no test code (the page's self-checks, its package.json)" \
   bash -c "! dpkg-deb -c '$deb' | grep -E 'selftest|Page/package.json'"
 check "remotion --version in the root says the package's version" \
@@ -143,6 +151,11 @@ else
   check "remotion host starts in the root (ready file)" false
   tail -3 "$work/host.err"
 fi
+}
+
+test_release bookworm "Debian 12"
+# The current stable: the package built on Debian 12 installs and runs there too.
+test_release trixie "Debian 13"
 
 echo "package-test: $passed passed, $failed failed"
 ((failed == 0)) || fail "$failed check(s) failed above: the package as installed does not work"
