@@ -57,10 +57,13 @@ tar=$cache/$suite-minbase-$key.tar
 mkdir -p "$cache"
 if [[ ! -s $tar ]]; then
   echo "package-test: making the minimal $label root ($tar)"
-  find "$cache" -maxdepth 1 -name "$suite-minbase-*.tar" -delete
-  mmdebstrap --variant=minbase --format=tar --quiet --skip=cleanup/apt/lists "$suite" "$tar.part" "${sources[@]}" >"$cache/mmdebstrap.log" 2>&1 ||
-    { tail -5 "$cache/mmdebstrap.log" >&2; fail "mmdebstrap could not make the root from $mirror: check the mirror and the network"; }
-  mv "$tar.part" "$tar"
+  # Older days' roots go; a run beside this one may be making (or using) today's: each makes
+  # its own part file and renames it into place whole.
+  find "$cache" -maxdepth 1 -name "$suite-minbase-*.tar" ! -name "$(basename "$tar")" -delete
+  part=$(mktemp -u "$tar.part.XXXXXX")   # a name only: mmdebstrap makes the file
+  mmdebstrap --variant=minbase --format=tar --quiet --skip=cleanup/apt/lists "$suite" "$part" "${sources[@]}" >"$part.log" 2>&1 ||
+    { tail -5 "$part.log" >&2; rm -f "$part" "$part.log"; fail "mmdebstrap could not make the root from $mirror: check the mirror and the network"; }
+  mv "$part" "$tar"; rm -f "$part.log"
 fi
 
 work=$(mktemp -d /tmp/remotion-package-test.XXXXXX)
