@@ -66,10 +66,12 @@ package struct PairedDevices: Sendable {
     /// Removes the UDP controller whose fingerprint is exactly `fingerprint` (as listed);
     /// the host's next trust reload closes its session. nil: no such controller.
     package func revoke(controller fingerprint: String) throws -> PairedController? {
-        let list = try keys.pairedControllers()
-        guard !fingerprint.isEmpty, let match = list.first(where: { $0.fingerprint == fingerprint }) else { return nil }
-        try keys.savePaired(list.filter { $0.fingerprint != fingerprint })
-        return match
+        try keys.changing {
+            let list = try keys.pairedControllers()
+            guard !fingerprint.isEmpty, let match = list.first(where: { $0.fingerprint == fingerprint }) else { return nil }
+            try keys.savePaired(list.filter { $0.fingerprint != fingerprint })
+            return match
+        }
     }
 
     /// Lets the phone whose id is exactly `id` type, or not; nil: no such phone.

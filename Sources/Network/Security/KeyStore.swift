@@ -51,8 +51,21 @@ public struct KeyStore: Sendable {
     public func hostKey() throws -> KeyPair { try staticKey(file: "host.key") }
     public func clientKey() throws -> KeyPair { try staticKey(file: "client.key") }
 
-    /// Loads the key, creating it (from the system CSPRNG) on first use.
+    /// Loads the key, creating it (from the system CSPRNG) on first use: under the store's
+    /// lock, so two processes starting at once (a host and `remotion pair --listen`) make one
+    /// identity, not two where the second overwrites the key the first already uses.
     func staticKey(file: String) throws -> KeyPair {
+        if let pair = try loadStaticKey(file: file) { return pair }
+        return try changing {
+            if let pair = try loadStaticKey(file: file) { return pair }
+            var rng = SystemRandomNumberGenerator()
+            let pair = rng.keyPair()
+            try write(Data((Base32.encode(pair.privateKeyBytes) + "\n").utf8), to: path(file))
+            return pair
+        }
+    }
+
+    private func loadStaticKey(file: String) throws -> KeyPair? {
         let url = path(file)
         if let data = try read(url) {
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -61,10 +74,19 @@ public struct KeyStore: Sendable {
             }
             return pair
         }
-        var rng = SystemRandomNumberGenerator()
-        let pair = rng.keyPair()
-        try write(Data((Base32.encode(pair.privateKeyBytes) + "\n").utf8), to: url)
-        return pair
+        return nil
+    }
+
+    /// Every read-modify-write of the store's lists holds `keys.lock` (flock, across
+    /// processes): a controller paired while `remotion devices --revoke` runs cannot bring the
+    /// revoked one back, nor can two pairings lose one another.
+    public func changing<T>(_ body: () throws -> T) throws -> T {
+        var result: Result<T, any Error>?
+        try PrivateFiles.withExclusiveLock(directory: directory.path, name: "keys.lock") { () throws(PrivateFileError) in
+            result = Result { try body() }
+        }
+        guard let result else { throw KeyStoreError("the key store's lock was not taken") }
+        return try result.get()
     }
 
     // MARK: paired controllers (host)
@@ -76,14 +98,20 @@ public struct KeyStore: Sendable {
     public func addPaired(name: String, publicKey: [UInt8], now: Date = Date()) throws -> PairedController {
         let entry = PairedController(name: name, publicKey: Base32.encode(publicKey),
                                      fingerprint: KeyFingerprint.fingerprint(of: publicKey), pairedAt: now)
-        var list = try pairedControllers().filter { $0.publicKey != entry.publicKey }
-        list.append(entry)
-        try savePaired(list)
+        try changing {
+            var list = try pairedControllers().filter { $0.publicKey != entry.publicKey }
+            list.append(entry)
+            try savePaired(list)
+        }
         return entry
     }
 
     /// Removes controllers whose fingerprint (or its prefix, dashes optional) or name matches.
     public func revoke(_ what: String) throws -> [PairedController] {
+        try changing { try revokeLocked(what) }
+    }
+
+    private func revokeLocked(_ what: String) throws -> [PairedController] {
         let list = try pairedControllers()
         let wanted = what.uppercased().replacingOccurrences(of: "-", with: "")
         let matches = list.filter {
@@ -103,9 +131,11 @@ public struct KeyStore: Sendable {
     public func addKnownHost(publicKey: [UInt8], address: String, now: Date = Date()) throws -> KnownHost {
         let entry = KnownHost(fingerprint: KeyFingerprint.fingerprint(of: publicKey), publicKey: Base32.encode(publicKey),
                               lastAddress: address, pairedAt: now)
-        var list = try knownHosts().filter { $0.publicKey != entry.publicKey }
-        list.append(entry)
-        try encode(list, "known-hosts.json")
+        try changing {
+            var list = try knownHosts().filter { $0.publicKey != entry.publicKey }
+            list.append(entry)
+            try encode(list, "known-hosts.json")
+        }
         return entry
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RemotionProtocol
 import RemotionNetwork
 import Testing
@@ -39,5 +40,41 @@ import Testing
         let hostKey = store.directory.appendingPathComponent("host.key")
         try Data("!!!".utf8).write(to: hostKey)
         #expect { try store.hostKey() } throws: { ($0 as? KeyStoreError)?.description.contains(hostKey.path) == true }
+    }
+}
+
+/// Two writers at once — the host pairing a controller while `remotion devices --revoke`
+/// or a second `remotion pair --listen` runs — go through one lock (`keys.lock`, flock: it
+/// excludes across processes, and between two descriptors in one process, as here).
+@Suite struct KeyStoreLockTests {
+    @Test func concurrentPairingsLoseNothingAndARevocationDoesNotComeBack() throws {
+        let store = temporaryStore("lock")
+        defer { removeStore(store) }
+        let keys = (0..<80).map { _ in (0..<32).map { _ in UInt8.random(in: 0...255) } }
+        // Four writers, 20 pairings each, beside a revoker that removes the first writer's as
+        // they come (each revocation a read-modify-write of the same file).
+        DispatchQueue.concurrentPerform(iterations: 5) { worker in
+            let mine = KeyStore(directory: store.directory)
+            if worker == 4 {
+                for _ in 0..<3 { for i in 0..<20 { _ = try? mine.revoke("w0-\(i)") } }
+                return
+            }
+            for i in 0..<20 { _ = try? mine.addPaired(name: "w\(worker)-\(i)", publicKey: keys[worker * 20 + i]) }
+        }
+        let names = Set(try store.pairedControllers().map(\.name))
+        for worker in 1..<4 {
+            #expect((0..<20).allSatisfy { names.contains("w\(worker)-\($0)") }, "writer \(worker)'s 20 pairings all kept")
+        }
+        #expect(names.subtracting((0..<20).map { "w0-\($0)" }).count == 60, "nothing else, nothing twice")
+    }
+
+    @Test func processesStartingAtOnceMakeOneHostKey() throws {
+        let store = temporaryStore("one-key")
+        defer { removeStore(store) }
+        let made = Mutex<Set<[UInt8]>>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let key = try? KeyStore(directory: store.directory).hostKey().publicKey { made.withLock { _ = $0.insert(key) } }
+        }
+        #expect(made.withLock { $0 } == [try store.hostKey().publicKey], "one identity, the one on disk")
     }
 }
