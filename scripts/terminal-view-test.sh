@@ -14,7 +14,7 @@ session="remotion-view-$$"
 failed=0
 fail() { echo "  terminal view: $*"; failed=1; }
 capture() { tmux capture-pane -p -t "$session" >"$1"; }
-cleanup() { tmux kill-session -t "$session" 2>/dev/null; }
+cleanup() { tmux kill-session -t "$session" 2>/dev/null; tmux kill-session -t "remotion-hup-$$" 2>/dev/null; }
 trap cleanup EXIT
 
 . scripts/lib/ready.sh
@@ -84,4 +84,34 @@ tmux send-keys -t "$session" C-c
 for _ in $(seq 50); do capture "$work/after.txt"; grep -q "remotion host: stopped after injecting" "$work/after.txt" && break; sleep 0.1; done
 cp "$work/after.txt" artifacts/terminal-view-after.txt
 grep -q "remotion host: stopped after injecting" "$work/after.txt" || fail "the last line is not shown after the view closed"
+
+# The terminal closes under the host (its window shut, an ssh session dropped) while a
+# controller holds a key: SIGHUP, and every later write to the terminal fails (EIO). The host
+# stops as if told to and releases what is held; it did crash instead, on its next line
+# (Foundation's FileHandle.write traps on EIO), 5.7 s after the terminal went. Its stderr
+# goes to a file here so that its last words can be read.
+hup="remotion-hup-$$"
+rm -f "$work/hup-ready.json"
+tmux new-session -d -s "$hup" -x 100 -y 45 \
+  "env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_SESSION_TYPE REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' '$bin' host \
+     --bind 127.0.0.1 --port 0 --dashboard-port 0 --no-web --no-discovery --data-dir '$hostkeys' \
+     --ready-file '$work/hup-ready.json' 2>'$work/hup.err'"
+for _ in $(seq 300); do [[ -s $work/hup-ready.json ]] && break; sleep 0.05; done
+if [[ -s $work/hup-ready.json ]]; then
+  hpid=$(ready_value "$work/hup-ready.json" pid)
+  "$bin" client --host "127.0.0.1:$(ready_value "$work/hup-ready.json" udpPort)" --data-dir "$clientkeys" \
+      --source "replay:$work/tilt.csv" --rate 50 --duration 4 2>/dev/null &
+  holder=$!
+  for _ in $(seq 50); do tmux capture-pane -p -t "$hup" | grep -q "held key:Left" && break; sleep 0.1; done
+  tmux capture-pane -p -t "$hup" | grep -q "held key:Left" || fail "the second host's view never showed the held key"
+  tmux kill-session -t "$hup"
+  for _ in $(seq 100); do kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$hpid" 2>/dev/null && { fail "the host still runs 10 s after its terminal closed"; kill "$hpid"; }
+  grep -q "stopped after injecting .*every held input released" "$work/hup.err" \
+    || fail "no stop line after the terminal closed: $(tail -3 "$work/hup.err")"
+  ! grep -q "Fatal error" "$work/hup.err" || fail "the host crashed when its terminal closed: $(grep -m1 'Fatal error' "$work/hup.err")"
+  kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+else
+  fail "the second host wrote no ready file in 15 s"
+fi
 exit $failed

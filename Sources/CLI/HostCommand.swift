@@ -135,6 +135,8 @@ struct HostCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A closed pipe (`remotion host | head`) is an error for the write, not the host's end.
+        StandardStreams.ignoreBrokenPipe()
         let machineName = ProcessInfo.processInfo.hostName
         let instance: InstanceName
         do {

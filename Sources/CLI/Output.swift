@@ -1,6 +1,7 @@
 import Foundation
+import RemotionApp
 
 /// Status lines go to stderr so stdout stays machine-readable (the log injector's JSON).
 func printErr(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardStreams.err(line + "\n")
 }

@@ -88,7 +88,7 @@ package struct StatusDisplay: Service {
         }
     }
 
-    private func write(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+    private func write(_ text: String) { StandardStreams.out(text) }
 
     package static func addresses(for local: SocketAddress) -> [String] { SocketAddress.reachableAddresses(for: local) }
 

@@ -30,8 +30,8 @@ package final class HostConsole: Sendable {
     private let err: @Sendable (String) -> Void
 
     package init(interactive: Bool,
-                 stdout: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
-                 stderr: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+                 stdout: @escaping @Sendable (String) -> Void = StandardStreams.out,
+                 stderr: @escaping @Sendable (String) -> Void = StandardStreams.err) {
         self.interactive = interactive
         out = stdout
         err = stderr

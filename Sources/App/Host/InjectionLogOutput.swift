@@ -27,6 +27,6 @@ package final class InjectionLogOutput {
 
     /// Unbuffered: straight to file descriptor 1.
     package static func standardOutput(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStreams.out(text)
     }
 }
