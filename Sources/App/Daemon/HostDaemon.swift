@@ -93,8 +93,9 @@ package struct HostDaemon: Sendable {
             let service = try await bindUDP(options, machine: machine, makeFraming: framing, makeSink: makeSink)
             wiring.loop = HostLoop(service)
             wiring.pairingCommands = PairingCommands(host: service, store: store).handlers
-            try await PairedNames(store: store).install(on: service)
-            try await PairedNames.installKeys(on: service)
+            // Datagram sessions are named after the controller's paired name (by its static key).
+            let names = PairedNames(store: store)
+            try await service.onLoop { $0.sink.pairedNames = names }
             // The phone's way first (most people hold a phone), the UDP controller's second.
             let howToPair = options.web.port == nil
                 ? "run `remotion pair --listen`"

@@ -91,7 +91,8 @@ package enum DemoRunner {
                 return pipeline
             })
         try await host.announceStart()
-        try await PairedNames(store: hostStore).install(on: host)
+        let names = PairedNames(store: hostStore)
+        try await host.onLoop { $0.sink.pairedNames = names }
         try await options.onHostReady?(host)
         let code = PairingCode(hostKey: try hostStore.hostKey().publicKey, secret: secret,
                                address: host.localAddress.displayText)

@@ -14,16 +14,4 @@ package struct PairedNames: Sendable {
         let encoded = Base32.encode(key)
         return (try? store.pairedControllers())?.first { $0.publicKey == encoded }?.name
     }
-
-    /// Names every new session of a secure host after its controller: the pipeline asks
-    /// when a session opens (on the host's loop; one small file read per new session, and
-    /// only paired controllers open sessions).
-    package func install(on host: HostService<NoiseHostFraming, HostPipeline>) async throws {
-        let names = self
-        try await host.onLoop { handler in
-            handler.sink.nameForSession = { [unowned handler] id in
-                handler.withFraming { $0.remoteStatic(of: id) }.flatMap(names.name(for:))
-            }
-        }
-    }
 }

@@ -52,6 +52,7 @@ public struct NoiseHostFraming: HostFraming {
 
     /// The paired controller's static key for a session (nil for unknown sessions).
     public func remoteStatic(of session: SessionID) -> [UInt8]? { core.remoteStatic(of: session) }
+    public func peerKey(of session: SessionID) -> [UInt8]? { core.remoteStatic(of: session) }
 
     public mutating func inbound(_ datagram: UnsafeRawBufferPointer, from: SocketAddress, now: Instant) -> InboundFrame {
         if datagram.count > 2, datagram[2] == DatagramKind.handshakeInitiation.rawValue, core.acceptsMac1(datagram) {

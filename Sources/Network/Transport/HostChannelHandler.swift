@@ -42,6 +42,9 @@ public protocol HostSinkDriver: AnyObject {
     func sendFeedback(_ id: SessionID, _ feedback: ControllerFeedback) -> Bool
     /// The protocol's numbers now (what `report(_:now:)` gets every report tick).
     func report() -> HostReport
+    /// The static key a datagram session's controller authenticated with (nil: plain, or
+    /// not a datagram session).
+    func peerKey(of id: SessionID) -> [UInt8]?
 }
 
 /// A point-in-time view of the host's protocol engine, for status displays and summaries.
@@ -159,6 +162,8 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         reportIfDue(now: now)
         timer?.armIfIdle(nextWakeUp)
     }
+
+    public func peerKey(of id: SessionID) -> [UInt8]? { framing.peerKey(of: id) }
 
     /// Rumble and light for a datagram session's controller: sent at once. False when
     /// `id` is not a datagram session (another transport carries its own).

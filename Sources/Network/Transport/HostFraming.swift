@@ -25,10 +25,14 @@ public protocol HostFraming: SendableMetatype {
     /// never per datagram): key expiry, trust reloads, statistics. Returns the sessions
     /// whose controller is no longer trusted; the host closes them with `.revoked`.
     mutating func tick(now: Instant) -> [SessionID]
+    /// The static key the session's controller authenticated with (Noise), nil for plain
+    /// datagrams: what names a controller across its sessions.
+    func peerKey(of session: SessionID) -> [UInt8]?
 }
 
 extension HostFraming {
     public mutating func tick(now: Instant) -> [SessionID] { [] }
+    public func peerKey(of session: SessionID) -> [UInt8]? { nil }
 }
 
 /// Unencrypted v1 datagrams (docs/PROTOCOL.md §2). Anyone who can send a datagram can

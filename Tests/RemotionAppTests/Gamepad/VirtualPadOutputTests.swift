@@ -1,4 +1,6 @@
 #if os(Linux)
+import Foundation
+import RemotionNetwork
 import Logging
 import NIOCore
 import Synchronization
@@ -114,7 +116,16 @@ import RemotionSystem
         rig.pipeline.handle(.sessionClosed(SessionID(2), .timedOut), now: .zero)
         rig.open(SessionID(3), phoneAgain)
         #expect(rig.pads[2].mac == rig.pads[0].mac)
-        rig.pipeline.nameForSession = { _ in "phone" }
+        // A controller paired as "phone" (its static key in paired.json, which the session
+        // authenticated with).
+        let store = KeyStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("pads-\(UUID().uuidString)"))
+        defer { try? FileManager.default.removeItem(at: store.directory) }
+        let key = (0..<32).map { UInt8($0) }
+        _ = try store.addPaired(name: "phone", publicKey: key)
+        let udp = RecordingSinkDriver()
+        udp.peerKeys[SessionID(4)] = key
+        rig.pipeline.attached(to: udp)
+        rig.pipeline.pairedNames = PairedNames(store: store)
         rig.open(SessionID(4), phone)
         #expect(rig.pads[3].identity == "name:phone", "a paired name names the pad")
     }

@@ -32,7 +32,9 @@ import Testing
         let pipeline = HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))),
                                     profile: MappingProfile(), logger: Logger(label: "test"))
         let staticKey = (0..<32).map { UInt8($0) }
-        pipeline.staticKeyForSession = { $0 == SessionID(3) ? staticKey : nil }
+        let udp = RecordingSinkDriver()
+        udp.peerKeys[SessionID(3)] = staticKey
+        pipeline.attached(to: udp)
         pipeline.handle(.sessionOpened(SessionID(1), .web(device: "dev-1", peer: Self.address)), now: .zero)
         pipeline.handle(.sessionOpened(SessionID(2), .udp(Self.address)), now: .zero)
         pipeline.handle(.sessionOpened(SessionID(3), .udp(Self.address)), now: .zero)

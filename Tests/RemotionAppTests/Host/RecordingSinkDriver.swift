@@ -7,6 +7,8 @@ import RemotionProtocol
 /// the rigs that start a host (PipelineRig, the end-to-end tests).
 final class RecordingSinkDriver: HostSinkDriver {
     var datagramSessions: Set<SessionID> = []
+    /// The static key each datagram session authenticated with (a Noise host's framing).
+    var peerKeys: [SessionID: [UInt8]] = [:]
     private(set) var changes: [(now: Instant, membership: Bool)] = []
     private(set) var feedback: [(SessionID, ControllerFeedback)] = []
 
@@ -17,6 +19,8 @@ final class RecordingSinkDriver: HostSinkDriver {
         self.feedback.append((id, feedback))
         return true
     }
+
+    func peerKey(of id: SessionID) -> [UInt8]? { peerKeys[id] }
 
     func report() -> HostReport { HostReport(sessions: [:], drops: DropCounters(), datagramsReceived: 0, datagramsSent: 0) }
 }

@@ -37,7 +37,8 @@ import Testing
                 HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 800, height: 600))),
                              buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "t"), publisher: publisher)
             })
-        try await PairedNames(store: hostStore).install(on: host)
+        let names = PairedNames(store: hostStore)
+        try await host.onLoop { $0.sink.pairedNames = names }
         let hostKey = try hostStore.hostKey().publicKey
         let plan = StreamPlan(source: SyntheticMotion(shape: .circle), rate: 50, duration: 3, presses: PressScript(presses: []))
         let client = try await ClientService<NoiseClientFraming>.start(

@@ -17,7 +17,7 @@ extension HostPipeline {
     func calibrationKey(_ id: SessionID, origin: HostControllerOrigin) -> String? {
         switch origin {
         case .web(let device, _): ControllerCalibrationKey.web(device: device)
-        case .udp: staticKeyForSession?(id).flatMap(ControllerCalibrationKey.udp(staticKey:))
+        case .udp: driver?.peerKey(of: id).flatMap(ControllerCalibrationKey.udp(staticKey:))
         case .dsu, .localPad: nil
         }
     }
@@ -29,17 +29,5 @@ extension HostPipeline {
         let restored = core.identify(id, as: key, restoring: calibrations?.recall(key), now: now)
         if restored { logger.info("gyro calibration restored", metadata: ["session": "\(id)", "controller": "\(key)"]) }
         return restored
-    }
-}
-
-extension PairedNames {
-    /// Gives a secure host's pipeline each datagram session's controller key (the Noise
-    /// static key it authenticated with), for calibration memory.
-    package static func installKeys(on host: HostService<NoiseHostFraming, HostPipeline>) async throws {
-        try await host.onLoop { handler in
-            handler.sink.staticKeyForSession = { [unowned handler] id in
-                handler.withFraming { $0.remoteStatic(of: id) }
-            }
-        }
     }
 }

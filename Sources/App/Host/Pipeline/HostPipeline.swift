@@ -95,12 +95,9 @@ package final class HostPipeline: HostEventSink {
     /// Feedback messages handed to a controller's transport, and those with nowhere to go (DSU, local pads).
     package internal(set) var feedbackSent = 0
     package internal(set) var feedbackUnsendable = 0
-    /// Names a new session (set by the host: for Noise sessions the paired controller's
-    /// name from the key store); other transports name theirs when they open them.
-    package var nameForSession: ((SessionID) -> String?)?
-    /// A datagram session's controller key (for Noise sessions its static public key, set by
-    /// the host), so its calibration is remembered under it (HostPipeline+Calibration).
-    package var staticKeyForSession: ((SessionID) -> [UInt8]?)?
+    /// The names controllers paired under (`paired.json`), by the static key a datagram
+    /// session authenticated with (the UDP handler's `peerKey`); nil on a plain host.
+    package var pairedNames: PairedNames?
     /// Where controllers' calibrations are remembered; nil: nowhere (tests, the demo).
     package var calibrations: CalibrationStore?
 
@@ -143,7 +140,8 @@ package final class HostPipeline: HostEventSink {
         let start = pending.count
         switch action {
         case let .sessionOpened(id, origin):
-            let name = nameForSession?(id)
+            var name: String?
+            if case .udp = origin { name = driver?.peerKey(of: id).flatMap { pairedNames?.name(for: $0) } }
             core.open(id, address: origin.displayText, name: name, identity: Self.padIdentity(name: name, origin: origin),
                       now: now, into: &pending)
             route(from: start, session: id, now: now)
