@@ -22,8 +22,9 @@ extension HostPipeline {
         guard let (id, actions) = external.open(from: origin, now: now, maximum: maximumControllers,
                                                 datagramSessions: datagram, taken: { core.sessions[$0] != nil },
                                                 random: &random) else {
-            logger.notice("controller refused: every slot is taken", metadata: ["from": "\(origin.displayText)",
-                                                                               "slots": "\(maximumControllers)"])
+            // Each transport says so in its own words, once (a DSU slot retries every second).
+            logger.debug("controller refused: every slot is taken", metadata: ["from": "\(origin.displayText)",
+                                                                              "slots": "\(maximumControllers)"])
             return nil
         }
         if let notices { noticeSinks[id] = notices }
