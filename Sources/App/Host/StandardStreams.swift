@@ -15,10 +15,10 @@ package enum StandardStreams {
     /// is gone (the text is dropped).
     @discardableResult
     package static func write(_ text: String, to fd: Int32) -> Bool {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { buffer in
+            let n = bytes.withUnsafeBytes { buffer in
                 #if canImport(Glibc)
                 Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 #else

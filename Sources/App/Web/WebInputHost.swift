@@ -12,11 +12,6 @@ extension PipelineControllers {
         // Enqueued on the host's loop in order with the session's motion and buttons. The
         // transport bounds what waits: a WebSocket awaits each reply (a page that floods fills
         // its own TCP window), a data channel's session drops past `WebSession.maxInputsInFlight`.
-        loop.execute { pipeline, now in
-            reply(pipeline.webInput(id, message, now: now))
-            // The host's timer then also covers the pipeline's deadline (typing's borrowed
-            // keycodes are given back `typingRestoreDelay` after the last text).
-            pipeline.driver?.sinkChanged(now: now, membership: false)
-        }
+        loop.execute { pipeline, now in reply(pipeline.webInput(id, message, now: now)) }
     }
 }

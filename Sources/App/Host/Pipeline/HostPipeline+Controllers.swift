@@ -65,10 +65,7 @@ extension HostPipeline {
 
     /// The backstop's deadline and the pipeline's own (typing's borrowed keycodes).
     package var nextDeadline: Instant? {
-        switch (external.nextDeadline, lastTextAt.map { $0 + Self.typingRestoreDelay }) {
-        case let (e?, t?): min(e, t)
-        case let (e, t): e ?? t
-        }
+        earliest(external.nextDeadline, lastTextAt.map { $0 + Self.typingRestoreDelay })
     }
 
     package func tick(now: Instant) {

@@ -37,6 +37,8 @@ extension HostPipeline {
                 return .untyped(text, reason: "typing too fast: at most \(TextBudget.rate) characters a second")
             }
             lastTextAt = now
+            // The handler's timer then also covers the keycodes' return (`nextDeadline`).
+            driver?.sinkChanged(now: now, membership: false)
             return type(text)
         case .laser(let on):
             // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
