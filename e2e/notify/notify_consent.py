@@ -8,47 +8,17 @@ the page's pairing requests. Runs under the system python (python3-dbus). Prints
 N failed".
 
 Arguments: BIN DATA_DIR READY_FILE"""
-import json, os, re, ssl, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
+import json, os, re, subprocess, sys, time
 
 import dbus
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from host_process import Tally, wait  # noqa: E402
+from pairing_phone import answered, ask, poll  # noqa: E402
 
 tally = Tally()
 check = tally.check
-CTX = ssl.create_default_context()
-CTX.check_hostname = False
-CTX.verify_mode = ssl.CERT_NONE
 IFACE = "org.freedesktop.Notifications"
-
-
-def post(origin, path, body):
-    req = urllib.request.Request(origin + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", "Origin": origin})
-    try:
-        with urllib.request.urlopen(req, context=CTX, timeout=5) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as e:
-        return e.code, {}
-
-
-def ask(url, name):
-    """A phone redeems the link: (origin, ticket, code)."""
-    origin, fragment = url.split("#", 1)
-    origin = origin.rstrip("/")
-    secret = urllib.parse.parse_qs(fragment)["pair"][0]
-    status, body = post(origin, "/api/pair", {"secret": secret, "name": name})
-    return origin, body.get("ticket", ""), body.get("code", "") if status == 202 else ""
-
-
-def poll(origin, ticket):
-    return post(origin, "/api/pair/wait", {"ticket": ticket})[0]
-
-
-def answered(origin, ticket, timeout=5.0):
-    """The first answer other than 'still waiting'."""
-    return wait(lambda: (lambda s: s if s != 202 else None)(poll(origin, ticket)), timeout) or 202
 
 
 def main():

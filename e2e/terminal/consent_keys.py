@@ -5,49 +5,14 @@ scripts/terminal-consent-test.sh, which runs `remotion host` in a tmux pane; her
 into the pane with `tmux send-keys`. Prints "N passed, N failed".
 
 Arguments: BIN DATA_DIR READY_FILE TMUX_SESSION [CAPTURE_FILE]; REMOTION_TMUX_SOCKET: the tmux server's socket"""
-import json, os, re, ssl, subprocess, sys, time, urllib.error, urllib.parse, urllib.request
+import json, os, re, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from host_process import Tally, wait  # noqa: E402
+from pairing_phone import answered, ask, poll  # noqa: E402
 
 tally = Tally()
 check = tally.check
-CTX = ssl.create_default_context()
-CTX.check_hostname = False
-CTX.verify_mode = ssl.CERT_NONE
-
-
-def post(origin, path, body):
-    req = urllib.request.Request(origin + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", "Origin": origin})
-    try:
-        with urllib.request.urlopen(req, context=CTX, timeout=5) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as e:
-        return e.code, {}
-
-
-def ask(url, name):
-    """A phone redeems the link: (origin, ticket, code)."""
-    origin, fragment = url.split("#", 1)
-    origin = origin.rstrip("/")
-    secret = urllib.parse.parse_qs(fragment)["pair"][0]
-    status, body = post(origin, "/api/pair", {"secret": secret, "name": name})
-    return origin, body.get("ticket", ""), body.get("code", "") if status == 202 else ""
-
-
-def poll(origin, ticket):
-    return post(origin, "/api/pair/wait", {"ticket": ticket})[0]
-
-
-def answered(origin, ticket, timeout=3.0):
-    """The first answer other than 'still waiting' (an accepted phone's credential is handed over once)."""
-    end = time.monotonic() + timeout
-    while True:
-        status = poll(origin, ticket)
-        if status != 202 or time.monotonic() > end:
-            return status
-        time.sleep(0.1)
 
 
 def main():
@@ -80,7 +45,7 @@ def main():
     check("a key pressed within a second of the prompt appearing answers nothing", poll(origin, ticket) == 202)
     time.sleep(1.0)
     keys("a")
-    status = answered(origin, ticket)
+    status = answered(origin, ticket, 3.0)
     check("a (after the prompt settled) accepts: the phone collects its credential", status == 200, status)
     check("the prompt goes and remotion devices lists the phone",
           wait(lambda: "asks to pair" not in screen(), 2) and "Tmux phone" in devices(), devices())
@@ -92,7 +57,7 @@ def main():
     time.sleep(0.5)
     check("an arrow key answers nothing", poll(origin, ticket) == 202)
     keys("d")
-    denied = answered(origin, ticket)
+    denied = answered(origin, ticket, 3.0)
     check("d denies: the phone is told no and nothing is stored", denied == 403 and "Stranger" not in devices(),
           (denied, devices()))
     open(sys.argv[5] if len(sys.argv) > 5 else "/dev/null", "w").write(screen())

@@ -2,11 +2,14 @@
 the X witnesses (xinput test-xi2 events, xev key presses and the keysyms they mean), XQueryPointer
 through xdotool, the layout rule, and the Chromium browser (headless, with CDP touch emulation and
 emulated sensors)."""
-import os, re, subprocess, time
+import os, re, subprocess, sys, time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from host_process import wait  # noqa: E402,F401  (the suite's one bounded wait; tests use it from here)
 
 results = []
 WIDTH, HEIGHT, FOV_X, FOV_Y = 1920, 1080, 40.0, 25.0   # Xvfb screen, PointerSettings defaults
@@ -22,16 +25,6 @@ NODATA = ("<p>No motion data is arriving. This device may have no gyroscope, or 
 def check(name, ok, detail=""):
     results.append(bool(ok))
     print(("PASS " if ok else "FAIL ") + name + ("" if ok else "  -- " + str(detail)), flush=True)
-
-
-def wait(pred, timeout=5.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(step)
-    return pred()
 
 
 def pointer():

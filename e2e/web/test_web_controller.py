@@ -12,6 +12,9 @@ import argparse, base64, json, os, re, subprocess, sys, time, urllib.error, urll
 import calibration_check
 import consent
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from host_process import wait  # noqa: E402
+
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -24,16 +27,6 @@ LEFT_KEYCODE = 113                                      # Xvfb's keycode for Lef
 def check(name, ok, detail=""):
     results.append(bool(ok))
     print(("PASS " if ok else "FAIL ") + name + ("" if ok else "  -- " + str(detail)), flush=True)
-
-
-def wait(pred, timeout=5.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(step)
-    return pred()
 
 
 def pointer():
