@@ -14,6 +14,7 @@ each). Prints 'N passed, N failed'.
 """
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -95,6 +96,8 @@ def one_round(binary, n):
         check(f"round {n}: two pads made, none refused (each early controller got its own)",
               made is not None and made.group(1) == "2" and made.group(2) == "0",
               made.group(0) if made else text[-400:])
+        if not tally.failed:
+            shutil.rmtree(work, ignore_errors=True)   # kept when something failed, to read
 
 
 def main():

@@ -19,6 +19,7 @@ Prints 'N passed, N failed'.
 """
 import math
 import os
+import shutil
 import socket
 import struct
 import subprocess
@@ -169,6 +170,8 @@ def main():
             text = open(os.path.join(work, "host.err")).read()
             check("the host did not die", False, f"exit {host.returncode}: {text[-600:]}")
         print(tally.summary())
+        if not tally.failed:
+            shutil.rmtree(work, ignore_errors=True)   # kept when something failed, to read
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A fresh directory under /tmp, removed by `remove()`.
-package struct TemporaryDirectory {
+/// A fresh directory under /tmp, removed by `remove()` or when the last reference goes (a
+/// suite that keeps one as a stored property has no `defer` to call it from).
+package final class TemporaryDirectory {
     package let url: URL
     package init() throws {
         url = FileManager.default.temporaryDirectory
@@ -10,6 +11,7 @@ package struct TemporaryDirectory {
     }
     package var path: String { url.path }
     package func remove() { try? FileManager.default.removeItem(at: url) }
+    deinit { remove() }
 }
 
 package struct ToolResult {
