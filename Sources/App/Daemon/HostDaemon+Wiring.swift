@@ -277,7 +277,8 @@ struct HostRunner: Service {
         let totals = try? await loop.onLoop { pipeline, _ in
             StopTotals(injected: pipeline.injectedEvents, protocolDrops: report?.drops.total ?? 0,
                        kernelDrops: report?.kernelDrops ?? 0, received: report?.datagramsReceived ?? 0,
-                       sent: report?.datagramsSent ?? 0, latency: pipeline.latencyText,
+                       sent: report?.datagramsSent ?? 0,
+                       latency: pipeline.latencyText + (pipeline.sampleClockText.map { "; \($0)" } ?? ""),
                        adapters: pipeline.adapterSummaries)
         }
         await loop.shutdown()

@@ -111,4 +111,12 @@ extension PipelineCore {
         guard all.totalCount > 0 else { return nil }
         return (all.valueAtPercentile(50), all.valueAtPercentile(99), all.totalCount)
     }
+
+    /// Samples re-timed toward the host's clock and mapping restarts, over every session
+    /// served so far (`SampleTimeline`): a controller clock that ran fast, jumped or restarted.
+    package func sampleClockTotals() -> (reanchors: Int, restarts: Int) {
+        sessions.values.reduce((closedTotals.clockReanchors, closedTotals.clockRestarts)) {
+            ($0.0 &+ $1.timeline.reanchors, $0.1 &+ $1.timeline.discontinuities)
+        }
+    }
 }

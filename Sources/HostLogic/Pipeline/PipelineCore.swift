@@ -39,7 +39,9 @@ package struct PipelineCore: Sendable {
 
     /// A session opened at `address` (as shown); `identity` names its controller stably for
     /// its pad (its paired name, else its address without the port).
-    package mutating func open(_ id: SessionID, address: String, name: String? = nil, identity: String, now: Instant,
+    /// `sampleClock`: whose clock the controller's sample times are on (`SampleTimeline.Clock`).
+    package mutating func open(_ id: SessionID, address: String, name: String? = nil, identity: String,
+                               sampleClock: SampleTimeline.Clock = .own, now: Instant,
                                into out: inout [PipelineOutput]) {
         // An id opened twice (never from the state machine): the old pad rests and goes first.
         if let old = sessions[id]?.pad { out.append(.padClosed(rest: old.state.rest(at: old.state.motion.time))) }
@@ -49,6 +51,7 @@ package struct PipelineCore: Sendable {
             ? GamepadFeed(table: profile.buttons.padTable, gyroStick: profile.settings.gyroStick.stick, at: now) : nil
         sessions[id] = PipelineSession(telemetry: telemetry, profile: profile, keepsTrail: keepsTrails, pad: pad)
         sessions[id]?.padIdentity = identity
+        sessions[id]?.timeline = SampleTimeline(clock: sampleClock)
         if pad != nil { out.append(.padOpened(identity: identity)) }
     }
 
@@ -190,7 +193,7 @@ package struct PipelineCore: Sendable {
         if let pad = s.pad { out.append(.padClosed(rest: pad.state.rest(at: pad.state.motion.time))) }
         // What it learned since the last save is remembered (a still period cut short included).
         if let save = Self.save(&s, now: now) { out.append(.calibrationSave(save)) }
-        closedTotals.add(s.telemetry, reason: reason)
+        closedTotals.add(s.telemetry, timeline: s.timeline, reason: reason)
     }
 }
 

@@ -85,11 +85,17 @@ package struct ClosedSessionTotals: Sendable, Equatable {
     package private(set) var buttonEdges = 0
     /// One-way latency of every ended session's measured samples, merged.
     package private(set) var latency = LatencyHistogram()
+    /// Samples whose time was pulled toward the host's clock, and restarts of the mapping
+    /// (`SampleTimeline`'s re-anchors and discontinuities), over every ended session.
+    package private(set) var clockReanchors = 0
+    package private(set) var clockRestarts = 0
 
     package init() {}
 
-    package mutating func add(_ t: SessionTelemetry, reason: SessionCloseReason) {
+    package mutating func add(_ t: SessionTelemetry, timeline: SampleTimeline = SampleTimeline(), reason: SessionCloseReason) {
         sessions += 1
+        clockReanchors &+= timeline.reanchors
+        clockRestarts &+= timeline.discontinuities
         reasons["\(reason)", default: 0] += 1
         motionPackets += t.motionPackets
         buttonEdges += t.buttonEdges

@@ -8,7 +8,11 @@ import RemotionProtocol
 /// arithmetic that cannot trap.
 ///
 /// The rules (docs/SECURITY.md, §11.5 "Time and values from outside are data"):
-/// - The first sample is anchored at the host's `now`.
+/// - The first sample is anchored at the host's `now` — or, for a source whose samples are
+///   already on the host's clock (`Clock.host`: a gamepad on this computer, whose times are
+///   the kernel's event time moved on by the pad's own steps), at its own time, kept within
+///   [`now` − `maxLag`, `now`]: a first sample handled late (the host busy making the pad's
+///   virtual twin, a starved machine) is not then "ahead" and slowed.
 /// - A later sample moves the mapped time on by its own step from the previous sample when
 ///   that step is plausible: more than 0 and at most `maxStep` (1 s).
 /// - Any other step (repeated, backwards, a jump past `maxStep`, a u64 extreme) is a
@@ -25,6 +29,16 @@ import RemotionProtocol
 /// The one-way latency is not read from here: it needs the controller's clock related to the
 /// host's (UDP's ping/pong offset), and is measured upstream where that is known.
 package struct SampleTimeline: Sendable, Hashable {
+    /// Whose clock a source's sample times are on.
+    package enum Clock: Sendable, Hashable {
+        /// The controller's own, unrelated to the host's: anchored when a sample is handled.
+        case own
+        /// The host's monotonic clock already (the loop's `now` is on it): anchored at the
+        /// sample's own time, clamped into [`now` − `maxLag`, `now`].
+        case host
+    }
+
+    package let clock: Clock
     /// The largest step between two samples that is taken as the controller's own.
     package static let maxStep: Int64 = 1_000_000
     /// How far the mapped time may trail the host's clock before it is pulled forward. Not
@@ -48,16 +62,19 @@ package struct SampleTimeline: Sendable, Hashable {
     /// Samples whose mapped time was pulled back toward the host's clock.
     package private(set) var reanchors = 0
 
-    package init() {}
+    package init(clock: Clock = .own) { self.clock = clock }
 
     /// The host-clock time (µs) of a sample stamped `sampleMicros` by its controller,
     /// arriving at `now`.
     package mutating func map(_ sampleMicros: UInt64, now: Instant) -> UInt64 {
         let host = now.microseconds
         defer { lastSample = sampleMicros }
+        // Where a (re)start is anchored: the host's `now`, or a host-clock sample's own time.
+        let anchor = clock == .host
+            ? min(max(Int64(clamping: sampleMicros), host &- Self.maxLag), host) : host
         guard let previous = lastSample else {
-            lastMapped = host
-            return Self.unsigned(host)
+            lastMapped = anchor
+            return Self.unsigned(anchor)
         }
         // Compared before subtracted: the step exists only when the sample moved forward.
         let step: Int64? = sampleMicros > previous && sampleMicros - previous <= UInt64(Self.maxStep)
@@ -71,7 +88,7 @@ package struct SampleTimeline: Sendable, Hashable {
             }
         } else {
             discontinuities &+= 1
-            mapped = host
+            mapped = anchor
         }
         if mapped < host &- Self.maxLag { mapped = host &- Self.maxLag; reanchors &+= 1 }
         mapped = max(mapped, lastMapped &+ 1)

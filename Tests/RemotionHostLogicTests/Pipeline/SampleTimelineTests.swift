@@ -102,6 +102,54 @@ import RemotionProtocol
         #expect(t.reanchors == 0 && ahead.reanchors > 0)
     }
 
+    /// A gamepad on this computer (its times already the host's: the kernel's event time, then
+    /// the pad's steps) whose first sample is handled 2.5 s late — the host busy making its
+    /// virtual twin in a starved guest — and then the backlog at once, then samples on time.
+    /// Anchored at the sample's own time, every 10 ms step is kept (a loaded guest saw the
+    /// pointer fall 31 % short when it was anchored at the late `now` and then slowed); the
+    /// same pattern on the controller's own clock is slowed, as the rule for a fast clock says.
+    @Test func aHostClockSampleIsAnchoredAtItsOwnTimeHoweverLateItIsHandled() {
+        let made = Self.start.microseconds          // the kernel's time of the first frame
+        var host = SampleTimeline(clock: .host), own = SampleTimeline(clock: .own)
+        let late = Self.start + .milliseconds(2_500)
+        #expect(host.map(UInt64(made), now: late) == UInt64(made))
+        _ = own.map(UInt64(made), now: late)
+        var previous = UInt64(made), ownSteps: UInt64 = 0, ownPrevious = UInt64(late.microseconds)
+        for k in 1...400 as ClosedRange<Int64> {
+            let t = UInt64(made + k * 10_000)
+            let now = k <= 250 ? late : Self.start + .milliseconds(k * 10 + 1)   // the backlog, then on time
+            let mapped = host.map(t, now: now)
+            #expect(mapped - previous == 10_000)
+            previous = mapped
+            let o = own.map(t, now: now)
+            ownSteps += o - ownPrevious
+            ownPrevious = o
+        }
+        #expect(host.reanchors == 0 && host.discontinuities == 0)
+        #expect(own.reanchors > 0 && ownSteps < 4_000_000 - 1_000_000)
+        // Never ahead of the host's now, never more than maxLag behind it.
+        var ahead = SampleTimeline(clock: .host)
+        #expect(ahead.map(UInt64(made + 9_000_000), now: Self.start) == UInt64(made))
+        var behind = SampleTimeline(clock: .host)
+        #expect(behind.map(0, now: Self.start + .seconds(60)) == UInt64((Self.start + .seconds(60)).microseconds - SampleTimeline.maxLag))
+    }
+
+    /// The stop line's totals: an ended session's re-anchors and restarts are kept.
+    @Test func endedSessionsLeaveTheirClockTotals() {
+        var core = PipelineCore(profile: MappingProfile())
+        var out: [PipelineOutput] = []
+        let id = SessionID(7)
+        core.open(id, address: "a", identity: "a", now: Self.start, into: &out)
+        let screen = ScreenGeometry(width: 100, height: 100)
+        for t: UInt64 in [1_000, 1_000, 500] {
+            _ = core.motion(id, MotionSample(timestampMicros: t, gyro: Vector3(x: 0, y: 0, z: 0)), latencyMicros: nil,
+                            screen: screen, now: Self.start)
+        }
+        #expect(core.sampleClockTotals().restarts == 2)
+        core.close(id, reason: .timedOut, now: Self.start, into: &out)
+        #expect(core.sessions.isEmpty && core.sampleClockTotals().restarts == 2)
+    }
+
     /// Every consumer reads the mapped time: the pipeline hands it on (the DSU server's
     /// observer) while the status keeps the controller's own.
     @Test func thePipelineMapsBeforeAnythingReadsTheTime() {

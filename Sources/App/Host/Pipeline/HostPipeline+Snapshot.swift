@@ -62,4 +62,12 @@ extension HostPipeline {
         guard let l = latencySummary() else { return "one-way latency not measured (no shared or estimated clock)" }
         return "one-way latency p50 \(Double(l.p50) / 1000) ms, p99 \(Double(l.p99) / 1000) ms over \(l.samples) samples"
     }
+
+    /// The stop line's words on controllers' sample clocks, nil when every sample kept its
+    /// own step (`SampleTimeline`: re-timed = pulled toward the host's clock).
+    package var sampleClockText: String? {
+        let t = core.sampleClockTotals()
+        guard t.reanchors > 0 || t.restarts > 0 else { return nil }
+        return "sample clocks: \(t.reanchors) samples re-timed, \(t.restarts) restarts"
+    }
 }

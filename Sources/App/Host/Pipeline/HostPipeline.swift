@@ -142,8 +142,11 @@ package final class HostPipeline: HostEventSink {
         case let .sessionOpened(id, origin):
             var name: String?
             if case .udp = origin { name = driver?.peerKey(of: id).flatMap { pairedNames?.name(for: $0) } }
+            // A gamepad on this computer times its samples on the host's clock (the kernel's).
+            var clock = SampleTimeline.Clock.own
+            if case .localPad = origin { clock = .host }
             core.open(id, address: origin.displayText, name: name, identity: Self.padIdentity(name: name, origin: origin),
-                      now: now, into: &pending)
+                      sampleClock: clock, now: now, into: &pending)
             route(from: start, session: id, now: now)
             if let key = calibrationKey(id, origin: origin) { identify(id, as: key, now: now) }
             logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(origin.displayText)"])
