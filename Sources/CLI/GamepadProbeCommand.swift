@@ -55,7 +55,8 @@ struct GamepadProbeCommand: ParsableCommand {
                 default: break
                 }
             }, onOutput: { output in
-                say(["event": "output", "rumble_left": Int(output.rumbleLeft), "rumble_right": Int(output.rumbleRight)])
+                say(["event": "output", "rumble_left": Int(output.rumbleLeft), "rumble_right": Int(output.rumbleRight),
+                     "sets_rumble": output.setsRumble])
             })
         } catch {
             throw UserError(error.description)

@@ -82,6 +82,12 @@ probe=$!; pids+=("$probe")
 if wait_for 30 "the host reads the second pad" at_least "$out/host.err" "local pads: reading" 2; then
   touch /tmp/go2
   if wait_for 30 "the second press" at_least "$out/libinput" "BTN_LEFT (272) pressed" 2; then
+    say "a game rumbles the second pad's virtual DualSense (the kernel's force feedback)"
+    /usr/bin/python3 "$(dirname "$0")/localpads_guest_rumble.py" "$out/rumble.json" >"$out/rumble.out" 2>&1
+    fact rumble_rc $?
+    wait_for 20 "the owned pad's rumble" at_least "$out/probe2.out" '"rumble_left":255' 1
+    rumble_ended() { awk '/"rumble_left":255/ { on = 1 } on && /"rumble_left":0,"rumble_right":0,"sets_rumble":true/ { found = 1 } END { exit !found }' "$out/probe2.out"; }
+    wait_for 20 "the owned pad's rumble ends" rumble_ended
     t0=$(now); kill -9 "$probe"
     wait_for 20 "the release after the unplug" at_least "$out/libinput" "BTN_LEFT (272) released" 2
     fact unplug_release_seconds "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"

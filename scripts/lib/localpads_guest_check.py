@@ -97,15 +97,33 @@ def main():
     release = facts.get("unplug_release_seconds")
     # The reader keeps an open pad's session alive (heard every 0.5 s), so the host's 1 s backstop
     # cannot be what released it: the pad's node going away did (the host says why it ended).
+    # The time bounds only the kernel's teardown of a killed pad in a starved guest: 0.7–2.9 s
+    # over 9 loaded runs, once 9.8 s.
     ended = [l for l in host_err.splitlines() if "local pads: DualSense Wireless Controller" in l and " ended (" in l]
     why = ended[-1].split(" ended (", 1)[1].split(")", 1)[0] if len(ended) == 2 else "?"
     check(f"a pad unplugged mid-press releases the click ({release} s after the kill; ended: {why})",
-          release is not None and float(release) <= 5.0 and second.count("BTN_LEFT (272) pressed") == 1
+          release is not None and float(release) <= 15.0 and second.count("BTN_LEFT (272) pressed") == 1
           and second.count("BTN_LEFT (272) released") == 1 and why != "host-shutdown", "no release seen")
+    # A game's rumble on the second pad's virtual DualSense (EVIOCSFF on its gamepad node,
+    # strong 0xFFFF, weak 0x8000 for 400 ms) comes back to the owned pad through its own
+    # gamepad node's force feedback: hid-playstation's output report to the probe.
+    game = json.loads(read("rumble.json") or "{}")
+    outputs = [json.loads(l) for l in read("probe2.out").splitlines() if '"event":"output"' in l]
+    motors = [(o["rumble_left"], o["rumble_right"]) for o in outputs if o.get("sets_rumble")]
+    on = next((i for i, m in enumerate(motors) if m[0] > 0), None)
+    check(f"a game's rumble on the virtual pad ({game.get('node')}) reaches the owned pad: motors {motors[on] if on is not None else None} "
+          "(the game's 0xFFFF/0x8000: 255/128)",
+          facts.get("rumble_rc") == "0" and on is not None and motors[on] == (255, 128), (game, motors, read("rumble.out")[-300:]))
+    check("... and stops there when the game's 400 ms are over",
+          on is not None and (0, 0) in motors[on + 1:], motors)
     check("the host stopped cleanly", facts.get("host_rc") == "0", f"{facts.get('host_rc')}")
     check(f"both pads' sessions ended when they went ({len(ended)})", len(ended) == 2, "\n".join(ended))
     stop = [l for l in host_err.splitlines() + read("host.out").splitlines() if "local pads: 2 opened" in l]
     check("the stop line counts both pads", bool(stop), host_err[-400:])
+    # The pads' times are the host's clock (the kernel's): a sample re-timed would mean a first
+    # frame taken late was treated as a fast clock (the pointer fell 31 % short under load).
+    clocks = re.search(r"sample clocks: [^;)]*", stop[0]) if stop else None
+    print(f"     {clocks.group(0) if clocks else 'sample clocks: every sample kept its own step'}")
 
 
 try:

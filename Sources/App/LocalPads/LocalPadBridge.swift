@@ -4,6 +4,7 @@ import RemotionHostLogic
 import RemotionNetwork
 import RemotionProtocol
 import RemotionSystem
+import Synchronization
 
 /// `remotion host --local-pads` (docs/LOCAL-PADS.md): the gamepads plugged into this
 /// computer become controllers. `LocalPadWatcher` reads them on its own thread; each notice
@@ -18,14 +19,20 @@ package final class LocalPadBridge: Sendable {
 
     package static func start(host: HostLoop, config: LocalPadsConfig, logger: Logger) async throws -> LocalPadBridge {
         let loop = host.eventLoop
+        // A game's rumble goes back to the pad's reader; a pad can open (and a game rumble it)
+        // before the watcher below is made, so the sessions reach it through this.
+        let rumbleTarget = Mutex<LocalPadWatcher?>(nil)
         let sessions = try await host.onLoop { pipeline, _ in
-            let s = LocalPadSessions(pipeline: pipeline, logger: logger)
+            let s = LocalPadSessions(pipeline: pipeline, logger: logger) { key, rumble in
+                rumbleTarget.withLock { $0 }?.rumble(key, rumble)
+            }
             pipeline.dropReporters.append(s)
             return NIOLoopBound(s, eventLoop: loop)
         }
         let watcher = try LocalPadWatcher(config: config) { notice in
             host.execute { _, now in sessions.value.handle(notice, now: now) }
         }
+        rumbleTarget.withLock { $0 = watcher }
         return LocalPadBridge(watcher: watcher)
     }
 
@@ -51,10 +58,13 @@ final class LocalPadSessions: HostDropReporter {
     private var opened = 0
     private var samples = 0
     private var refused = 0
+    private let rumble: @Sendable (String, LocalPadRumble) -> Void
 
-    init(pipeline: HostPipeline, logger: Logger) {
+    /// `rumble` plays a game's rumble on the pad named by its key (the reader's thread does it).
+    init(pipeline: HostPipeline, logger: Logger, rumble: @escaping @Sendable (String, LocalPadRumble) -> Void) {
         self.pipeline = pipeline
         self.logger = logger
+        self.rumble = rumble
     }
 
     func handle(_ notice: LocalPadNotice, now: Instant) {
@@ -63,8 +73,14 @@ final class LocalPadSessions: HostDropReporter {
             guard sessions[key] == nil else { return }
             // The node's path names the pad (its origin; a local pad has no network address);
             // its uniq names it for calibration memory (the path changes when it is plugged in again).
+            let rumble = self.rumble
+            // The pad's way back: a game's rumble on its virtual pad reaches the real one.
+            let notices: @Sendable (ControllerNotice) -> Void = { notice in
+                if case .feedback(let f) = notice { rumble(key, LocalPadRumble(f)) }
+            }
             guard let id = pipeline.open(from: .localPad(key), name: name,
-                                         calibrationKey: ControllerCalibrationKey.localPad(uniq: uniq), now: now) else {
+                                         calibrationKey: ControllerCalibrationKey.localPad(uniq: uniq),
+                                         notices: notices, now: now) else {
                 refused += 1
                 logger.warning("local pads: \(name): the host is full (--max-controllers); not read")
                 return

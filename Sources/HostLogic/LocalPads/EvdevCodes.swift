@@ -14,6 +14,18 @@ package struct EvdevInputEvent: Hashable, Sendable {
     /// u16 code, s32 value = 24 bytes, native (little-endian) byte order.
     package static let byteCount = 24
 
+    /// The event as `write` takes it (time zero: the kernel stamps what it is written).
+    package var bytes: [UInt8] {
+        var b = [UInt8](repeating: 0, count: Self.byteCount)
+        func put(_ v: UInt64, at i: Int, _ n: Int) { for k in 0..<n { b[i + k] = UInt8((v >> (8 * UInt64(k))) & 0xFF) } }
+        put(UInt64(bitPattern: timeMicros / 1_000_000), at: 0, 8)
+        put(UInt64(bitPattern: timeMicros % 1_000_000), at: 8, 8)
+        put(UInt64(type), at: 16, 2)
+        put(UInt64(code), at: 18, 2)
+        put(UInt64(UInt32(bitPattern: value)), at: 20, 4)
+        return b
+    }
+
     /// Decodes whole events from `bytes`; a trailing partial event is ignored (its size is
     /// the caller's to count: evdev never returns one).
     package static func decode(_ bytes: some Collection<UInt8>) -> [EvdevInputEvent] {

@@ -19,9 +19,15 @@ package final class EvdevDevice {
     package let path: String
     package private(set) var fd: Int32
 
-    /// Opens read-only, non-blocking, and asks for CLOCK_MONOTONIC event times (the host's clock).
-    package init(path: String) throws(EvdevError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    /// Whether it was opened read-write (force feedback is played by writing to the node).
+    package let isWritable: Bool
+
+    /// Opens non-blocking, read-only — or read-write when `writable` and allowed, read-only
+    /// otherwise — and asks for CLOCK_MONOTONIC event times (the host's clock).
+    package init(path: String, writable: Bool = false) throws(EvdevError) {
+        var fd = writable ? open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) : -1
+        isWritable = fd >= 0
+        if fd < 0 { fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { throw EvdevError("cannot open", path: path, code: errno) }
         self.path = path
         self.fd = fd
@@ -90,7 +96,7 @@ package final class EvdevDevice {
         return .events(EvdevInputEvent.decode(buffer[0..<n]), partial: n % EvdevInputEvent.byteCount != 0)
     }
 
-    private static func ioctlR(_ nr: UInt, size: UInt) -> UInt { (2 << 30) | (size << 16) | (0x45 << 8) | nr }
-    private static func ioctlW(_ nr: UInt, size: UInt) -> UInt { (1 << 30) | (size << 16) | (0x45 << 8) | nr }
+    static func ioctlR(_ nr: UInt, size: UInt) -> UInt { (2 << 30) | (size << 16) | (0x45 << 8) | nr }
+    static func ioctlW(_ nr: UInt, size: UInt) -> UInt { (1 << 30) | (size << 16) | (0x45 << 8) | nr }
 }
 #endif

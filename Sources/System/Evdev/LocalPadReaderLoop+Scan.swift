@@ -32,7 +32,7 @@ extension LocalPadReaderLoop {
         for plan in plans {
             if pads[plan.motion.path] == nil { open(plan) }
             if let controls = plan.controls, var p = pads[plan.motion.path], p.controls == nil {
-                guard let device = openNode(controls) else { continue }
+                guard let device = openNode(controls, writable: true) else { continue }   // rumble writes to it
                 let events = p.pad.attachControls(axes: device.absInfos(EvdevCode.padAxes), pressed: device.pressedKeys())
                 p.controls = device
                 pads[plan.motion.path] = p
@@ -57,9 +57,9 @@ extension LocalPadReaderLoop {
     }
 
     /// Opens a node (and grabs it when asked); says once why not.
-    private mutating func openNode(_ node: EvdevNodeInfo) -> EvdevDevice? {
+    private mutating func openNode(_ node: EvdevNodeInfo, writable: Bool = false) -> EvdevDevice? {
         do {
-            let device = try EvdevDevice(path: node.path)
+            let device = try EvdevDevice(path: node.path, writable: writable)
             if config.grab, let why = device.grab() {
                 say("local pads: cannot grab \(node.path) (\(why)): another program grabbed it; reading it shared")
             }

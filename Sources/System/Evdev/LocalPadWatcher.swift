@@ -24,19 +24,22 @@ package enum LocalPadNotice: Sendable {
 /// rescans when a node comes or goes. Everything mutable lives on that thread
 /// (`LocalPadReaderLoop`); this handle holds only the wake pipe and the done signal.
 package final class LocalPadWatcher: Sendable {
-    private let wakeWrite: Int32
-    private let stopping = Atomic<Bool>(false)
+    private let mailbox: LocalPadMailbox
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts the reader; `notify` runs on its thread, in order.
     package init(config: LocalPadsConfig, notify: @escaping @Sendable (LocalPadNotice) -> Void) throws(EvdevError) {
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else { throw EvdevError("cannot make a pipe for", path: "local pads", code: errno) }
-        for wake in pipeFDs { _ = fcntl(wake, F_SETFD, FD_CLOEXEC) }
-        wakeWrite = pipeFDs[1]
+        for wake in pipeFDs {
+            _ = fcntl(wake, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(wake, F_SETFL, fcntl(wake, F_GETFL) | O_NONBLOCK)
+        }
+        let mailbox = LocalPadMailbox(wake: pipeFDs[1])
+        self.mailbox = mailbox
         let wakeRead = pipeFDs[0], done = self.done
         let thread = Thread {
-            var reader = LocalPadReaderLoop(config: config, wake: wakeRead, notify: notify)
+            var reader = LocalPadReaderLoop(config: config, wake: wakeRead, mailbox: mailbox, notify: notify)
             reader.run()
             Glibc.close(wakeRead)
             done.signal()
@@ -45,16 +48,73 @@ package final class LocalPadWatcher: Sendable {
         thread.start()
     }
 
+    /// A game's rumble for the pad named `key` (from any thread): the reader plays it on the
+    /// pad's gamepad node; a newer one for the same pad replaces one not yet played.
+    package func rumble(_ key: String, _ rumble: LocalPadRumble) { mailbox.post(key, rumble) }
+
     /// Stops the reader: every open pad is closed (a `.closed` notice each) before this returns.
     package func stop() {
-        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var one: UInt8 = 1
-        _ = Glibc.write(wakeWrite, &one, 1)
+        guard mailbox.requestStop() else { return }
         done.wait()
-        Glibc.close(wakeWrite)
+        mailbox.closeWake()
     }
 
     deinit { stop() }
+}
+
+/// What other threads hand the reader thread: rumbles to play and the stop request, each
+/// followed by a byte on the wake pipe. Bounded: one pending rumble per pad key, and the
+/// keys of pads that are gone are dropped when the reader takes them.
+final class LocalPadMailbox: Sendable {
+    private struct State {
+        var wake: Int32
+        var stopping = false
+        var rumbles: [String: LocalPadRumble] = [:]
+    }
+    private let state: Mutex<State>
+
+    init(wake: Int32) { state = Mutex(State(wake: wake)) }
+
+    /// Under the lock, so the wake descriptor cannot be closed (and reused) mid-write.
+    private static func poke(_ s: inout State) {
+        guard s.wake >= 0 else { return }
+        var one: UInt8 = 1
+        _ = Glibc.write(s.wake, &one, 1)   // non-blocking: a full pipe already wakes the reader
+    }
+
+    func post(_ key: String, _ rumble: LocalPadRumble) {
+        state.withLock { s in
+            guard !s.stopping else { return }
+            s.rumbles[key] = rumble
+            Self.poke(&s)
+        }
+    }
+
+    /// True the first time (the reader is woken to stop).
+    func requestStop() -> Bool {
+        state.withLock { s in
+            guard !s.stopping else { return false }
+            s.stopping = true
+            Self.poke(&s)
+            return true
+        }
+    }
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    func takeRumbles() -> [String: LocalPadRumble] {
+        state.withLock { s in
+            defer { s.rumbles.removeAll() }
+            return s.rumbles
+        }
+    }
+
+    func closeWake() {
+        state.withLock { s in
+            if s.wake >= 0 { Glibc.close(s.wake) }
+            s.wake = -1
+        }
+    }
 }
 
 /// The reader thread's state: the inotify watch, the open pads, the lines already said.
@@ -63,10 +123,13 @@ struct LocalPadReaderLoop {
         var pad: LocalPad
         let motion: EvdevDevice
         var controls: EvdevDevice?
+        /// The FF_RUMBLE effect the kernel gave this pad's gamepad node (−1: none yet).
+        var rumbleEffect: Int16 = -1
     }
 
     let config: LocalPadsConfig
     let wake: Int32
+    let mailbox: LocalPadMailbox
     let notify: @Sendable (LocalPadNotice) -> Void
     var inotify: Int32 = -1
     var watchingInput = false
@@ -76,9 +139,10 @@ struct LocalPadReaderLoop {
     var said: Set<String> = []
     static let saidLimit = 256
 
-    init(config: LocalPadsConfig, wake: Int32, notify: @escaping @Sendable (LocalPadNotice) -> Void) {
+    init(config: LocalPadsConfig, wake: Int32, mailbox: LocalPadMailbox, notify: @escaping @Sendable (LocalPadNotice) -> Void) {
         self.config = config
         self.wake = wake
+        self.mailbox = mailbox
         self.notify = notify
     }
 
@@ -98,7 +162,12 @@ struct LocalPadReaderLoop {
             }
             let ready = poll(&fds, nfds_t(fds.count), 500)
             if ready < 0 && errno != EINTR { say("local pads: poll failed: \(String(cString: strerror(errno)))"); break }
-            if fds[0].revents != 0 { break }
+            if fds[0].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while drain.withUnsafeMutableBytes({ Glibc.read(wake, $0.baseAddress, $0.count) }) > 0 {}
+                if mailbox.isStopping { break }
+                playRumbles()
+            }
             if fds[1].revents & Int16(POLLIN) != 0 { drainInotify(); rescan() }
             for (i, (key, isMotion)) in owners.enumerated() where fds[i + 2].revents != 0 {
                 serve(key, motion: isMotion, hangup: fds[i + 2].revents & Int16(POLLIN) == 0)
@@ -139,6 +208,7 @@ struct LocalPadReaderLoop {
             out += p.pad.detachControls()
             p.controls?.close()
             p.controls = nil
+            p.rumbleEffect = -1   // the kernel's effect went with the node
             say("local pads: \(key)'s gamepad node \(device.path) went away (\(gone)); its buttons released")
         }
         pads[key] = p

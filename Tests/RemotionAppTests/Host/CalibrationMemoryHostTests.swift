@@ -93,7 +93,7 @@ import Testing
         let saved = GyroCalibration(bias: Vec3(0.001, -0.002, 0.003), confidence: 1, weight: 20)
         memory.remember("pad:a0:ab:51:00:00:01", saved, established: Self.wall - 60)
         rig.pipeline.calibrations = Self.store(clock, memory: memory)
-        let sessions = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger)
+        let sessions = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger) { _, _ in }
         sessions.handle(.opened(key: "/dev/input/event5", name: "DualSense", uniq: "a0:ab:51:00:00:01"), now: rig.now)
         sessions.handle(.opened(key: "/dev/input/event9", name: "Pad without uniq"), now: rig.now)
         let byName = Dictionary(uniqueKeysWithValues: rig.pipeline.sessions.map { ($0.value.telemetry.name, $0.key) })

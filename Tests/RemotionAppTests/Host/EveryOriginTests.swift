@@ -5,6 +5,7 @@ import NIOEmbedded
 import RemotionHostLogic
 import RemotionNetwork
 import RemotionProtocol
+import Synchronization
 import Testing
 
 /// Every way in, one host, one rule — on virtual time (one EmbeddedEventLoop): a UDP
@@ -33,6 +34,8 @@ import Testing
         let pads = RecordingPads()
         var dsu: EmbeddedChannel!
         var localPads: LocalPadSessions!
+        /// What went back to the local pad's reader (its key, the rumble).
+        let rumbles = RumbleLog()
         var web: SessionID!
 
         /// Four controllers, one of each origin, each holding its button (A, or cross on DSU).
@@ -49,7 +52,10 @@ import Testing
             try dsu.receive(padData(slot: 0, counter: 1, micros: 10_000, buttons: [.cross]), from: DSURig.dsuServer)
             web = try #require(rig.pipeline.open(from: .web(device: "phone", peer: nil), name: "phone", now: rig.now))
             rig.pipeline.button(web, .a, isDown: true, now: rig.now)
-            localPads = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger)
+            let rumbles = self.rumbles
+            localPads = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger) { key, r in
+                rumbles.sent.withLock { $0.append((key, r)) }
+            }
             localPads.handle(.opened(key: "/dev/input/event7", name: "Pro Controller"), now: rig.now)
             localPads.handle(.events(key: "/dev/input/event7", [.button(.a, isDown: true)]), now: rig.now)
         }
@@ -58,11 +64,32 @@ import Testing
         var origins: Set<String> { Set(rig.pipeline.sessions.values.map { $0.telemetry.address.split(separator: " ")[0].description }) }
     }
 
+    /// What went back to a local pad's reader (a Sendable box: the sessions' closure runs on
+    /// the host's loop, which here is the test's own thread).
+    final class RumbleLog: Sendable {
+        let sent = Mutex<[(String, LocalPadRumble)]>([])
+    }
+
     @Test func fourOriginsOneHostEachHoldingItsButton() throws {
         let host = try Host()
         #expect(host.rig.pipeline.sessions.count == 4 && host.held == 4, "\(host.rig.pipeline.injector.held)")
         #expect(host.origins.count == 4, "udp, dsu, web, local pad: \(host.origins)")
         #expect(Set(host.pads.states.map(\.0)).count == 4, "each has its own pad")
+    }
+
+    /// A game rumbles each controller's virtual pad: the local pad's goes back to its reader,
+    /// by its node, in the kernel's range; the datagram controller's to its transport.
+    @Test func aGamesRumbleGoesBackToTheLocalPadItself() throws {
+        let host = try Host()
+        let rig = host.rig
+        let byAddress = Dictionary(uniqueKeysWithValues: rig.pipeline.sessions.map { ($0.value.telemetry.address, $0.key) })
+        let pad = try #require(byAddress.first { $0.key.hasSuffix("/dev/input/event7") }?.value)
+        rig.pipeline.padFeedback(pad, FeedbackChange(rumble: .init(low: 255, high: 128)), now: rig.now)
+        let sent = host.rumbles.sent.withLock { $0 }
+        #expect(sent.count == 1 && sent.first?.0 == "/dev/input/event7" && sent.first?.1 == LocalPadRumble(strong: 0xFFFF, weak: 0x8080))
+        rig.advance(by: .milliseconds(100))
+        rig.pipeline.padFeedback(pad, FeedbackChange(rumble: .init(low: 0, high: 0)), now: rig.now)
+        #expect(host.rumbles.sent.withLock { $0.last?.1.isOff } == true, "the game's stop reaches the pad too")
     }
 
     @Test func aUserSwitchReleasesEveryOriginAndSilencesEveryPad() throws {

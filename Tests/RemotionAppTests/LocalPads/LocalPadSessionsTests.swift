@@ -31,7 +31,7 @@ import Testing
     }
 
     func open(_ rig: DSURig) -> LocalPadSessions {
-        let sessions = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger)
+        let sessions = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger) { _, _ in }
         rig.pipeline.dropReporters.append(sessions)
         sessions.handle(.opened(key: Self.key, name: Self.name), now: rig.now)
         return sessions
@@ -127,7 +127,7 @@ import Testing
         let rig = DSURig(maxSessions: 1)
         _ = open(rig)
         let said = RecordingLog()
-        let second = LocalPadSessions(pipeline: rig.pipeline, logger: said.logger)
+        let second = LocalPadSessions(pipeline: rig.pipeline, logger: said.logger) { _, _ in }
         second.handle(.opened(key: "/dev/input/event9", name: "Pro Controller"), now: rig.now)
         #expect(rig.pipeline.sessions.count == 1)
         #expect(said.lines == ["warning: local pads: Pro Controller: the host is full (--max-controllers); not read"])
