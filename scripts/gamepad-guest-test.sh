@@ -13,7 +13,9 @@
 # second probe's pad as a PS5 controller with gyro and accelerometer and reads the rotation
 # in rad/s and gravity in m/s². `remotion host --gamepad dualsense` gives a controller on
 # loopback its pad (rates within 2%, A as Cross, rest and gone when it leaves or is killed);
-# a game's rumble and light (SDL) reach that controller; a DSU source's controller gets a pad.
+# a game's rumble and light (SDL) reach that controller; a DSU source's controller gets a pad;
+# two players of two origins (UDP, DSU) are two PS5 controllers in SDL, each reading only its
+# own player, and the one who leaves takes only their pad.
 # A guest that does not boot is a failure, never a skip. Same environment as kernel-guest-test.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."

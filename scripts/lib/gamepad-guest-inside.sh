@@ -154,6 +154,42 @@ if wait_ready "$HOME/host3.ready" "$served" 60; then
 else
   fact timeout "the DSU-serving host was not ready: $(tail -2 "$out/host3.err")"
 fi
+# 7. Two players of two origins on one host: a UDP controller (sweeping, stick right, A held)
+# and a DSU source's controller (still, stick left, B held). SDL opens both PS5 controllers and
+# reads each one's own stick, buttons and gyro; then player 1 leaves and only their pad goes.
+say "two players: a UDP controller and a DSU source's, each its own pad in SDL"
+"$REMOTION_BIN" host --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --no-dashboard \
+  --timeout 30 --dsu-serve 127.0.0.1:0 --data-dir "$HOME/data5" --ready-file "$HOME/host5.ready" \
+  >"$out/host5.out" 2>"$out/host5.err" &
+served=$!
+if wait_ready "$HOME/host5.ready" "$served" 60; then
+  "$REMOTION_BIN" client --insecure --host "127.0.0.1:$(ready_value "$HOME/host5.ready" udpPort)" --timeout 30 \
+    --source synthetic:still --rate 50 --duration 90 --analog lx=-1 --press B@0.2+90 >"$out/player2.out" 2>&1 &
+  player2=$!
+  "$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web \
+    --no-dashboard --timeout 30 --dsu "$(ready_value "$HOME/host5.ready" dsuServe)" --data-dir "$HOME/data6" \
+    --ready-file "$HOME/host6.ready" >"$out/host6.out" 2>"$out/host6.err" &
+  padhost=$!
+  if wait_ready "$HOME/host6.ready" "$padhost" 60; then
+    "$REMOTION_BIN" client --insecure --host "127.0.0.1:$(ready_value "$HOME/host6.ready" udpPort)" --timeout 30 \
+      --source synthetic:sweep --rate 50 --duration 90 --analog lx=1 --press A@0.2+90 >"$out/player1.out" 2>&1 &
+    player1=$!
+    SDL_JOYSTICK_DISABLE_UDEV=1 /usr/bin/python3 "$(dirname "$0")/gamepad_sdl_players.py" /tmp/players.sampled \
+      "$out/sdl-players.json" >"$out/sdl-players.out" 2>&1 &
+    witness=$!
+    sampled() { [[ -f /tmp/players.sampled ]] || ! kill -0 "$witness" 2>/dev/null; }
+    wait_for 90 "SDL read both players" sampled
+    kill -INT "$player1"; wait "$player1"; fact player1_rc $?
+    wait "$witness"; fact sdl_players_rc $?
+    kill -INT "$padhost"; wait "$padhost"; fact host6_rc $?
+  else
+    fact timeout "the two-player host was not ready: $(tail -2 "$out/host6.err")"
+  fi
+  kill -INT "$player2"; wait "$player2"
+  kill -INT "$served"; wait "$served"; fact host5_rc $?
+else
+  fact timeout "the second DSU-serving host was not ready: $(tail -2 "$out/host5.err")"
+fi
 cp /proc/bus/input/devices "$out/devices-end"
 dmesg >"$out/dmesg" 2>/dev/null
 say "done"

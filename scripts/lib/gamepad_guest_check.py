@@ -195,6 +195,40 @@ if dsu:
           f"x {sorted(set(lx))} last {lx[-1] if lx else None}")
 check(facts.get("dsu_client_rc") == "0" and facts.get("host3_rc") == "0" and facts.get("host4_rc") == "0",
       f"the DSU-served controller and both hosts ran clean (rc {facts.get('dsu_client_rc')}, {facts.get('host3_rc')}, {facts.get('host4_rc')})")
+# 7. Two players of two origins: SDL opens two PS5 controllers; each reads its own
+# controller's stick, button and gyro and nothing of the other's; player 1 leaves and only
+# their pad goes, the other's still reading player 2.
+players = load("sdl-players.json")
+if players:
+    rows = players.get("pads", {})
+    def summary(r):
+        mags = [math.sqrt(sum(v * v for v in g)) for g in r["gyro"]]
+        return {"leftx": (min(r["leftx"]), max(r["leftx"])), "a": max(r["a"]), "b": max(r["b"]),
+                "gyro_max": round(max(mags, default=-1), 3), "samples": len(r["leftx"])}
+    by = {serial: summary(r) for serial, r in rows.items() if r["leftx"]}
+    # Told apart by their sticks (a pad reads 0 until its first analog state): never the other's.
+    one = next((s for s, v in by.items() if v["leftx"][1] > 16000 and v["leftx"][0] > -16000), None)
+    two = next((s for s, v in by.items() if v["leftx"][0] < -16000 and v["leftx"][1] < 16000), None)
+    print(f"     SDL's pads: {by}")
+    check(len(players.get("found", [])) == 2 and one and two and one != two,
+          f"SDL sees two PS5 controllers, player 1's stick right and player 2's left: {players.get('found')}")
+    if one and two:
+        p1, p2 = by[one], by[two]
+        check(p1["a"] == 1 and p1["b"] == 0 and p2["b"] == 1 and p2["a"] == 0,
+              f"each pad holds its own player's button only: player 1 A {p1['a']} B {p1['b']}, player 2 A {p2['a']} B {p2['b']}")
+        check(p1["gyro_max"] > 0.3 and 0 <= p2["gyro_max"] < 0.05,
+              f"each pad turns with its own player only: player 1 (sweeping) {p1['gyro_max']} rad/s, player 2 (still) {p2['gyro_max']} rad/s")
+        after = {serial: summary(r) for serial, r in players.get("after", {}).items() if r["leftx"]}
+        check(players.get("gone") == [one] and players.get("attached_after") == [two]
+              and two in after and after[two]["leftx"][1] < -16000 and after[two]["b"] == 1,
+              f"player 1 leaves: only their pad goes ({players.get('gone')}); player 2's still reads them: {after.get(two)}")
+    check(facts.get("player1_rc") == "0" and facts.get("sdl_players_rc") == "0" and facts.get("host5_rc") == "0"
+          and facts.get("host6_rc") == "0",
+          f"both players' programs and both hosts ran clean (rc {facts.get('player1_rc')}, {facts.get('sdl_players_rc')}, "
+          f"{facts.get('host5_rc')}, {facts.get('host6_rc')})")
+else:   # load() failed it; what the witness said is the reason
+    path = os.path.join(results, "sdl-players.out")
+    print("     sdl-players.out: " + (open(path, errors="replace").read()[-300:] if os.path.exists(path) else "(none)"))
 check(facts.get("host_rc") == "0", f"the host stopped cleanly (rc {facts.get('host_rc')})")
 stderr = open(os.path.join(results, "host.err")).read()
 check("gamepad: 4 virtual DualSense pads made, 0 refused, 0 reports not written" in stderr,
