@@ -21,6 +21,9 @@ udevadm trigger --action=add --subsystem-match=input --subsystem-match=misc >/de
 udevadm settle -t 20
 
 pids=()
+# The host's status as the dashboard reads it (GET /api/snapshot on loopback; no token needed).
+snapshot() { /usr/bin/python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(
+  "http://127.0.0.1:%s/api/snapshot" % sys.argv[1], timeout=10).read().decode())' "$1" >"$2" 2>"$2.err"; }
 stop_all() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; }
 trap stop_all EXIT
 
@@ -44,13 +47,13 @@ TOML
 stdbuf -oL libinput debug-events --show-keycodes --udev seat0 >"$out/libinput" 2>&1 &
 li=$!; pids+=("$li")
 "$REMOTION_BIN" host --local-pads --local-pads-grab --gamepad dualsense --inject uinput --insecure --bind 127.0.0.1 --port 0 \
-  --no-discovery --no-web --no-dashboard --timeout "$HOST_TIMEOUT" --config "$HOME/fps.toml" \
+  --no-discovery --no-web --dashboard-port 0 --timeout "$HOST_TIMEOUT" --config "$HOME/fps.toml" \
   --data-dir "$HOME/data" --ready-file "$HOME/host.ready" >"$out/host.out" 2>"$out/host.err" &
 host=$!; pids+=("$host")
 # A host that may not read the pads (user nobody, no input group): it must say which node and what fixes it.
 mkdir -p /tmp/nobody && chmod 0777 /tmp/nobody
 setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp/nobody "$REMOTION_BIN" host --local-pads --inject log \
-  --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --no-dashboard --data-dir /tmp/nobody/data \
+  --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --dashboard-port 0 --data-dir /tmp/nobody/data \
   --ready-file /tmp/nobody/ready >"$out/nobody.out" 2>"$out/nobody.err" &
 nobody=$!; pids+=("$nobody")
 wait_ready "$HOME/host.ready" "$host" 60 || { fact timeout "the host was not ready: $(tail -2 "$out/host.err")"; exit 1; }
@@ -71,7 +74,6 @@ wait "$probe"; fact probe1_rc $?
 wait_for 20 "the host ends the first pad's session" at_least "$out/host.err" "local pads: DualSense Wireless Controller .* ended" 1
 wait "$virtual"; fact virtual_reader_rc $?
 wait_for 10 "nobody's host says it cannot read the pad" at_least "$out/nobody.err" "local pads: cannot read" 1
-kill -INT "$nobody"; wait "$nobody"; fact nobody_rc $?
 wait_for 10 "libinput saw the release" at_least "$out/libinput" "BTN_LEFT (272) released" 1
 wc -l <"$out/libinput" >"$out/libinput.mark"
 
@@ -86,6 +88,8 @@ if wait_for 30 "the host reads the second pad" at_least "$out/host.err" "local p
     /usr/bin/python3 "$(dirname "$0")/localpads_guest_rumble.py" "$out/rumble.json" >"$out/rumble.out" 2>&1
     fact rumble_rc $?
     wait_for 20 "the owned pad's rumble" at_least "$out/probe2.out" '"rumble_left":255' 1
+    snapshot "$(ready_value "$HOME/host.ready" dashboardPort)" "$out/snapshot.json"
+    snapshot "$(ready_value /tmp/nobody/ready dashboardPort)" "$out/nobody-snapshot.json"
     rumble_ended() { awk '/"rumble_left":255/ { on = 1 } on && /"rumble_left":0,"rumble_right":0,"sets_rumble":true/ { found = 1 } END { exit !found }' "$out/probe2.out"; }
     wait_for 20 "the owned pad's rumble ends" rumble_ended
     t0=$(now); kill -9 "$probe"
@@ -94,6 +98,7 @@ if wait_for 30 "the host reads the second pad" at_least "$out/host.err" "local p
   fi
 fi
 kill -9 "$probe" 2>/dev/null; wait "$probe" 2>/dev/null
+kill -INT "$nobody"; wait "$nobody"; fact nobody_rc $?
 kill -INT "$host"; wait "$host"; fact host_rc $?
 wait_for 20 "libinput sees the host's mouse removed" at_least "$out/libinput" "DEVICE_REMOVED.*Remotion virtual mouse" 1
 kill "$li"; wait "$li" 2>/dev/null

@@ -69,7 +69,7 @@ def main():
           facts.get("virtual_reader_rc") == "0" and abs(peak + 90) <= 1.8, read("virtual-reader.out")[-300:])
     denied = [l for l in read("nobody.err").splitlines() if "local pads: cannot read" in l]
     check("a host that may not read the pad says once which node and what fixes it",
-          len([l for l in denied if f"cannot read {node} " in l]) == 1
+          len([l for l in denied if f"cannot read {node} " in l and uniq in l]) == 1
           and all("usermod -aG" in l or "udev rule" in l for l in denied) and facts.get("nobody_rc") == "0",
           "\n".join(denied) or read("nobody.err")[-300:])
     if denied:
@@ -116,6 +116,23 @@ def main():
           facts.get("rumble_rc") == "0" and on is not None and motors[on] == (255, 128), (game, motors, read("rumble.out")[-300:]))
     check("... and stops there when the game's 400 ms are over",
           on is not None and (0, 0) in motors[on + 1:], motors)
+    # The dashboard's status (GET /api/snapshot) says which pads are read and which nodes are
+    # not, with why: the second pad read (grabbed, its gamepad node, rumble), its virtual
+    # DualSense skipped as Remotion's own; nobody's host: the pad not readable, with the fix.
+    status = json.loads(read("snapshot.json") or "{}").get("localPads") or {}
+    reading_now = status.get("reading", [])
+    check(f"the dashboard lists the pad it reads: {[(p.get('name'), p.get('motionNode')) for p in reading_now]}",
+          len(reading_now) == 1 and reading_now[0].get("grabbed") is True and reading_now[0].get("rumble") is True
+          and reading_now[0].get("driver") == "playstation" and bool(reading_now[0].get("gamepadNode")), status)
+    own = [k for k in status.get("skipped", []) if k.get("reason") == "Remotion's own virtual pad"]
+    check(f"... and skips its virtual DualSense as Remotion's own ({[k.get('node') for k in own]})",
+          len(own) == 1 and own[0].get("name", "").startswith("Remotion virtual DualSense"), status)
+    denied_status = json.loads(read("nobody-snapshot.json") or "{}").get("localPads") or {}
+    check("nobody's dashboard reads no pad and says which node it may not read and the fix",
+          not denied_status.get("reading") and reading_now
+          and any(k.get("node") == reading_now[0].get("motionNode") and "may not read" in k.get("reason", "")
+                                                   and "udev rule" in k.get("reason", "") for k in denied_status.get("skipped", [])),
+          denied_status or read("nobody-snapshot.json.err")[-300:])
     check("the host stopped cleanly", facts.get("host_rc") == "0", f"{facts.get('host_rc')}")
     check(f"both pads' sessions ended when they went ({len(ended)})", len(ended) == 2, "\n".join(ended))
     stop = [l for l in host_err.splitlines() + read("host.out").splitlines() if "local pads: 2 opened" in l]

@@ -111,6 +111,10 @@ final class LocalPadSessions: HostDropReporter {
             }
         case .say(let line):
             logger.info("\(line)")
+        case .inventory(let inventory):
+            // Published now: with no controller connected nothing else would publish it.
+            pipeline.localPads = inventory
+            pipeline.publishNow(now: now)
         }
     }
 

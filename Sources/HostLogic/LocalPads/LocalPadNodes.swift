@@ -71,9 +71,14 @@ package enum LocalPadNodes {
     /// One line for a node this user may not read: which node, and the group or rule that fixes it.
     package static func accessProblem(_ node: EvdevNodeInfo, group: String?) -> String {
         let owner = group.map { " (group \($0))" } ?? ""
+        return "local pads: cannot read \(node.path)\(owner), \(displayName(node))'s motion sensors: \(accessFix(group: group))"
+    }
+
+    /// What lets this user read a pad's nodes: the group, or Remotion's udev rule.
+    package static func accessFix(group: String?) -> String {
         let join = group.map { "add yourself to the group: sudo usermod -aG \($0) $USER and log in again, or " } ?? ""
-        return "local pads: cannot read \(node.path)\(owner), \(displayName(node))'s motion sensors: \(join)install Remotion's "
-            + "udev rule (its local-pads line gives the seat's user TAG+=\"uaccess\" on motion-sensor nodes: docs/LOCAL-PADS.md)"
+        return "\(join)install Remotion's udev rule (its local-pads line gives the seat's user TAG+=\"uaccess\" "
+            + "on motion-sensor nodes: docs/LOCAL-PADS.md)"
     }
 
     static func hex(_ v: UInt16) -> String {

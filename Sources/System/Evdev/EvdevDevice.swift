@@ -71,8 +71,13 @@ package final class EvdevDevice {
 
     /// EVIOCGRAB: only this descriptor receives the node's events (nil: done), else why not.
     package func grab() -> String? {
-        ioctl(fd, Self.ioctlW(0x90, size: 4), 1) < 0 ? String(cString: strerror(errno)) : nil
+        if ioctl(fd, Self.ioctlW(0x90, size: 4), 1) < 0 { return String(cString: strerror(errno)) }
+        isGrabbed = true
+        return nil
     }
+
+    /// Whether `grab` took the node.
+    package private(set) var isGrabbed = false
 
     /// What one read gave.
     package enum ReadResult {

@@ -21,11 +21,14 @@ extension LocalPadReaderLoop {
             if !watchingInput { _ = inotify_add_watch(inotify, "/dev", 0x100) }
         }
         let nodes = EvdevSysfs.nodes()
+        skipped = []
         for node in nodes where node.isMotion {
             if let why = LocalPadNodes.skipReason(node) {
                 say("local pads: not reading \(node.path), \(node.name): \(why)")
+                skipped.append(.init(node: node.path, name: node.name, reason: why))
             }
         }
+        defer { publishInventory() }
         let plans = LocalPadNodes.plans(nodes)
         let planned = Set(plans.map(\.motion.path))
         for key in pads.keys.sorted() where !planned.contains(key) { close(key, why: "unplugged") }
@@ -45,7 +48,8 @@ extension LocalPadReaderLoop {
         guard let device = openNode(plan.motion) else { return }
         do {
             let pad = try LocalPad(driver: plan.driver, motionAxes: device.absInfos(EvdevCode.motionAxes))
-            pads[plan.motion.path] = OpenPad(pad: pad, motion: device)
+            pads[plan.motion.path] = OpenPad(pad: pad, motion: device, name: LocalPadNodes.displayName(plan.motion),
+                                             driver: plan.driver.rawValue)
             notify(.opened(key: plan.motion.path, name: LocalPadNodes.displayName(plan.motion), uniq: plan.motion.uniq))
             // Said every time (a pad plugged in again is read again).
             notify(.say("local pads: reading \(LocalPadNodes.displayName(plan.motion)) from \(plan.motion.path) "
@@ -53,6 +57,7 @@ extension LocalPadReaderLoop {
         } catch {
             device.close()
             say("local pads: not reading \(plan.motion.path), \(plan.motion.name): it \(error)")
+            skipped.append(.init(node: plan.motion.path, name: plan.motion.name, reason: "it \(error)"))
         }
     }
 
@@ -66,7 +71,12 @@ extension LocalPadReaderLoop {
             return device
         } catch {
             if error.isPermission {
-                say(LocalPadNodes.accessProblem(node, group: EvdevSysfs.group(of: node.path)))
+                let group = EvdevSysfs.group(of: node.path)
+                say(LocalPadNodes.accessProblem(node, group: group))
+                if node.isMotion {
+                    skipped.append(.init(node: node.path, name: node.name,
+                                         reason: "this user may not read it: \(LocalPadNodes.accessFix(group: group))"))
+                }
             } else if error.code != ENOENT && error.code != ENODEV {
                 say("local pads: \(error)")
             }

@@ -16,6 +16,9 @@ package enum LocalPadNotice: Sendable {
     case alive([String: LocalPadCounters])
     /// One line to say once (a node it may not read, a pad it skips, a grab refused).
     case say(String)
+    /// What it reads and skips now, whenever that changes (the dashboard's and the terminal
+    /// view's local-pads section).
+    case inventory(LocalPadInventory)
 }
 
 /// Reads the motion sensors of the gamepads plugged into this computer (docs/LOCAL-PADS.md):
@@ -125,6 +128,9 @@ struct LocalPadReaderLoop {
         var controls: EvdevDevice?
         /// The FF_RUMBLE effect the kernel gave this pad's gamepad node (−1: none yet).
         var rumbleEffect: Int16 = -1
+        /// For the inventory: its controller's name and its driver's axis convention.
+        var name = ""
+        var driver = ""
     }
 
     let config: LocalPadsConfig
@@ -138,6 +144,9 @@ struct LocalPadReaderLoop {
     /// `saidLimit`, then forgotten, so a line may come again but the set never grows unbounded.
     var said: Set<String> = []
     static let saidLimit = 256
+    /// The motion nodes the last rescan did not read, and why; the inventory last sent.
+    var skipped: [LocalPadInventory.Skipped] = []
+    var inventory: LocalPadInventory?
 
     init(config: LocalPadsConfig, wake: Int32, mailbox: LocalPadMailbox, notify: @escaping @Sendable (LocalPadNotice) -> Void) {
         self.config = config
@@ -221,6 +230,21 @@ struct LocalPadReaderLoop {
         p.controls?.close()
         p.motion.close()
         notify(.closed(key: key, why: why))
+        publishInventory()
+    }
+
+    /// Sends what is read and skipped now, when it differs from what was sent last.
+    mutating func publishInventory() {
+        let reading = pads.keys.sorted().compactMap { key -> LocalPadInventory.Pad? in
+            guard let p = pads[key] else { return nil }
+            let rumble = p.controls.map { $0.isWritable && $0.canRumble } ?? false
+            return LocalPadInventory.Pad(name: p.name, motionNode: key, gamepadNode: p.controls?.path, driver: p.driver,
+                                         grabbed: p.motion.isGrabbed, rumble: rumble)
+        }
+        let now = LocalPadInventory(reading: reading, skipped: skipped.sorted { $0.node < $1.node })
+        guard now != inventory else { return }
+        inventory = now
+        notify(.inventory(now))
     }
 
     /// Says a problem line once (not again at every rescan).

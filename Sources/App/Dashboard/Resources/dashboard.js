@@ -238,6 +238,18 @@ function renderSnapshot(s, generation) {
   for (const [session, card] of cards) if (!present.has(session)) { card.remove(); cards.delete(session); }
   controllers.forEach(renderController);
   drawTrails(controllers);
+  renderLocalPads(s.localPads);
+}
+
+/** `remotion host --local-pads`: the pads read, and the nodes skipped with why and the fix. */
+function renderLocalPads(pads) {
+  $("local-pads").hidden = !pads;
+  if (!pads) return;
+  const item = (text, cls) => { const li = document.createElement("li"); li.textContent = text; if (cls) li.className = cls; return li; };
+  const reading = (pads.reading || []).map((p) => item(`${p.name}: ${p.motionNode}` + (p.gamepadNode ? ` and ${p.gamepadNode}` : "")
+    + ` (${p.driver} axes${p.grabbed ? ", only Remotion reads it" : ""}${p.rumble ? ", rumble" : ", no rumble"})`));
+  $("local-pads-reading").replaceChildren(...(reading.length ? reading : [item("No gamepad with motion sensors is read.", "hint")]));
+  $("local-pads-skipped").replaceChildren(...(pads.skipped || []).map((k) => item(`Not read: ${k.node} (${k.name}): ${k.reason}`, "skipped")));
 }
 
 // The host publishes only while something changes; the page keeps counting between snapshots.

@@ -30,6 +30,7 @@ extension HostPipeline {
                                     drops: report.drops, kernelDrops: report.kernelDrops,
                                     protocolSessions: report.sessions, sessions: sessions, held: injector.held, now: now)
         inputs.padsAvailable = core.pads != nil
+        inputs.localPads = localPads
         // Controllers of other transports refused because every slot was taken (the datagram
         // sessions' are among the protocol's drops).
         if external.refusedFull > 0 { inputs.adapterDrops["controllers too-many-sessions"] = external.refusedFull }

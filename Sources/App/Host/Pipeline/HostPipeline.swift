@@ -80,6 +80,8 @@ package final class HostPipeline: HostEventSink {
     }
     /// Adapters beside the host's socket whose drops show with the host's (DSU).
     package var dropReporters: [any HostDropReporter] = []
+    /// What `--local-pads` reads and skips now (nil: not asked for), for the status.
+    package var localPads: LocalPadInventory?
     /// Where each external session's notices go — rumble and light, a calibration's progress
     /// — (the page's socket or data channel), set when its transport opens it; removed when it closes.
     package var noticeSinks: [SessionID: @Sendable (ControllerNotice) -> Void] = [:]

@@ -8,7 +8,7 @@ import RemotionHostLogic
 
 extension HostSnapshot: Codable {
     private enum Keys: String, CodingKey {
-        case hostName, listen, injector, settings, controllers, drops, uptime, dashboardRefusals
+        case hostName, listen, injector, settings, controllers, drops, uptime, dashboardRefusals, localPads
     }
 
     package init(from decoder: any Decoder) throws {
@@ -22,6 +22,7 @@ extension HostSnapshot: Codable {
         drops = try c.decode([String: Int].self, forKey: .drops)
         uptime = try c.decode(Double.self, forKey: .uptime)
         dashboardRefusals = try c.decodeIfPresent([String: Int].self, forKey: .dashboardRefusals) ?? [:]
+        localPads = try c.decodeIfPresent(LocalPadInventory.self, forKey: .localPads)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -34,6 +35,7 @@ extension HostSnapshot: Codable {
         try c.encode(drops, forKey: .drops)
         try c.encode(uptime, forKey: .uptime)
         try c.encode(dashboardRefusals, forKey: .dashboardRefusals)
+        try c.encodeIfPresent(localPads, forKey: .localPads)
     }
 }
 

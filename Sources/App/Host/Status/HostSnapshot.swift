@@ -13,6 +13,9 @@ package struct HostSnapshot: Sendable, Equatable {
     package var settings = MappingSettings()
     package var controllers: [ControllerSnapshot] = []
     package var drops: [String: Int] = [:]
+    /// The gamepads on this computer `--local-pads` reads and the nodes it skips, with why
+    /// (nil: the host was not asked to read them).
+    package var localPads: LocalPadInventory?
     /// Seconds since the host started.
     package var uptime: Double = 0
     /// Dashboard requests refused (wrong Host or Origin, not JSON), by reason.

@@ -26,6 +26,8 @@ package struct SnapshotInputs: Sendable {
     var adapterDrops: [String: Int] = [:]
     /// The host makes virtual pads (`--gamepad`): each controller says whether it has one.
     var padsAvailable = false
+    /// What `--local-pads` reads and skips (nil: not asked for).
+    var localPads: LocalPadInventory?
 }
 
 /// Builds and publishes snapshots on its own serial queue, so percentiles, histograms,
@@ -68,6 +70,7 @@ extension HostSnapshot {
         // Datagrams the kernel discarded (receive buffer full) never reached the protocol.
         if inputs.kernelDrops > 0 { drops["kernel-receive-buffer"] = inputs.kernelDrops }
         for (reason, n) in inputs.adapterDrops { drops[reason, default: 0] += n }
+        localPads = inputs.localPads
         controllers = inputs.sessions.keys.sorted().compactMap { id in
             guard let s = inputs.sessions[id] else { return nil }
             let t = s.telemetry

@@ -7,7 +7,7 @@ extension StatusSnapshot {
     package init(_ snapshot: HostSnapshot, addresses: [String], port: Int, pairingHint: String? = nil,
                  phonePairing: HostStatus.PhonePairing? = nil, notes: [String] = [], recent: [String] = []) {
         var host = HostStatus(name: snapshot.hostName, addresses: addresses, port: UInt16(clamping: port),
-                              pairingHint: pairingHint, notes: notes, recent: recent)
+                              pairingHint: pairingHint, notes: notes + (snapshot.localPads?.lines ?? []), recent: recent)
         host.phonePairing = phonePairing
         self.init(host: host, controllers: snapshot.controllers.map(ControllerStatus.init))
     }
