@@ -44,6 +44,9 @@ package final class UHIDDualSense: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let pad: Mutex<DualSensePad>
+    /// The input report and its event, reused sample after sample (`update`).
+    private struct InputBuffers { var report: [UInt8] = []; var event: [UInt8] = [] }
+    private let input = Mutex(InputBuffers())
     private let finished = Atomic<Bool>(false)
     private let readerDone = DispatchSemaphore(value: 0)
     private let onOutput: @Sendable (DualSenseOutput) -> Void
@@ -104,7 +107,14 @@ package final class UHIDDualSense: Sendable {
     /// False when the write failed.
     @discardableResult
     package func update(_ state: GamepadState) -> Bool {
-        Self.write(fd, pad.withLock { $0.update(state) })
+        // The report and its UHID_INPUT2 event in buffers kept for the next sample. Their lock
+        // is held across the write (only this, `close`'s caller's thread, takes it); the pad's
+        // is not: the reader thread needs it to answer the kernel meanwhile.
+        input.withLock { s in
+            guard pad.withLock({ $0.input(state, into: &s.report) }) else { return true }
+            UHIDEvent.input2(s.report, into: &s.event)
+            return s.event.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == s.event.count
+        }
     }
 
     /// Rest state, then UHID_DESTROY; stops the reader and closes the node. Idempotent.

@@ -34,6 +34,19 @@ package enum UHIDEvent {
         return e
     }
 
+    /// UHID_INPUT2 for `report` written into `event`, reused when it has the size already.
+    package static func input2(_ report: [UInt8], into event: inout [UInt8]) {
+        let n = min(report.count, dataMax)
+        if event.count != 6 + n { event = [UInt8](repeating: 0, count: 6 + n) }
+        put32(&event, 0, Kind.input2.rawValue)
+        put16(&event, 4, UInt16(n))
+        event.withUnsafeMutableBufferPointer { e in
+            report.withUnsafeBufferPointer { r in
+                for i in 0..<n { e[6 + i] = r[i] }
+            }
+        }
+    }
+
     package static func input2(_ report: [UInt8]) -> [UInt8] {
         var e = [UInt8](repeating: 0, count: 6)
         put32(&e, 0, Kind.input2.rawValue)

@@ -23,11 +23,11 @@ enum PadBench {
             var feed = GamepadFeed(gyroStick: GyroStick(), at: .zero)
             var pad = DualSensePad(identity: "bench")
             _ = pad.handle(.start)
+            var report: [UInt8] = []   // reused, as UHIDDualSense reuses its buffers
             let t0 = nanos()
             for s in samples {
-                for case let .input(report) in pad.update(feed.motion(s)) {
-                    bytes += report.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
-                }
+                guard pad.input(feed.motion(s), into: &report) else { continue }
+                bytes += report.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
             }
             results.append(Double(nanos() - t0) / Double(count))
         }

@@ -29,6 +29,7 @@ enum PipelineBench {
 
     final class PadSink: Output {
         var pad = DualSensePad(identity: "bench")
+        var report: [UInt8] = []   // reused, as UHIDDualSense reuses its buffers
         let sink = open("/dev/null", O_WRONLY)
         var bytes = 0
         init() { _ = pad.handle(.start) }
@@ -36,9 +37,8 @@ enum PipelineBench {
         var accepts: PipelineOutput.Kind { .pad }
         func perform(_ output: PipelineOutput, session: SessionID) {
             guard case let .pad(state) = output else { return }
-            for case let .input(report) in pad.update(state) {
-                bytes += report.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
-            }
+            guard pad.input(state, into: &report) else { return }
+            bytes += report.withUnsafeBytes { write(sink, $0.baseAddress, $0.count) }
         }
     }
 

@@ -46,6 +46,26 @@ import RemotionProtocol
         #expect(second[8] == 1)
     }
 
+    /// The per-sample path reuses one buffer: the same bytes as a fresh report, whatever the
+    /// buffer held before (a busy state, then the rest state), on both buses.
+    @Test func aReusedBufferGivesTheSameReportAsAFreshOne() {
+        for bus in [DualSenseBus.bluetooth, .usb] {
+            var fresh = DualSenseInputReport(bus: bus), reused = DualSenseInputReport(bus: bus)
+            let busy = GamepadState(leftStick: .init(x: 1, y: -1), leftTrigger: 1, buttons: [.cross, .ps], dpad: [.down],
+                                    motion: motion(500, -500, 500, at: 1))
+            var buffer = [UInt8](repeating: 0xEE, count: 3)   // the wrong size: made anew once
+            for state in [busy, busy.rest(at: Instant(nanoseconds: 2_000_000_000)), busy] {
+                reused.encode(state, into: &buffer)
+                #expect(buffer == fresh.encode(state))
+            }
+        }
+        var pad = DualSensePad(identity: "reuse")
+        var report: [UInt8] = []
+        #expect(!pad.input(GamepadState(motion: .still(at: .zero)), into: &report) && report.isEmpty, "nothing before the kernel's START")
+        _ = pad.handle(.start)
+        #expect(pad.input(GamepadState(motion: .still(at: .zero)), into: &report) && report.count == 78 && pad.counters.reportsSent == 1)
+    }
+
     @Test func usbReportIsTheSameFieldsOneByteEarlierWithoutCRC() {
         var encoder = DualSenseInputReport(bus: .usb)
         let r = encoder.encode(GamepadState(rightTrigger: 1, buttons: [.square, .options], dpad: [.left],

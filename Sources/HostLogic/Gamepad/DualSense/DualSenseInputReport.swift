@@ -61,15 +61,18 @@ package struct DualSenseInputReport: Hashable, Sendable {
     package var commonStart: Int { bus == .usb ? 1 : 2 }
 
     package mutating func encode(_ state: GamepadState) -> [UInt8] {
-        var r: [UInt8]
-        switch bus {
-        case .usb:
-            r = [UInt8](repeating: 0, count: DualSenseReports.usbInputSize)
-            r[0] = DualSenseReports.usbInputID
-        case .bluetooth:
-            r = [UInt8](repeating: 0, count: DualSenseReports.btInputSize)
-            r[0] = DualSenseReports.btInputID
-        }
+        var r: [UInt8] = []
+        encode(state, into: &r)
+        return r
+    }
+
+    /// The report for `state` written into `r`, which is reused when it already has the
+    /// report's size (the per-sample path allocates nothing): every byte a report sets is
+    /// written each time, the others stay the zeros the buffer was made with.
+    package mutating func encode(_ state: GamepadState, into r: inout [UInt8]) {
+        let size = bus == .usb ? DualSenseReports.usbInputSize : DualSenseReports.btInputSize
+        if r.count != size { r = [UInt8](repeating: 0, count: size) }
+        r[0] = bus == .usb ? DualSenseReports.usbInputID : DualSenseReports.btInputID
         let c = commonStart
         r[c + Offset.leftX] = Self.axis(state.leftStick.x)
         r[c + Offset.leftY] = Self.axis(state.leftStick.y)
@@ -100,7 +103,6 @@ package struct DualSenseInputReport: Hashable, Sendable {
         // Battery: charging status 2 (full) in the high nibble.
         r[c + Offset.status] = 0x2A
         if bus == .bluetooth { DualSenseCRC.sign(&r, seed: DualSenseCRC.inputSeed) }
-        return r
     }
 
     private func bit(_ set: GamepadButtons, _ button: GamepadButtons, _ shift: UInt8) -> UInt8 {

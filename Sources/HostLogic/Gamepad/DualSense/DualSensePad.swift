@@ -131,10 +131,18 @@ package struct DualSensePad: Sendable {
     /// The input report for `state`, once the kernel has started the device (UHID refuses
     /// input before START).
     package mutating func update(_ state: GamepadState) -> [Action] {
-        guard started, !destroyed else { last = state; return [] }
+        var report: [UInt8] = []
+        return input(state, into: &report) ? [.input(report)] : []
+    }
+
+    /// `update`'s input report written into `report` (reused: the per-sample path allocates
+    /// nothing); false when there is none to send (not started, or destroyed).
+    package mutating func input(_ state: GamepadState, into report: inout [UInt8]) -> Bool {
         last = state
+        guard started, !destroyed else { return false }
         counters.reportsSent += 1
-        return [.input(encoder.encode(state))]
+        encoder.encode(state, into: &report)
+        return true
     }
 
     /// The rest state (if the device was ever started), then destroy. Idempotent.
