@@ -126,11 +126,13 @@ def slot_header(slot, connected):
     return struct.pack("<BBBB", slot, state, model, conn) + mac + bytes([5 if connected else 0])
 
 
-def pad_payload(slot, counter, t_us, pressed, accel, gyro):
+def pad_payload(slot, counter, t_us, pressed, accel, gyro, touches=()):
+    """`touches`: up to two (id, x, y) fingers down, in the pad's pixels; the rest are up."""
     b36 = sum(0x80 >> i for i, n in enumerate(BYTE36) if n in pressed)
     b37 = sum(0x80 >> i for i, n in enumerate(BYTE37) if n in pressed)
     analog = bytes(255 if n in pressed else 0 for n in ANALOG)
-    touches = b"\0" * 12
+    fingers = list(touches)[:2]
+    touches = b"".join(struct.pack("<BBHH", 1, i, x, y) for i, x, y in fingers) + b"\0" * 6 * (2 - len(fingers))
     return (slot_header(slot, True) + bytes([1]) + struct.pack("<I", counter)
             + bytes([b36, b37, 1 if "home" in pressed else 0, 1 if "touch" in pressed else 0])
             + bytes([128, 128, 128, 128]) + analog + touches

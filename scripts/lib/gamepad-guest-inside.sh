@@ -190,6 +190,27 @@ if wait_ready "$HOME/host5.ready" "$served" 60; then
 else
   fact timeout "the second DSU-serving host was not ready: $(tail -2 "$out/host5.err")"
 fi
+# 8. A DSU source's touchpad: one finger sliding, then two, then none, on the pad's Touchpad
+# node (hid-playstation's multitouch slots). The source waits for the reader's go file.
+say "a DSU source's fingers on the pad's touchpad"
+rm -f /tmp/touch.port /tmp/touch.go
+/usr/bin/python3 "$(dirname "$0")/gamepad_guest_touch_source.py" /tmp/touch.port "$out/touch-source.json" /tmp/touch.go \
+  >"$out/touch-source.out" 2>&1 &
+source_pid=$!
+if wait_for 30 "the touch source's port" test -f /tmp/touch.port; then
+  "$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web \
+    --no-dashboard --timeout 30 --dsu "127.0.0.1:$(cat /tmp/touch.port)" --data-dir "$HOME/data7" \
+    --ready-file "$HOME/host7.ready" >"$out/host7.out" 2>"$out/host7.err" &
+  padhost=$!
+  if wait_ready "$HOME/host7.ready" "$padhost" 60; then
+    /usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - /tmp/touch.go "$out/touch-events.json" >"$out/touch-reader.out" 2>&1
+    fact touch_reader_rc $?
+    kill -INT "$padhost"; wait "$padhost"; fact host7_rc $?
+  else
+    fact timeout "the touch host was not ready: $(tail -2 "$out/host7.err")"
+  fi
+fi
+wait "$source_pid"; fact touch_source_rc $?
 cp /proc/bus/input/devices "$out/devices-end"
 dmesg >"$out/dmesg" 2>/dev/null
 say "done"

@@ -229,6 +229,36 @@ if players:
 else:   # load() failed it; what the witness said is the reason
     path = os.path.join(results, "sdl-players.out")
     print("     sdl-players.out: " + (open(path, errors="replace").read()[-300:] if os.path.exists(path) else "(none)"))
+# 8. A DSU source's fingers on the pad's Touchpad node: hid-playstation's multitouch slots.
+touch = load("touch-events.json")
+sent = load("touch-source.json") or {}
+if touch:
+    tnode = next((n for k, n in touch["nodes"].items() if k.endswith("Touchpad")), None)
+    check(tnode is not None, f"the DSU source's pad has a Touchpad node: {sorted(touch['nodes'])}")
+    if tnode:
+        ABS_MT_SLOT, ABS_MT_POSITION_X, ABS_MT_POSITION_Y, ABS_MT_TRACKING_ID, BTN_TOUCH = 0x2F, 0x35, 0x36, 0x39, 0x14A
+        slot, ids, xs, ys, both, touches = 0, {0: -1, 1: -1}, {0: [], 1: []}, {0: [], 1: []}, False, []
+        for t, c, v in tnode["events"]:
+            if t == EV_ABS and c == ABS_MT_SLOT: slot = v
+            elif t == EV_ABS and c == ABS_MT_TRACKING_ID: ids[slot] = v
+            elif t == EV_ABS and c == ABS_MT_POSITION_X: xs.setdefault(slot, []).append(v)
+            elif t == EV_ABS and c == ABS_MT_POSITION_Y: ys.setdefault(slot, []).append(v)
+            elif t == EV_KEY and c == BTN_TOUCH: touches.append(v)
+            both = both or (ids.get(0, -1) >= 0 and ids.get(1, -1) >= 0)
+        # What the pad should show: the DS4's pixels (1920 × 942) as the DualSense's (1920 × 1080).
+        def py(y): return round(y / 941 * 1079)
+        x0, y0 = (min(xs[0], default=-1), max(xs[0], default=-1)), (min(ys[0], default=-1), max(ys[0], default=-1))
+        check(x0[0] <= 500 and x0[1] >= 1420 and abs(y0[0] - py(235)) <= 12 and abs(y0[1] - py(706)) <= 2,
+              f"touchpad: one finger slides from x 480 to 1440 and y {py(235)} to {py(706)} on slot 0: x {x0}, y {y0} "
+              f"(phases sent: {[ph['name'] for ph in sent.get('phases', [])]})")
+        check(both and xs[1] and abs(xs[1][-1] - 1700) <= 1 and abs(ys[1][-1] - py(100)) <= 1,
+              f"touchpad: a second finger on slot 1 at (1700, {py(100)}) while the first stays: "
+              f"{(xs[1][-1] if xs[1] else None, ys[1][-1] if ys[1] else None)}, both down at once {both}")
+        check(ids == {0: -1, 1: -1} and touches[:1] == [1] and touches[-1:] == [0],
+              f"touchpad: the fingers lift (tracking ids {ids}) and BTN_TOUCH goes 1 then 0: {touches}")
+check(facts.get("touch_reader_rc") == "0" and facts.get("touch_source_rc") == "0" and facts.get("host7_rc") == "0",
+      f"the touch source, its host and the reader ran clean (rc {facts.get('touch_source_rc')}, {facts.get('host7_rc')}, "
+      f"{facts.get('touch_reader_rc')})")
 check(facts.get("host_rc") == "0", f"the host stopped cleanly (rc {facts.get('host_rc')})")
 stderr = open(os.path.join(results, "host.err")).read()
 check("gamepad: 4 virtual DualSense pads made, 0 refused, 0 reports not written" in stderr,

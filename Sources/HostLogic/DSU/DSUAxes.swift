@@ -72,6 +72,19 @@ package enum DSUAxes {
                            rightTrigger: Float(p.analog.r2) / 255)
     }
 
+    /// The DS4's touchpad in the units DSU servers send (cemuhook's protocol: the pad's own
+    /// pixels, 1920 × 942): coordinates past it are clamped to the edge.
+    package static let touchWidth: Float = 1920, touchHeight: Float = 942
+
+    /// A pad's two touches (bytes 56–67) as Remotion's: 0…1 of the pad, inactive ones absent.
+    package static func remotionTouch(_ p: DSUPadData) -> TouchState {
+        func finger(_ t: DSUTouch) -> TouchState.Finger? {
+            guard t.isActive else { return nil }
+            return .init(id: t.id, x: min(1, Float(t.x) / (touchWidth - 1)), y: min(1, Float(t.y) / (touchHeight - 1)))
+        }
+        return TouchState(first: finger(p.touch1), second: finger(p.touch2))
+    }
+
     /// What an accelerometer lying still and flat reads, in Remotion's frame.
     package static let flatGravity = Vector3(x: 0, y: 0, z: 1)
 

@@ -187,7 +187,8 @@ package struct DSUSourceStateMachine: Sendable {
                      gyro: DSUAxes.remotionGyro(p.gyro),
                      acceleration: DSUAxes.remotionAccel(p.accel),
                      buttons: table.remotionButtons(for: p.buttons),
-                     analog: DSUAxes.remotionAnalog(p))
+                     analog: DSUAxes.remotionAnalog(p),
+                     touch: DSUAxes.remotionTouch(p))
     }
 
     private mutating func disconnect(_ i: Int, timedOut: Bool, into out: inout Output) {

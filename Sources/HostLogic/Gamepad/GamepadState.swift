@@ -39,13 +39,15 @@ package struct GamepadState: Hashable, Sendable {
     package var buttons: GamepadButtons
     package var dpad: GamepadDPad
     package var motion: Motion
+    /// The fingers on the touchpad (0…1 of its width and height; rest: none).
+    package var touch: TouchState
 
     package init(leftStick: Stick = .centre, rightStick: Stick = .centre, leftTrigger: Float = 0,
                  rightTrigger: Float = 0, buttons: GamepadButtons = [], dpad: GamepadDPad = [],
-                 motion: Motion) {
+                 touch: TouchState = .none, motion: Motion) {
         self.leftStick = leftStick; self.rightStick = rightStick
         self.leftTrigger = leftTrigger; self.rightTrigger = rightTrigger
-        self.buttons = buttons; self.dpad = dpad; self.motion = motion
+        self.buttons = buttons; self.dpad = dpad; self.touch = touch; self.motion = motion
     }
 
     /// Rest: sticks centred, triggers 0, buttons and d-pad up, no rotation (the last
@@ -59,7 +61,7 @@ package struct GamepadState: Hashable, Sendable {
 
     package var isAtRest: Bool {
         leftStick == .centre && rightStick == .centre && leftTrigger == 0 && rightTrigger == 0
-            && buttons.isEmpty && dpad.isEmpty && motion.angularRate == Vector3(x: 0, y: 0, z: 0)
+            && buttons.isEmpty && dpad.isEmpty && touch == .none && motion.angularRate == Vector3(x: 0, y: 0, z: 0)
     }
 }
 
@@ -229,6 +231,7 @@ package struct GamepadFeed: Hashable, Sendable {
         state.motion.time = Instant(nanoseconds: Int64(clamping: sample.timestampMicros) &* 1_000)
         if let gyroStick { gyroPart = gyroStick.stick(for: state.motion.angularRate) }
         if let a = sample.analog { analog = a }
+        if let t = sample.touch { state.touch = t }
         combine()
         return state
     }

@@ -35,6 +35,22 @@ public struct AnalogState: Hashable, Sendable {
     }
 }
 
+/// Up to two fingers on a controller's touchpad, each where it touches: x from the left edge
+/// and y from the top, 0…1 of the pad's width and height, and the finger's id (a new touch,
+/// a new id), as a DualSense's or a DS4's touchpad reports them.
+public struct TouchState: Hashable, Sendable {
+    public struct Finger: Hashable, Sendable {
+        public var id: UInt8
+        public var x: Float, y: Float
+        public init(id: UInt8, x: Float, y: Float) { self.id = id; self.x = x; self.y = y }
+    }
+    public var first: Finger?
+    public var second: Finger?
+    public init(first: Finger? = nil, second: Finger? = nil) { self.first = first; self.second = second }
+    /// No finger down.
+    public static let none = TouchState()
+}
+
 /// One sensor sample as the controller streams it.
 public struct MotionSample: Hashable, Sendable {
     /// When the sensor produced the sample, microseconds on the controller's clock.
@@ -47,14 +63,18 @@ public struct MotionSample: Hashable, Sendable {
     public var buttons: ButtonSet
     /// Sticks and triggers, for a controller that has them (nil: none).
     public var analog: AnalogState?
+    /// The fingers on its touchpad, for a controller that has one (nil: none).
+    public var touch: TouchState?
 
     public init(timestampMicros: UInt64, attitude: Attitude? = nil, gyro: Vector3? = nil,
-                acceleration: Vector3? = nil, buttons: ButtonSet = .none, analog: AnalogState? = nil) {
+                acceleration: Vector3? = nil, buttons: ButtonSet = .none, analog: AnalogState? = nil,
+                touch: TouchState? = nil) {
         self.timestampMicros = timestampMicros
         self.attitude = attitude
         self.gyro = gyro
         self.acceleration = acceleration
         self.buttons = buttons
         self.analog = analog
+        self.touch = touch
     }
 }

@@ -22,6 +22,24 @@ import RemotionProtocol
         #expect(close(back.rightTrigger, 1) && close(back.leftTrigger, 0))
     }
 
+    /// A DSU source's two touches (the DS4's pixels, 1920 × 942) as fractions of the pad; an
+    /// inactive touch is no finger, and coordinates past the pad are its edge. Through the
+    /// feed they reach the virtual pad's state, and its rest lifts them.
+    @Test func touchesArriveAsFractionsOfThePad() throws {
+        var p = DSUPadData(info: DSUSlotInfo(slot: 0, state: .connected), packetCounter: 1)
+        p.touch1 = DSUTouch(isActive: true, id: 7, x: 1919, y: 0)
+        p.touch2 = DSUTouch(isActive: true, id: 8, x: 60_000, y: 941)
+        let t = DSUAxes.remotionTouch(p)
+        #expect(t.first == TouchState.Finger(id: 7, x: 1, y: 0) && t.second == TouchState.Finger(id: 8, x: 1, y: 1))
+        p.touch2 = .none
+        #expect(DSUAxes.remotionTouch(p).second == nil)
+        let sample = try #require(DSUSourceStateMachine.sample(from: p, table: .default))
+        var feed = GamepadFeed(at: .zero)
+        let state = feed.motion(sample)
+        #expect(state.touch.first?.id == 7 && state.touch.second == nil)
+        #expect(state.rest(at: .zero).touch == .none)
+    }
+
     @Test func flatAtRestReadsOneGUp() {
         // DSU (Dolphin: "Accel Up" is −y): a flat pad at rest reads (0, −1, 0) g; Remotion
         // carries the specific force, +1 g up (as Android, W3C and the web page report it).

@@ -66,6 +66,26 @@ import RemotionProtocol
         #expect(pad.input(GamepadState(motion: .still(at: .zero)), into: &report) && report.count == 78 && pad.counters.reportsSent == 1)
     }
 
+    /// Two fingers on the touchpad (hid-playstation's `dualsense_touch_point`: contact byte
+    /// with the id, bit 7 set when up; x and y 12 bits each over 1920 × 1080), the edges, and
+    /// values from outside the pad (clamped) or not numbers (0).
+    @Test func touchesAreTheDriversTouchPoints() {
+        var encoder = DualSenseInputReport(bus: .bluetooth)
+        var state = GamepadState(motion: motion(0, 0, 0, at: 1))
+        state.touch = TouchState(first: .init(id: 5, x: 0.5, y: 0.25), second: .init(id: 0x86, x: 1, y: 1))
+        var r = encoder.encode(state)
+        func point(_ at: Int) -> (contact: UInt8, x: Int, y: Int) {
+            (r[at], Int(r[at + 1]) | Int(r[at + 2] & 0x0F) << 8, Int(r[at + 2] >> 4) | Int(r[at + 3]) << 4)
+        }
+        #expect(point(34) == (5, 960, 270))              // 0.5 × 1919 rounds to 960, 0.25 × 1079 to 270
+        #expect(point(38) == (0x06, 1919, 1079))         // the id's bit 7 is the driver's "up" flag: dropped
+        #expect(DualSenseCRC.isSigned(r, seed: DualSenseCRC.inputSeed))
+        state.touch = TouchState(first: .init(id: 1, x: -3, y: .nan))
+        r = encoder.encode(state)
+        #expect(point(34) == (1, 0, 0) && r[38] == 0x80)
+        #expect(encoder.encode(state.rest(at: Instant(nanoseconds: 2_000_000_000)))[34] == 0x80, "rest: no finger")
+    }
+
     @Test func usbReportIsTheSameFieldsOneByteEarlierWithoutCRC() {
         var encoder = DualSenseInputReport(bus: .usb)
         let r = encoder.encode(GamepadState(rightTrigger: 1, buttons: [.square, .options], dpad: [.left],

@@ -97,9 +97,8 @@ package struct DualSenseInputReport: Hashable, Sendable {
         Self.put16(&r, c + Offset.accel + 4, Self.sensor(accel.z, DualSenseUnits.accelPerG))
         let ticks = clock.ticks(at: state.motion.time)
         for i in 0..<4 { r[c + Offset.timestamp + i] = UInt8(truncatingIfNeeded: ticks >> (8 * UInt32(i))) }
-        // No finger on the touchpad: bit 7 of each contact byte marks it inactive.
-        r[c + Offset.touch0] = 0x80
-        r[c + Offset.touch1] = 0x80
+        Self.putTouch(&r, c + Offset.touch0, state.touch.first)
+        Self.putTouch(&r, c + Offset.touch1, state.touch.second)
         // Battery: charging status 2 (full) in the high nibble.
         r[c + Offset.status] = 0x2A
         if bus == .bluetooth { DualSenseCRC.sign(&r, seed: DualSenseCRC.inputSeed) }
@@ -125,6 +124,25 @@ package struct DualSenseInputReport: Hashable, Sendable {
     package static func sensor(_ v: Float, _ perUnit: Float) -> Int16 {
         guard v.isFinite else { return 0 }
         return Int16(min(max((v * perUnit).rounded(), -32768), 32767))
+    }
+
+    /// The touchpad's size in the report's units (hid-playstation: 1920 × 1080).
+    package static let touchWidth = 1920, touchHeight = 1080
+
+    /// One touch point (hid-playstation's `dualsense_touch_point`): the contact byte — bit 7
+    /// set when no finger is down, the finger's id in the low 7 bits — then x and y, 12 bits
+    /// each, packed little-endian in three bytes. Out of 0…1 (or NaN) is the edge (or 0).
+    private static func putTouch(_ r: inout [UInt8], _ at: Int, _ finger: TouchState.Finger?) {
+        guard let f = finger else {
+            r[at] = 0x80; r[at + 1] = 0; r[at + 2] = 0; r[at + 3] = 0
+            return
+        }
+        func scaled(_ v: Float, _ size: Int) -> Int { v.isFinite ? Int((min(max(v, 0), 1) * Float(size - 1)).rounded()) : 0 }
+        let x = scaled(f.x, touchWidth), y = scaled(f.y, touchHeight)
+        r[at] = f.id & 0x7F
+        r[at + 1] = UInt8(x & 0xFF)
+        r[at + 2] = UInt8((x >> 8) & 0x0F) | UInt8((y & 0x0F) << 4)
+        r[at + 3] = UInt8((y >> 4) & 0xFF)
     }
 
     private static func put16(_ r: inout [UInt8], _ at: Int, _ v: Int16) {
