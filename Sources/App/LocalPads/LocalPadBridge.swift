@@ -55,6 +55,8 @@ final class LocalPadSessions: HostDropReporter {
     private var sessions: [String: SessionID] = [:]
     private var names: [String: String] = [:]
     private var counters: [String: LocalPadCounters] = [:]
+    /// What the pads that ended dropped, by kind: totals, not a list of pads.
+    private var closedDrops: [String: Int] = [:]
     private var opened = 0
     private var samples = 0
     private var refused = 0
@@ -99,11 +101,15 @@ final class LocalPadSessions: HostDropReporter {
                     pipeline.button(id, b, isDown: down, now: now)
                 }
             }
-        case let .closed(key, why):
+        case let .closed(key, why, final):
+            // Its drops join the ended pads' totals (the next pad on this node starts at 0).
+            counters.removeValue(forKey: key)
+            for (kind, n) in final.counts { closedDrops[kind, default: 0] &+= n }
             guard let id = sessions.removeValue(forKey: key) else { return }
             let name = names.removeValue(forKey: key) ?? key
             pipeline.close(id, reason: why == "host-shutdown" ? .hostShutdown : .clientDisconnected(.user), now: now)
-            logger.info("local pads: \(name) ended (\(why)); everything it held released")
+            let dropped = final.counts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+            logger.info("local pads: \(name) ended (\(why)); everything it held released; dropped \(dropped.isEmpty ? "none" : dropped)")
         case .alive(let all):
             for (key, c) in all {
                 counters[key] = c
@@ -123,7 +129,7 @@ final class LocalPadSessions: HostDropReporter {
     var dropLabel: String { "local-pads" }
 
     var dropCounts: [String: Int] {
-        counters.values.reduce(into: [:]) { sum, c in for (k, v) in c.counts { sum[k, default: 0] += v } }
+        counters.values.reduce(into: closedDrops) { sum, c in for (k, v) in c.counts { sum[k, default: 0] += v } }
     }
 
     var summary: String {

@@ -10,8 +10,9 @@ package enum LocalPadNotice: Sendable {
     /// `uniq` is the pad's own (its MAC or serial, "" when the driver gives none).
     case opened(key: String, name: String, uniq: String = "")
     case events(key: String, [LocalPad.Event])
-    /// The pad's motion node went away (unplugged) or the reader stopped.
-    case closed(key: String, why: String)
+    /// The pad's motion node went away (unplugged) or the reader stopped, with what it
+    /// dropped over its life (its last counts: the next pad on the same node starts at 0).
+    case closed(key: String, why: String, counters: LocalPadCounters = LocalPadCounters())
     /// Every second: the open pads are alive, with what each dropped so far.
     case alive([String: LocalPadCounters])
     /// One line to say once (a node it may not read, a pad it skips, a grab refused).
@@ -229,7 +230,7 @@ struct LocalPadReaderLoop {
         guard let p = pads.removeValue(forKey: key) else { return }
         p.controls?.close()
         p.motion.close()
-        notify(.closed(key: key, why: why))
+        notify(.closed(key: key, why: why, counters: p.pad.counters))
         publishInventory()
     }
 

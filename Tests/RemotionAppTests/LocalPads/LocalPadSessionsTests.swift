@@ -121,6 +121,13 @@ import Testing
         sessions.handle(.alive([Self.key: counters]), now: rig.now)
         #expect(sessions.dropCounts == ["timestamp-backwards": 2])
         #expect(sessions.summary == "local pads: 1 opened, 0 samples to the host, dropped timestamp-backwards=2")
+        // It ends with more than its last alive said; the next pad on the same node starts at
+        // 0 and does not hide what the first dropped.
+        counters.droppedByKernel = 3
+        sessions.handle(.closed(key: Self.key, why: "unplugged", counters: counters), now: rig.now)
+        sessions.handle(.opened(key: Self.key, name: "DualSense again"), now: rig.now)
+        sessions.handle(.alive([Self.key: LocalPadCounters()]), now: rig.now)
+        #expect(sessions.dropCounts == ["timestamp-backwards": 2, "dropped-by-kernel": 3])
     }
 
     @Test func aFullHostSaysSoAndReadsNothing() throws {
