@@ -123,18 +123,22 @@ if wait_ready "$HOME/host2.ready" "$host" 60; then
 else
   fact timeout "the second host was not ready: $(tail -2 "$out/host2.err")"
 fi
+# A loopback host of the later steps, number N (its data, ready file and output by N), with
+# 30 s timeouts (the one-CPU guest stalls for seconds) and the step's own flags.
+step_host() {
+  local n=$1; shift
+  "$REMOTION_BIN" host --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --no-dashboard \
+    --timeout 30 --data-dir "$HOME/data$n" --ready-file "$HOME/host$n.ready" "$@" >"$out/host$n.out" 2>"$out/host$n.err" &
+}
+
 # 6. A DSU source feeds a pad: one host serves a `remotion client` over DSU (--dsu-serve), a
 # second reads it as a DSU source (--dsu) and gives that controller its pad.
 say "a DSU source's controller gets a pad"
-"$REMOTION_BIN" host --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --no-dashboard \
-  --timeout 30 --dsu-serve 127.0.0.1:0 --data-dir "$HOME/data3" --ready-file "$HOME/host3.ready" \
-  >"$out/host3.out" 2>"$out/host3.err" &
+step_host 3 --dsu-serve 127.0.0.1:0
 served=$!
 if wait_ready "$HOME/host3.ready" "$served" 60; then
   dsu=$(ready_value "$HOME/host3.ready" dsuServe)
-  "$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web \
-    --no-dashboard --timeout 30 --dsu "$dsu" --data-dir "$HOME/data4" --ready-file "$HOME/host4.ready" \
-    >"$out/host4.out" 2>"$out/host4.err" &
+  step_host 4 --gamepad dualsense --dsu "$dsu"
   padhost=$!
   if wait_ready "$HOME/host4.ready" "$padhost" 60; then
     /usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - - "$out/dsu-events.json" >"$out/dsu-reader.out" 2>&1 &
@@ -158,17 +162,13 @@ fi
 # and a DSU source's controller (still, stick left, B held). SDL opens both PS5 controllers and
 # reads each one's own stick, buttons and gyro; then player 1 leaves and only their pad goes.
 say "two players: a UDP controller and a DSU source's, each its own pad in SDL"
-"$REMOTION_BIN" host --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web --no-dashboard \
-  --timeout 30 --dsu-serve 127.0.0.1:0 --data-dir "$HOME/data5" --ready-file "$HOME/host5.ready" \
-  >"$out/host5.out" 2>"$out/host5.err" &
+step_host 5 --dsu-serve 127.0.0.1:0
 served=$!
 if wait_ready "$HOME/host5.ready" "$served" 60; then
   "$REMOTION_BIN" client --insecure --host "127.0.0.1:$(ready_value "$HOME/host5.ready" udpPort)" --timeout 30 \
     --source synthetic:still --rate 50 --duration 90 --analog lx=-1 --press B@0.2+90 >"$out/player2.out" 2>&1 &
   player2=$!
-  "$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web \
-    --no-dashboard --timeout 30 --dsu "$(ready_value "$HOME/host5.ready" dsuServe)" --data-dir "$HOME/data6" \
-    --ready-file "$HOME/host6.ready" >"$out/host6.out" 2>"$out/host6.err" &
+  step_host 6 --gamepad dualsense --dsu "$(ready_value "$HOME/host5.ready" dsuServe)"
   padhost=$!
   if wait_ready "$HOME/host6.ready" "$padhost" 60; then
     "$REMOTION_BIN" client --insecure --host "127.0.0.1:$(ready_value "$HOME/host6.ready" udpPort)" --timeout 30 \
@@ -198,9 +198,7 @@ rm -f /tmp/touch.port /tmp/touch.go
   >"$out/touch-source.out" 2>&1 &
 source_pid=$!
 if wait_for 30 "the touch source's port" test -f /tmp/touch.port; then
-  "$REMOTION_BIN" host --gamepad dualsense --inject log --insecure --bind 127.0.0.1 --port 0 --no-discovery --no-web \
-    --no-dashboard --timeout 30 --dsu "127.0.0.1:$(cat /tmp/touch.port)" --data-dir "$HOME/data7" \
-    --ready-file "$HOME/host7.ready" >"$out/host7.out" 2>"$out/host7.err" &
+  step_host 7 --gamepad dualsense --dsu "127.0.0.1:$(cat /tmp/touch.port)"
   padhost=$!
   if wait_ready "$HOME/host7.ready" "$padhost" 60; then
     /usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - /tmp/touch.go "$out/touch-events.json" >"$out/touch-reader.out" 2>&1
