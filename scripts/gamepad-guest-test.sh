@@ -15,7 +15,8 @@
 # loopback its pad (rates within 2%, A as Cross, rest and gone when it leaves or is killed);
 # a game's rumble and light (SDL) reach that controller; a DSU source's controller gets a pad;
 # two players of two origins (UDP, DSU) are two PS5 controllers in SDL, each reading only its
-# own player, and the one who leaves takes only their pad.
+# own player, and the one who leaves takes only their pad; a DSU source's two fingers move the
+# pad's Touchpad node (multitouch slots) and lift.
 # A guest that does not boot is a failure, never a skip. Same environment as kernel-guest-test.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
