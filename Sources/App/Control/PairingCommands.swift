@@ -53,10 +53,14 @@ package final class PairingCommands<Sink: HostEventSink>: Sendable {
         }
         if taken { return .failure("a pairing window is already open (another `remotion pair --listen` runs)") }
         let psk = PairingCode.psk(secret: secret)
-        let duration = Duration.secondsDouble(seconds)
+        let deadline = opened.deadline
         do {
             try await host.onLoop { handler in
-                handler.withFraming { $0.openPairing(psk: psk, until: MonotonicClock.now() + duration, desk: desk) }
+                // The host's window ends at the window's own deadline, not `seconds` after this
+                // hop reached the loop: on a loaded machine the hop took long enough that the host
+                // still accepted pairings after the window had told its client "closed".
+                let left = max(.zero, ContinuousClock.now.duration(to: deadline))
+                handler.withFraming { $0.openPairing(psk: psk, until: MonotonicClock.now() + left, desk: desk) }
             }
         } catch {
             opened.close()
