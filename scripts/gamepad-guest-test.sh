@@ -32,5 +32,5 @@ PROBE_GYRO=30,-90,45
 HOST_TIMEOUT=3
 CLIENT_SECONDS=3
 ENV
-kguest_boot 300
+kguest_boot 480
 kguest_check gamepad-guest scripts/lib/gamepad_guest_check.py; exit $?
