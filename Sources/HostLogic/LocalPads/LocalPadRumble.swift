@@ -41,8 +41,7 @@ package struct LocalPadRumble: Sendable, Equatable {
         func put(_ v: UInt16, at i: Int) { b[i] = UInt8(v & 0xFF); b[i + 1] = UInt8(v >> 8) }
         put(Self.ffRumble, at: 0)
         put(UInt16(bitPattern: id), at: 2)
-        let ms = Self.length.components.seconds * 1_000 + Self.length.components.attoseconds / 1_000_000_000_000_000
-        put(UInt16(clamping: ms), at: 10)         // ff_replay.length; .delay 0
+        put(UInt16(clamping: Self.length.nanoseconds / 1_000_000), at: 10)         // ff_replay.length; .delay 0
         put(strong, at: 16)                       // the union: ff_rumble_effect
         put(weak, at: 18)
         return b

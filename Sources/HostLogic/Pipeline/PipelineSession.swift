@@ -92,7 +92,7 @@ package struct ClosedSessionTotals: Sendable, Equatable {
 
     package init() {}
 
-    package mutating func add(_ t: SessionTelemetry, timeline: SampleTimeline = SampleTimeline(), reason: SessionCloseReason) {
+    package mutating func add(_ t: SessionTelemetry, timeline: SampleTimeline, reason: SessionCloseReason) {
         sessions += 1
         clockReanchors &+= timeline.reanchors
         clockRestarts &+= timeline.discontinuities

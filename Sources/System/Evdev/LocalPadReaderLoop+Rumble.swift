@@ -17,7 +17,7 @@ extension LocalPadReaderLoop {
                 say("local pads: cannot rumble \(controls.path): it is not writable for this user (the input group's udev rule gives read and write)")
                 continue
             }
-            guard controls.canRumble else {
+            guard p.controlsRumble else {
                 say("local pads: \(controls.path) takes no rumble (its driver has no FF_RUMBLE)")
                 continue
             }

@@ -38,6 +38,7 @@ extension LocalPadReaderLoop {
                 guard let device = openNode(controls, writable: true) else { continue }   // rumble writes to it
                 let events = p.pad.attachControls(axes: device.absInfos(EvdevCode.padAxes), pressed: device.pressedKeys())
                 p.controls = device
+                p.controlsRumble = device.canRumble
                 pads[plan.motion.path] = p
                 if !events.isEmpty { notify(.events(key: plan.motion.path, events)) }
             }
@@ -48,11 +49,11 @@ extension LocalPadReaderLoop {
         guard let device = openNode(plan.motion) else { return }
         do {
             let pad = try LocalPad(driver: plan.driver, motionAxes: device.absInfos(EvdevCode.motionAxes))
-            pads[plan.motion.path] = OpenPad(pad: pad, motion: device, name: LocalPadNodes.displayName(plan.motion),
-                                             driver: plan.driver.rawValue)
-            notify(.opened(key: plan.motion.path, name: LocalPadNodes.displayName(plan.motion), uniq: plan.motion.uniq))
+            let name = LocalPadNodes.displayName(plan.motion)
+            pads[plan.motion.path] = OpenPad(pad: pad, motion: device, name: name, driver: plan.driver.rawValue)
+            notify(.opened(key: plan.motion.path, name: name, uniq: plan.motion.uniq))
             // Said every time (a pad plugged in again is read again).
-            notify(.say("local pads: reading \(LocalPadNodes.displayName(plan.motion)) from \(plan.motion.path) "
+            notify(.say("local pads: reading \(name) from \(plan.motion.path) "
                 + "(\(plan.driver.rawValue) axes\(config.grab ? ", grabbed" : ""))"))
         } catch {
             device.close()

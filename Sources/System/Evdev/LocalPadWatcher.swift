@@ -129,6 +129,8 @@ struct LocalPadReaderLoop {
         var controls: EvdevDevice?
         /// The FF_RUMBLE effect the kernel gave this pad's gamepad node (−1: none yet).
         var rumbleEffect: Int16 = -1
+        /// Its gamepad node takes FF_RUMBLE (EVIOCGBIT, asked once when the node is attached).
+        var controlsRumble = false
         /// For the inventory: its controller's name and its driver's axis convention.
         var name = ""
         var driver = ""
@@ -219,6 +221,7 @@ struct LocalPadReaderLoop {
             p.controls?.close()
             p.controls = nil
             p.rumbleEffect = -1   // the kernel's effect went with the node
+            p.controlsRumble = false
             say("local pads: \(key)'s gamepad node \(device.path) went away (\(gone)); its buttons released")
         }
         pads[key] = p
@@ -238,7 +241,7 @@ struct LocalPadReaderLoop {
     mutating func publishInventory() {
         let reading = pads.keys.sorted().compactMap { key -> LocalPadInventory.Pad? in
             guard let p = pads[key] else { return nil }
-            let rumble = p.controls.map { $0.isWritable && $0.canRumble } ?? false
+            let rumble = p.controlsRumble && p.controls?.isWritable == true
             return LocalPadInventory.Pad(name: p.name, motionNode: key, gamepadNode: p.controls?.path, driver: p.driver,
                                          grabbed: p.motion.isGrabbed, rumble: rumble)
         }

@@ -48,10 +48,9 @@ package enum UHIDEvent {
     }
 
     package static func input2(_ report: [UInt8]) -> [UInt8] {
-        var e = [UInt8](repeating: 0, count: 6)
-        put32(&e, 0, Kind.input2.rawValue)
-        put16(&e, 4, UInt16(min(report.count, dataMax)))
-        return e + report.prefix(dataMax)
+        var e: [UInt8] = []
+        input2(report, into: &e)
+        return e
     }
 
     package static func getReportReply(id: UInt32, error: UInt16, data: [UInt8]) -> [UInt8] {
