@@ -25,5 +25,5 @@ REMOTION_BIN='/run/bin/$(basename "$bin")'
 PROBE_SECONDS=2
 HOST_TIMEOUT=1
 ENV
-kguest_boot 240
+kguest_boot 360
 kguest_check localpads-guest scripts/lib/localpads_guest_check.py; exit $?

@@ -22,8 +22,10 @@ udevadm settle -t 20
 
 pids=()
 # The host's status as the dashboard reads it (GET /api/snapshot on loopback; no token needed).
+# Its content is checked, not its speed: a debug host in a TCG guest beside two busy loops once
+# took more than 10 s to answer.
 snapshot() { /usr/bin/python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(
-  "http://127.0.0.1:%s/api/snapshot" % sys.argv[1], timeout=10).read().decode())' "$1" >"$2" 2>"$2.err"; }
+  "http://127.0.0.1:%s/api/snapshot" % sys.argv[1], timeout=60).read().decode())' "$1" >"$2" 2>"$2.err"; }
 stop_all() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; }
 trap stop_all EXIT
 

@@ -109,7 +109,9 @@ final class LocalPadSessions: HostDropReporter {
             let name = names.removeValue(forKey: key) ?? key
             pipeline.close(id, reason: why == "host-shutdown" ? .hostShutdown : .clientDisconnected(.user), now: now)
             let dropped = final.counts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-            logger.info("local pads: \(name) ended (\(why)); everything it held released; dropped \(dropped.isEmpty ? "none" : dropped)")
+            let lag = final.longestReadLagMicros >= LocalPadCounters.lagWorthSayingMicros
+                ? "; read up to \(final.longestReadLagMicros / 1000) ms behind it" : ""
+            logger.info("local pads: \(name) ended (\(why)); everything it held released; dropped \(dropped.isEmpty ? "none" : dropped)\(lag)")
         case .alive(let all):
             for (key, c) in all {
                 counters[key] = c

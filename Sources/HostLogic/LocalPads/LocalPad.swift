@@ -48,9 +48,49 @@ package struct LocalPad: Sendable {
         }
     }
 
+    /// The motion node's events as read, with the node's state asked (EVIOCGABS, by the
+    /// adapter) where the kernel dropped some: the frames queued after a SYN_DROPPED carry
+    /// only what changed since the dropped ones, so they are read against the reread
+    /// values, not the stale ones (a pad turning steadily sends no ABS event at all).
+    package mutating func motionEvents(_ events: [EvdevInputEvent], stateAfterDrop: () -> [UInt16: Int32]) -> [Event] {
+        var out: [Event] = []
+        for (chunk, dropped) in Self.chunks(events) {
+            out += motionEvents(Array(chunk))
+            if dropped { resyncMotion(values: stateAfterDrop()) }
+        }
+        return out
+    }
+
     package mutating func controlEvents(_ events: [EvdevInputEvent]) -> [Event] {
         guard controls != nil else { return [] }
         return controls!.feed(events).map { .button($0.0, isDown: $0.1) }
+    }
+
+    /// The gamepad node's events as read, resynced (EVIOCGKEY, EVIOCGABS) where the kernel
+    /// dropped some, before the frames queued after the drop.
+    package mutating func controlEvents(_ events: [EvdevInputEvent],
+                                        stateAfterDrop: () -> (pressed: Set<UInt16>, values: [UInt16: Int32])) -> [Event] {
+        var out: [Event] = []
+        for (chunk, dropped) in Self.chunks(events) {
+            out += controlEvents(Array(chunk))
+            if dropped {
+                let state = stateAfterDrop()
+                out += resyncControls(pressed: state.pressed, values: state.values)
+            }
+        }
+        return out
+    }
+
+    /// The events cut after each SYN_DROPPED (which ends its chunk, `dropped` true).
+    static func chunks(_ events: [EvdevInputEvent]) -> [(ArraySlice<EvdevInputEvent>, dropped: Bool)] {
+        var out: [(ArraySlice<EvdevInputEvent>, dropped: Bool)] = []
+        var start = events.startIndex
+        for (i, e) in events.enumerated() where e.type == EvdevCode.synType && e.code == EvdevCode.synDropped {
+            out.append((events[start...i], dropped: true))
+            start = i + 1
+        }
+        if start < events.endIndex { out.append((events[start...], dropped: false)) }
+        return out
     }
 
     package mutating func resyncMotion(values: [UInt16: Int32]) { motion.resync(values: values) }
@@ -61,4 +101,7 @@ package struct LocalPad: Sendable {
     }
 
     package mutating func countPartialRead() { motion.countPartialRead() }
+
+    /// The motion node was read `micros` after the oldest event it returned.
+    package mutating func noteReadLag(_ micros: Int64) { motion.noteReadLag(micros) }
 }

@@ -20,6 +20,12 @@ package struct LocalPadCounters: Sendable, Equatable {
     package var outOfRange = 0
     /// A read that was not a whole number of input events (evdev never does this).
     package var partialReads = 0
+    /// The furthest the reader fell behind the pad: from the oldest event of a read to the
+    /// read, µs (both CLOCK_MONOTONIC). Not a drop; the pad's end line says it when it is
+    /// long enough to have lost frames (`LocalPadCounters.lagWorthSaying`).
+    package var longestReadLagMicros: Int64 = 0
+    /// A kernel buffer holds about 60 frames, so a reader this far behind may have lost some.
+    package static let lagWorthSayingMicros: Int64 = 100_000
 
     package init() {}
 
@@ -154,4 +160,11 @@ package struct LocalPadMotionDecoder: Sendable {
 
     /// Counts a read that was not whole events (the adapter's `read` saw it).
     package mutating func countPartialRead() { counters.partialReads += 1 }
+
+    /// A read `micros` after its oldest event was queued (a reader never goes back in time:
+    /// a negative or absurd figure from a clock the kernel did not set is ignored).
+    package mutating func noteReadLag(_ micros: Int64) {
+        guard micros > 0, micros < 3_600_000_000 else { return }
+        counters.longestReadLagMicros = max(counters.longestReadLagMicros, micros)
+    }
 }

@@ -150,6 +150,8 @@ struct LocalPadReaderLoop {
     /// The motion nodes the last rescan did not read, and why; the inventory last sent.
     var skipped: [LocalPadInventory.Skipped] = []
     var inventory: LocalPadInventory?
+    /// The longest step said so far (`noteBusy`); shorter ones are not worth a line.
+    var longestBusyMillis: Int64 = 100
 
     init(config: LocalPadsConfig, wake: Int32, mailbox: LocalPadMailbox, notify: @escaping @Sendable (LocalPadNotice) -> Void) {
         self.config = config
@@ -180,10 +182,16 @@ struct LocalPadReaderLoop {
                 if mailbox.isStopping { break }
                 playRumbles()
             }
-            if fds[1].revents & Int16(POLLIN) != 0 { drainInotify(); rescan() }
+            if fds[1].revents & Int16(POLLIN) != 0 {
+                let start = Self.nowMillis()
+                drainInotify(); rescan()
+                noteBusy(Self.nowMillis() - start, doing: "looking for pads")
+            }
+            let start = Self.nowMillis()
             for (i, (key, isMotion)) in owners.enumerated() where fds[i + 2].revents != 0 {
                 serve(key, motion: isMotion, hangup: fds[i + 2].revents & Int16(POLLIN) == 0)
             }
+            noteBusy(Self.nowMillis() - start, doing: "reading the pads")
             let now = Self.nowMillis()
             if now - lastAlive >= 500 {
                 lastAlive = now
@@ -205,13 +213,13 @@ struct LocalPadReaderLoop {
             case .gone(let why): gone = why
             case let .events(events, partial):
                 if partial { p.pad.countPartialRead() }
-                out += isMotion ? p.pad.motionEvents(events) : p.pad.controlEvents(events)
-                if events.contains(where: { $0.type == EvdevCode.synType && $0.code == EvdevCode.synDropped }) {
-                    if isMotion {
-                        p.pad.resyncMotion(values: device.absInfos(EvdevCode.motionAxes).mapValues(\.value))
-                    } else {
-                        out += p.pad.resyncControls(pressed: device.pressedKeys(),
-                                                    values: device.absInfos(EvdevCode.padAxes).mapValues(\.value))
+                if isMotion, let oldest = events.first { p.pad.noteReadLag(Self.nowMicros() - oldest.timeMicros) }
+                // After a SYN_DROPPED the node's state is reread before the frames queued behind it.
+                if isMotion {
+                    out += p.pad.motionEvents(events) { device.absInfos(EvdevCode.motionAxes).mapValues(\.value) }
+                } else {
+                    out += p.pad.controlEvents(events) {
+                        (device.pressedKeys(), device.absInfos(EvdevCode.padAxes).mapValues(\.value))
                     }
                 }
             }
@@ -251,6 +259,14 @@ struct LocalPadReaderLoop {
         notify(.inventory(now))
     }
 
+    /// A step that kept the reader from the pads long enough for the kernel's buffers to
+    /// fill is said, each time a longer one than any before (so a few lines at most).
+    mutating func noteBusy(_ millis: Int64, doing what: String) {
+        guard millis > longestBusyMillis, !pads.isEmpty else { return }
+        longestBusyMillis = millis
+        say("local pads: the reader was busy \(millis) ms \(what); the pads' frames waited in the kernel meanwhile")
+    }
+
     /// Says a problem line once (not again at every rescan).
     mutating func say(_ line: String) {
         if said.count >= Self.saidLimit { said.removeAll() }
@@ -258,10 +274,13 @@ struct LocalPadReaderLoop {
         notify(.say(line))
     }
 
-    static func nowMillis() -> Int64 {
+    static func nowMillis() -> Int64 { nowMicros() / 1000 }
+
+    /// CLOCK_MONOTONIC, the clock the nodes' event times are on (EVIOCSCLOCKID at open).
+    static func nowMicros() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
     }
 }
 #endif

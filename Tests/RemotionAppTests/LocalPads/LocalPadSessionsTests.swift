@@ -130,6 +130,24 @@ import Testing
         #expect(sessions.dropCounts == ["timestamp-backwards": 2, "dropped-by-kernel": 3])
     }
 
+    /// A reader that fell behind its pad far enough to lose frames says how far, at the end.
+    @Test func theEndLineSaysHowFarTheReaderFellBehind() throws {
+        let rig = DSURig()
+        let said = RecordingLog()
+        let sessions = LocalPadSessions(pipeline: rig.pipeline, logger: said.logger) { _, _ in }
+        var counters = LocalPadCounters()
+        counters.droppedByKernel = 1
+        counters.longestReadLagMicros = 1_912_345
+        for (key, lag) in [("/dev/input/event4", counters), ("/dev/input/event9", LocalPadCounters())] {
+            sessions.handle(.opened(key: key, name: "DualSense"), now: rig.now)
+            sessions.handle(.closed(key: key, why: "unplugged", counters: lag), now: rig.now)
+        }
+        #expect(said.lines == [
+            "local pads: DualSense ended (unplugged); everything it held released; dropped dropped-by-kernel=1; read up to 1912 ms behind it",
+            "local pads: DualSense ended (unplugged); everything it held released; dropped none",
+        ])
+    }
+
     @Test func aFullHostSaysSoAndReadsNothing() throws {
         let rig = DSURig(maxSessions: 1)
         _ = open(rig)

@@ -55,6 +55,19 @@ import RemotionProtocol
         #expect(!pad.hasControls)
     }
 
+    /// A press lost in a drop is delivered at the drop (from the reread keys), before the
+    /// frames queued behind it; its release there is an ordinary edge.
+    @Test func aPressLostInADropIsReadBackBeforeTheFramesBehindIt() {
+        var pad = try! LocalPad(driver: .playstation, motionAxes: Dictionary(uniqueKeysWithValues: EvdevCode.motionAxes.map {
+            ($0, EvdevAbsInfo(minimum: -1000, maximum: 1000, resolution: 10))
+        }))
+        _ = pad.attachControls(axes: Self.dualSenseAxes)
+        let queued = [EvdevInputEvent(type: EvdevCode.synType, code: EvdevCode.synDropped, value: 0),
+                      .init(type: EvdevCode.synType, code: EvdevCode.synReport, value: 0)] + key(EvdevCode.btnSouth, false)
+        let events = pad.controlEvents(queued) { ([EvdevCode.btnSouth], [:]) }
+        #expect(events == [.button(.a, isDown: true), .button(.a, isDown: false)])
+    }
+
     @Test func steamDeckTriggersAreOnHat2AndItsHatsAreTrackpads() {
         let axes: [UInt16: EvdevAbsInfo] = [EvdevCode.absX: EvdevAbsInfo(minimum: -32767, maximum: 32767),
                                             EvdevCode.absHat0X: EvdevAbsInfo(minimum: -32767, maximum: 32767),

@@ -107,6 +107,35 @@ import RemotionProtocol
         #expect(d.counters.counts == ["dropped-by-kernel": 1, "out-of-range": 1])
     }
 
+    /// The guest saw this under load: the reader came back to a full buffer (SYN_DROPPED,
+    /// then 63 frames of a steady turn: MSC_TIMESTAMP and SYN_REPORT only, the turn's one
+    /// ABS change among the dropped). Those frames are read against the node's reread
+    /// state, not the values from before the drop.
+    @Test func framesQueuedBehindADropReadTheRereadState() throws {
+        var pad = try LocalPad(driver: .playstation, motionAxes: axes(accel: 8192, gyro: 1024))
+        _ = pad.motionEvents(frame(1_000, [:]))
+        var queued = [EvdevInputEvent(type: EvdevCode.absType, code: EvdevCode.absRY, value: 0),
+                      EvdevInputEvent(type: EvdevCode.synType, code: EvdevCode.synDropped, value: 0)]
+        queued += frame(2_000, [EvdevCode.absRY: 7])            // partial: discarded
+        queued += frame(3_000, [:]) + frame(4_000, [:])
+        var asked = 0
+        let events = pad.motionEvents(queued) {
+            asked += 1
+            return [EvdevCode.absY: 8192, EvdevCode.absRY: -90 * 1024]
+        }
+        #expect(asked == 1)
+        let samples = events.compactMap { if case .sample(let s) = $0 { s } else { nil } }
+        #expect(samples.count == 2)
+        for s in samples {
+            #expect(close(s.gyro, Vector3(x: 0, y: 0, z: -90 * Self.degree)))
+            #expect(close(s.acceleration, Vector3(x: 0, y: 0, z: 1)))
+        }
+        #expect(pad.counters.droppedByKernel == 1)
+        // No drop: the state is not asked.
+        _ = pad.motionEvents(frame(5_000, [:])) { asked += 1; return [:] }
+        #expect(asked == 1)
+    }
+
     @Test func framesWithoutTimestampUseTheEventTime() throws {
         var d = try LocalPadMotionDecoder(driver: .playstation, axes: axes(accel: 8192, gyro: 1024))
         let a = d.feed(frame(nil, [:], time: 100))
