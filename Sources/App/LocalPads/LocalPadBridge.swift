@@ -29,8 +29,15 @@ package final class LocalPadBridge: Sendable {
             pipeline.dropReporters.append(s)
             return NIOLoopBound(s, eventLoop: loop)
         }
+        // One drain queued on the loop at a time, the backlog bounded (`LocalPadInbox`).
+        let inbox = LocalPadInbox()
         let watcher = try LocalPadWatcher(config: config) { notice in
-            host.execute { _, now in sessions.value.handle(notice, now: now) }
+            guard inbox.post(notice) else { return }
+            host.execute { _, now in
+                let (notices, dropped) = inbox.take()
+                sessions.value.hostBehind(dropped)
+                for notice in notices { sessions.value.handle(notice, now: now) }
+            }
         }
         rumbleTarget.withLock { $0 = watcher }
         return LocalPadBridge(watcher: watcher)
@@ -60,6 +67,8 @@ final class LocalPadSessions: HostDropReporter {
     private var opened = 0
     private var samples = 0
     private var refused = 0
+    private var hostBehindEvents = 0
+    private var saidBehind: Set<String> = []
     private let rumble: @Sendable (String, LocalPadRumble) -> Void
 
     /// `rumble` plays a game's rumble on the pad named by its key (the reader's thread does it).
@@ -67,6 +76,17 @@ final class LocalPadSessions: HostDropReporter {
         self.pipeline = pipeline
         self.logger = logger
         self.rumble = rumble
+    }
+
+    /// Events the loop fell too far behind to take (`LocalPadInbox`), by pad: counted with the
+    /// pads' drops as `host-behind`.
+    func hostBehind(_ dropped: [String: Int]) {
+        for (key, n) in dropped {
+            hostBehindEvents &+= n
+            // Said once per pad; the stop line has the total.
+            guard saidBehind.insert(key).inserted else { continue }
+            logger.warning("local pads: the host fell behind \(names[key] ?? key) and dropped \(n) of its events (motion too late to play)")
+        }
     }
 
     func handle(_ notice: LocalPadNotice, now: Instant) {
@@ -104,6 +124,7 @@ final class LocalPadSessions: HostDropReporter {
         case let .closed(key, why, final):
             // Its drops join the ended pads' totals (the next pad on this node starts at 0).
             counters.removeValue(forKey: key)
+            saidBehind.remove(key)
             for (kind, n) in final.counts { closedDrops[kind, default: 0] &+= n }
             guard let id = sessions.removeValue(forKey: key) else { return }
             let name = names.removeValue(forKey: key) ?? key
@@ -131,7 +152,9 @@ final class LocalPadSessions: HostDropReporter {
     var dropLabel: String { "local-pads" }
 
     var dropCounts: [String: Int] {
-        counters.values.reduce(into: closedDrops) { sum, c in for (k, v) in c.counts { sum[k, default: 0] += v } }
+        var all = counters.values.reduce(into: closedDrops) { sum, c in for (k, v) in c.counts { sum[k, default: 0] += v } }
+        if hostBehindEvents > 0 { all["host-behind", default: 0] += hostBehindEvents }
+        return all
     }
 
     var summary: String {
