@@ -69,7 +69,7 @@ virtual=$!; pids+=("$virtual")
 "$REMOTION_BIN" gamepad-probe --as-owned --seconds "$PROBE_SECONDS" --rate 100 --gyro 0,-90,0 --identity owned-pad \
   --go-file /tmp/go1 >"$out/probe1.out" 2>"$out/probe1.err" &
 probe=$!; pids+=("$probe")
-/usr/bin/python3 "$(dirname "$0")/localpads_guest_read.py" "$out/probe1.out" "$out/host.err" /tmp/go1 \
+/usr/bin/python3 "$(dirname "$0")/localpads_guest_read.py" "$out/probe1.out" "$(ready_value "$HOME/host.ready" dashboardPort)" /tmp/go1 \
   "$out/frames.json" >"$out/reader.out" 2>&1
 fact reader_rc $?
 wait "$probe"; fact probe1_rc $?

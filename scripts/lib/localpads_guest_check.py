@@ -96,6 +96,12 @@ def main():
     # right, by more than half and never more than the stamps give; with none dropped, within 2%.
     ended1 = next((l for l in host_err.splitlines() if f"({uniq}) ended (" in l), "")
     kernel_drops = int((re.search(r"dropped-by-kernel=(\d+)", ended1) or [0, 0])[1])
+    # How far the host fell behind the pad, and its reader's longest step, when worth saying.
+    for line in host_err.splitlines():
+        if "local pads: the reader was busy" in line or "local pads: the host fell behind" in line:
+            print(f"     {line.strip()}")
+    if "behind it" in ended1:
+        print(f"     the host's reads of the first pad: {ended1.rsplit(';', 1)[1].strip()}")
     if kernel_drops:
         print(f"     the kernel dropped {kernel_drops} of this pad's frames before the host read them")
         check(f"the pointer moved right, by more than half and no more than the rotation gives ({error:.2f}% short; "

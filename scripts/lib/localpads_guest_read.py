@@ -1,17 +1,18 @@
 """Runs inside the local-pads guest: the witness of what the pad sent. Finds the Motion
 Sensors node and the hidraw node of the DualSense that `remotion gamepad-probe` made (by the
-uniq the probe printed), reads the node's EVIOCGABS, waits until the host under test said it
-reads that node (its stderr line "local pads: reading … from /dev/input/eventN"), then
-creates the probe's go file and records every input report on hidraw (the Bluetooth 0x31
+uniq the probe printed), reads the node's EVIOCGABS, waits until the host under test has the
+pad (its status, GET /api/snapshot: the node read with its gamepad node, the pad's controller
+with its virtual DualSense) and udev has settled what that made, so the turn is measured on a
+guest that has finished setting the pad up, then creates the probe's go file and records every input report on hidraw (the Bluetooth 0x31
 report: gyro at bytes 17–22, the sensor clock in thirds of a µs at 29–32) and every frame a
 second reader of the evdev node gets (none while the host grabs it), until the node is gone
 (ENODEV). Writes one JSON file. Standard library only (no python3-evdev).
 
-usage: localpads_guest_read.py PROBE_OUT HOST_ERR GO_FILE RESULT_JSON"""
-import fcntl, json, os, select, struct, sys, time
+usage: localpads_guest_read.py PROBE_OUT DASHBOARD_PORT GO_FILE RESULT_JSON"""
+import fcntl, json, os, select, struct, subprocess, sys, time, urllib.request
 
-probe_out, host_err, go_file, result = sys.argv[1:5]
-deadline = time.monotonic() + 60
+probe_out, dashboard_port, go_file, result = sys.argv[1:5]
+deadline = time.monotonic() + 120
 EV_SYN, EV_ABS, EV_MSC, MSC_TIMESTAMP = 0, 3, 4, 5
 
 
@@ -78,14 +79,35 @@ for code in range(6):
     axes[code] = dict(zip(("value", "min", "max", "fuzz", "flat", "resolution"), struct.unpack("6i", info)))
 
 
-def host_reads():
+def host_has_the_pad():
     try:
-        return any("local pads: reading" in line and node in line and uniq in line for line in open(host_err))
-    except OSError:
+        status = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{dashboard_port}/api/snapshot",
+                                                   timeout=60).read())
+    except (OSError, ValueError):
         return False
+    reading = (status.get("localPads") or {}).get("reading") or []
+    controllers = status.get("controllers") or []
+    ready = any(p.get("motionNode") == node and p.get("gamepadNode") for p in reading) and \
+        any(c.get("address") == f"local pad {node}" and c.get("pad") is True for c in controllers)
+    if not ready:
+        time.sleep(0.45)   # a status is not free for a starved host: about two asks a second
+    return ready
 
 
-wait(f"the host to say it reads {node}", host_reads)
+def virtual_motion_node():
+    for name in sorted(os.listdir("/sys/class/input")):
+        try:
+            if name.startswith("event") and open(f"/sys/class/input/{name}/device/name").read().strip() \
+                    == "Remotion virtual DualSense Motion Sensors":
+                return name
+        except OSError:
+            pass
+    return None
+
+
+wait(f"the host to read {node} and give its controller a virtual DualSense", host_has_the_pad)
+wait("the kernel to make the virtual DualSense's Motion Sensors node", virtual_motion_node)
+subprocess.run(["udevadm", "settle", "-t", "30"], check=False)
 open(go_file, "w").close()
 values = [axes[c]["value"] for c in range(6)]
 frames, reports, pending, gone = [], [], None, None

@@ -11,9 +11,12 @@ package enum EvdevSysfs {
     static let classDirectory = "/sys/class/input"
 
     /// Every event node present now.
-    package static func nodes() -> [EvdevNodeInfo] {
+    /// Every event node by its name ("event4").
+    static func nodesByName() -> [String: EvdevNodeInfo] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: classDirectory)) ?? []
-        return names.filter { $0.hasPrefix("event") }.sorted().compactMap(node)
+        var out: [String: EvdevNodeInfo] = [:]
+        for name in names where name.hasPrefix("event") { out[name] = node(name) }
+        return out
     }
 
     static func node(_ event: String) -> EvdevNodeInfo? {

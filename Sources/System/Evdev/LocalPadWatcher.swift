@@ -143,6 +143,8 @@ struct LocalPadReaderLoop {
     var inotify: Int32 = -1
     var watchingInput = false
     var pads: [String: OpenPad] = [:]
+    /// The event nodes as sysfs last described them, by name ("event4"): what is present now.
+    var known: [String: EvdevNodeInfo] = [:]
     /// Problem lines already said (a rescan finds the same problem again); at most
     /// `saidLimit`, then forgotten, so a line may come again but the set never grows unbounded.
     var said: Set<String> = []
@@ -184,7 +186,7 @@ struct LocalPadReaderLoop {
             }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 let start = Self.nowMillis()
-                drainInotify(); rescan()
+                rescan(changed: drainInotify())
                 noteBusy(Self.nowMillis() - start, doing: "looking for pads")
             }
             let start = Self.nowMillis()
