@@ -10,6 +10,7 @@
 #      DSU client: the stream's rate, gyro and accelerometer equal the circle's (float
 #      rounding); malformed requests are counted and nothing crashes
 #   D  a DSU source flooding at 10x its rate (4 slots) does not starve a UDP controller
+#   E  a DSU source's finger on its touchpad is served on by `--dsu-serve` where it was
 # Prints 'N passed, N failed'; every process is stopped by its pid; bounded durations.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -230,6 +231,24 @@ check "D: pointer mode works from the DSU slots' raw sensors (fused attitude): a
   test "$slots_moving" -eq 4
 check "D: no 'needs attitude' note for sources that send gyro and acceleration" \
   test "$(grep -c 'needs attitude' "$work/hostD.err")" -eq 0
+
+# ---- E: a source's touchpad served on -----------------------------------------------
+q3=$(free_udp_port)
+start_host hostE --inject log --config "$work/pointer.toml" --dsu "127.0.0.1:$q3" --dsu-serve 127.0.0.1:0 || exit 1
+e=$(ready_require "$work/hostE.ready" dsuServe) || exit 1
+python3 "$peer" server --port "$q3" --duration 8 --rate 60 --yaw-rate 0 --touch 5,1234,567 >/dev/null & touching=$!
+pids+=("$touching")
+until_ok 10 grep -q 'DSU slot connected' "$work/hostE.err"
+python3 "$peer" client --port "${e##*:}" --duration 3 >"$work/touchclient.out"
+kill "$touching" 2>/dev/null; wait "$touching" 2>/dev/null
+stop_host
+check "E: the source's finger (id 5 at 1234,567 of the DS4's 1920x942) is served where it was" python3 - "$work/touchclient.out" <<'PY'
+import json, sys
+pads = [p for p in map(json.loads, open(sys.argv[1])) if p["event"] == "pad"]
+seen = {json.dumps(p["touches"]) for p in pads}
+print(f"     {len(pads)} pad packets served, touches {sorted(seen)}")
+sys.exit(0 if len(pads) >= 30 and seen == {json.dumps([[5, 1234, 567]])} else 1)
+PY
 
 echo "dsu-e2e: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -165,6 +165,7 @@ def run_server(a):
     emit({"event": "listening", "host": a.host, "port": sock.getsockname()[1], "server_id": server_id,
           "slots": a.slots, "rate": a.rate * a.flood_rate})
     presses = parse_presses(a.press)
+    touches = [tuple(int(v) for v in a.touch.split(","))] if a.touch else []
     clients = {}          # addr -> {"all": t, "slots": {slot: t}, "macs": {mac: t}}
     counters = [0] * 4
     drops, sent, replies = {}, 0, 0
@@ -238,7 +239,7 @@ def run_server(a):
                     continue
                 if packet is None:
                     packet = seal(b"DSUS", server_id, T_PAD,
-                                  pad_payload(slot, counters[slot], t_us, pressed, accel, gyro))
+                                  pad_payload(slot, counters[slot], t_us, pressed, accel, gyro, touches))
                 sock.sendto(packet, addr)
                 sent += 1
                 emit({"event": "sent", "to": f"{addr[0]}:{addr[1]}", "slot": slot, "counter": counters[slot],
@@ -266,8 +267,10 @@ def parse_pad(payload):
     t_us = struct.unpack_from("<Q", payload, 48)[0]
     accel = struct.unpack_from("<3f", payload, 56)
     gyro = struct.unpack_from("<3f", payload, 68)
+    touches = [[i, x, y] for active, i, x, y in struct.iter_unpack("<BBHH", payload[36:48]) if active]
     return {"slot": slot, "state": state, "connected": connected, "counter": counter, "timestamp_us": t_us,
-            "accel": [round(v, 6) for v in accel], "gyro": [round(v, 6) for v in gyro], "buttons": pressed}
+            "accel": [round(v, 6) for v in accel], "gyro": [round(v, 6) for v in gyro], "buttons": pressed,
+            "touches": touches}
 
 
 def run_client(a):
@@ -356,6 +359,7 @@ def main():
     s.add_argument("--yaw-rate", type=float, default=90.0, help="DSU yaw field, deg/s (+ = turning right)")
     s.add_argument("--rotate-seconds", type=float, default=2.0, help="rotate for this long, then hold still")
     s.add_argument("--press", default="", help="e.g. 'cross@0.5+0.3,circle@1.0' (start s + hold s)")
+    s.add_argument("--touch", default="", help="ID,X,Y: one finger on the touchpad the whole run (the pad's pixels)")
     s.add_argument("--malformed", action="store_true",
                    help="send each new subscriber one bad-magic, bad-version, bad-crc and truncated packet first")
     c = sub.add_parser("client", help="subscribe and record pad data")

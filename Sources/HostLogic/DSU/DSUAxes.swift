@@ -85,6 +85,19 @@ package enum DSUAxes {
         return TouchState(first: finger(p.touch1), second: finger(p.touch2))
     }
 
+    /// Remotion's touches into a pad-data packet (the inverse of `remotionTouch`): each finger
+    /// active with its id, 0…1 of the pad as the DS4's pixels (a value from outside that is
+    /// not finite reads as the pad's corner, one past it as its edge); no finger, inactive.
+    package static func apply(_ t: TouchState, to p: inout DSUPadData) {
+        func pixel(_ v: Float, _ size: Float) -> UInt16 { UInt16((max(0, min(1, v.isFinite ? v : 0)) * (size - 1)).rounded()) }
+        func touch(_ f: TouchState.Finger?) -> DSUTouch {
+            guard let f else { return .none }
+            return DSUTouch(isActive: true, id: f.id, x: pixel(f.x, touchWidth), y: pixel(f.y, touchHeight))
+        }
+        p.touch1 = touch(t.first)
+        p.touch2 = touch(t.second)
+    }
+
     /// What an accelerometer lying still and flat reads, in Remotion's frame.
     package static let flatGravity = Vector3(x: 0, y: 0, z: 1)
 

@@ -104,6 +104,8 @@ package struct DSUServerStateMachine<Address: Hashable & Sendable, ControllerID:
         pad.buttons = buttons
         // The controller's own sticks and triggers (the page's Gamepad mode, `--analog`, a pad).
         if let analog = sample.analog { DSUAxes.apply(analog, to: &pad) }
+        // Its touchpad's fingers (a DSU source's, a pad's).
+        if let touch = sample.touch { DSUAxes.apply(touch, to: &pad) }
         let bytes = DSUCodec.encode(DSUPacket(senderID: configuration.serverID, message: .padData(pad)))
         return targets.map { Outgoing(to: $0, bytes: bytes) }
     }

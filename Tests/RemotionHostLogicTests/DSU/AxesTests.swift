@@ -40,6 +40,19 @@ import RemotionProtocol
         #expect(state.rest(at: .zero).touch == .none)
     }
 
+    /// The DSU server sends a controller's touches back in the DS4's pixels: what a source
+    /// sent comes out as it came in; values from outside stay on the pad.
+    @Test func touchesGoOutAsThePadsPixels() {
+        var p = DSUPadData(info: DSUSlotInfo(slot: 0, state: .connected), packetCounter: 1)
+        DSUAxes.apply(TouchState(first: .init(id: 3, x: 0.5, y: 1), second: .init(id: 4, x: .nan, y: 7)), to: &p)
+        #expect(p.touch1 == DSUTouch(isActive: true, id: 3, x: 960, y: 941))
+        #expect(p.touch2 == DSUTouch(isActive: true, id: 4, x: 0, y: 941))
+        var source = DSUPadData(info: DSUSlotInfo(slot: 0, state: .connected), packetCounter: 1)
+        source.touch1 = DSUTouch(isActive: true, id: 9, x: 1234, y: 567)
+        DSUAxes.apply(DSUAxes.remotionTouch(source), to: &p)
+        #expect(p.touch1 == source.touch1 && p.touch2 == .none)
+    }
+
     @Test func flatAtRestReadsOneGUp() {
         // DSU (Dolphin: "Accel Up" is −y): a flat pad at rest reads (0, −1, 0) g; Remotion
         // carries the specific force, +1 g up (as Android, W3C and the web page report it).

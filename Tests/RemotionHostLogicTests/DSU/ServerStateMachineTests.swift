@@ -84,6 +84,12 @@ import RemotionProtocol
         #expect(abs(p.gyro.yaw + 57.29578) < 1e-3)                 // turning left
         #expect(p.accel == DSUAccel(x: 0, y: -1, z: 0))
         #expect(p.leftStickX == 128 && p.rightStickY == 128)
+        #expect(p.touch1 == .none && p.touch2 == .none)
+        // A controller with a finger on its touchpad: the pad data says where.
+        var touching = Self.sample
+        touching.touch = TouchState(first: .init(id: 1, x: 0.25, y: 0.5))
+        let t = try #require(Self.padData(sm.update(1, sample: touching, now: .zero)[0]))
+        #expect(t.touch1 == DSUTouch(isActive: true, id: 1, x: 480, y: 471) && t.touch2 == .none)
     }
 
     @Test func subscriptionExpiresAfterFiveSecondsAndRenews() {
