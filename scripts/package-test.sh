@@ -83,6 +83,25 @@ inroot() {
     "$root" chroot "${spec[@]}" "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/home/tester LANG=C.UTF-8 "$@"
 }
 
+if [[ $suite != bookworm ]]; then
+  # The WebRTC shim's hand-declared ABI against this release's GStreamer, GLib and libnice
+  # headers (this machine's are Debian 12's, checked by scripts/test.sh): its -dev packages
+  # downloaded by the root's apt and unpacked outside it, nothing installed.
+  hdr=$work/headers; mkdir -p "$hdr" "$root/tmp/dev"
+  glibdev=libglib2.0-dev   # Debian 13 moved GLib's headers to libgio-2.0-dev
+  inroot apt-cache show libgio-2.0-dev >/dev/null 2>&1 && glibdev=libgio-2.0-dev
+  if inroot sh -c "cd /tmp/dev && apt-get download -q libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
+       libgstreamer-plugins-bad1.0-dev libnice-dev $glibdev" >"$work/dev-download.log" 2>&1; then
+    for d in "$root"/tmp/dev/*.deb; do dpkg -x "$d" "$hdr"; done
+    abi=$(bash scripts/check-gst-abi.sh --headers "$hdr" 2>&1); rc=$?
+    check "the WebRTC shim's GStreamer ABI matches $label's headers (${abi##*$'\n'})" test "$rc" -eq 0
+    ((rc == 0)) || echo "$abi" | tail -5
+  else
+    tail -3 "$work/dev-download.log"
+    check "$label's GStreamer -dev packages download (for the ABI check)" false
+  fi
+  rm -rf "$root/tmp/dev"
+fi
 
 before=$(inroot dpkg-query -W -f '${Package}\n' | wc -l) before_kib=$(du -sk "$root/usr" | cut -f1)
 cp "$deb" "$root/tmp/"
