@@ -32,7 +32,8 @@ fail() { echo "web-modes-test: $*"; echo "0 passed, 1 failed"; exit 1; }
 . scripts/lib/ready.sh
 # The desk: Xvfb, X's event stream and a keyboard witness, the host, the person accepting phones.
 . scripts/lib/web-desk.sh
-start_web_desk "$work"
+# The DSU server witnesses the Gamepad mode's touchpad (its fingers in the pad data).
+start_web_desk "$work" --dsu-serve 127.0.0.1:0
 
 SE_AVOID_STATS=true ARTIFACTS="$artifacts" timeout 300 python3 e2e/web/test_page_modes.py \
     --url "$url" --xi2-log "$work/xi2.log" --xev-log "$work/xev.log" --profile "$work/profile" \

@@ -15,7 +15,7 @@ results = []
 WIDTH, HEIGHT, FOV_X, FOV_Y = 1920, 1080, 40.0, 25.0   # Xvfb screen, PointerSettings defaults
 BUTTON_PRESS, BUTTON_RELEASE, KEY_PRESS, KEY_RELEASE = 4, 5, 2, 3
 # Xvfb's default (evdev) keycodes.
-KEYCODE = {"Left": 113, "Right": 114, "b": 56, "i": 31, "Return": 36, "BackSpace": 22}
+KEYCODE = {"Left": 113, "Right": 114, "b": 56, "h": 43, "i": 31, "Return": 36, "BackSpace": 22}
 SIZES = [(390, 844), (844, 390), (320, 568), (568, 320), (768, 1024), (1024, 768)]
 MODES = ["pointer", "presenter", "touchpad", "gamepad"]
 NODATA = ("<p>No motion data is arriving. This device may have no gyroscope, or the browser blocks motion sensors "
@@ -203,7 +203,7 @@ def near(p, q, tol=3):
 LAYOUT_JS = """
 const vw = innerWidth, vh = innerHeight, bad = [];
 let smallest = Infinity;
-const controls = [...document.querySelectorAll('button, input, [data-scroll-strip], #touch-surface')]
+const controls = [...document.querySelectorAll('button, input, [data-scroll-strip], #touch-surface, [data-touchpad]')]
   .filter((e) => e.getClientRects().length && !e.closest('#menu') && !e.closest('#notice'));
 for (const e of controls) {
   const r = e.getBoundingClientRect();

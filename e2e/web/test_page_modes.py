@@ -13,7 +13,7 @@ notice; the host's map labels the gamepad; each mode's controls reach X exactly 
 characters (ASCII, é, ß, 😀, an IME composition); the laser overlay drawn where pointer
 mode's formula puts it while the real pointer stays put and clicks pass through it; a drag
 released when the tab closes."""
-import argparse, os, re, subprocess, sys, time
+import argparse, json, os, re, subprocess, sys, time
 
 from selenium.webdriver.common.by import By
 
@@ -223,6 +223,41 @@ def main():
               moved and xy() == (600, 500), (xy(), js(d, "remotionTest.sent")))
         click(d, '[data-pane=gamepad] [data-mode="pointer"]')
         wait(lambda: state(d).get("mode") == "pointer", 3)
+
+        # ── gamepad: the touchpad. A finger put down at a quarter of its width and slid to three
+        #    quarters, then a quick tap: the host's DSU server (the witness: a DSU client of it)
+        #    serves the finger where it was, in the DS4's 1920 × 942 pixels, then none; the tap is
+        #    the pad's click, P, which the host's default map types as h ─────────────────────
+        dsu_port = json.load(open(os.path.join(args.work, "ready.json")))["dsuServe"].rsplit(":", 1)[1]
+        dsu_out = os.path.join(args.work, "touch-dsu.out")
+        peer = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dsu", "dsu_peer.py")
+        witness = subprocess.Popen([sys.executable, peer, "client", "--port", dsu_port, "--duration", "8"],
+                                   stdout=open(dsu_out, "w"), stderr=subprocess.DEVNULL)
+        helpers.append(witness)
+        dsu_lines = lambda: [json.loads(l) for l in open(dsu_out) if l.strip()]
+        wait(lambda: any(p.get("event") == "pad" for p in dsu_lines()), 4)
+        box = d.execute_script("const r = document.querySelector('[data-pane=gamepad] [data-touchpad]').getBoundingClientRect();"
+                               "return [r.left, r.top, r.width, r.height];")
+        at = lambda fx, fy: {"x": box[0] + fx * box[2], "y": box[1] + fy * box[3], "id": 1}
+        mark()
+        touch(d, "touchStart", [at(0.25, 0.5)])
+        time.sleep(0.4)
+        touch(d, "touchMove", [at(0.75, 0.5)])
+        time.sleep(0.4)
+        touch(d, "touchEnd", [])
+        time.sleep(0.4)
+        fingers = lambda: [p["touches"] for p in dsu_lines() if p.get("event") == "pad"]
+        near_px = lambda t, x, y: len(t) == 1 and abs(t[0][1] - x) <= 40 and abs(t[0][2] - y) <= 40
+        seen = wait(lambda: (any(near_px(t, 480, 470) for t in fingers()) and any(near_px(t, 1439, 470) for t in fingers())
+                             and fingers()[-1] == [] and fingers()), 3)
+        check("gamepad: a finger on the touchpad is served where it is (a quarter, then three quarters of 1920 × 942), "
+              "then lifted", seen, sorted({json.dumps(t) for t in (fingers() or [])})[:6])
+        check("gamepad: the slide is no click (no h typed)", keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE["h"]) == (0, 0),
+              keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE["h"]))
+        tap(d, '[data-pane=gamepad] [data-touchpad]', 0.08)
+        check("gamepad: a quick tap on the touchpad is its click, P (the default map types h): one h press and release",
+              wait(lambda: keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE["h"]) == (1, 1), 2),
+              keys.pair(KEY_PRESS, KEY_RELEASE, KEYCODE["h"]))
 
         # ── presenter laser: the overlay dot, the real pointer still, clicks pass through ──
         set_mode(d, "presenter")

@@ -6,9 +6,10 @@
 #                          person at the computer, accepting each phone that asks to pair
 #                          (e2e/web/consent.py; consent itself is tested by web-controller-test).
 #                          Sets `url` (the pairing link) and `hostpid`; the host's output is
-#                          WORK/host.out and WORK/host.err.
+#                          WORK/host.out and WORK/host.err. More host flags after WORK.
 start_web_desk() {
     local work=$1 xi2 kw
+    shift
     start_xvfb "$work" || fail "Xvfb (desk) did not start"
     pids+=($xvfb_pid)
     start_xi2_witness "$work/xi2.log"; xi2=$?
@@ -24,7 +25,7 @@ start_web_desk() {
     printf '[mapping]\n"fps.calibration" = "counts"\n"fps.counts_per_360" = 400\n"flick.stick" = "right"\n' \
         > "$work/config/remotion/config.toml"
     "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard --pair-at-start \
-        --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
+        --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" "$@" > "$work/host.out" 2> "$work/host.err" &
     hostpid=$!
     pids+=($hostpid)
     python3 e2e/web/consent.py "$work/data" 300 &

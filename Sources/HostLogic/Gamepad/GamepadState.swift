@@ -231,7 +231,10 @@ package struct GamepadFeed: Hashable, Sendable {
         state.motion.time = Instant(nanoseconds: Int64(clamping: sample.timestampMicros) &* 1_000)
         if let gyroStick { gyroPart = gyroStick.stick(for: state.motion.angularRate) }
         if let a = sample.analog { analog = a }
-        if let t = sample.touch { state.touch = t }
+        // The fingers are what the latest sample says: a sample without a touchpad has none
+        // down (the page left its Gamepad mode, a controller that never had one), so a finger
+        // is never left on the pad by a lost last frame.
+        state.touch = sample.touch ?? .none
         combine()
         return state
     }

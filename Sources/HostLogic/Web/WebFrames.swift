@@ -22,15 +22,19 @@ package struct WebMotion: Sendable, Equatable {
     package var attitude: Attitude?
     package var gyro: Vector3?
     package var acceleration: Vector3?
-    /// The Gamepad mode's sticks and triggers (flag bit 4, a 64-byte frame), as in the UDP
-    /// motion packet's analog block.
+    /// The Gamepad mode's sticks and triggers (flag bit 4, 12 bytes after the base), as in
+    /// the UDP motion packet's analog block.
     package var analog: AnalogState?
+    /// The Gamepad mode's touchpad (flag bit 5, 12 bytes after the analog block or the base):
+    /// up to two fingers, 0…1 of the pad left to right and top to bottom. Present in every
+    /// frame of the Gamepad mode, with no finger when none is down.
+    package var touch: TouchState?
 
     /// The protocol's sample (timestamps in microseconds on the page's clock).
     package var sample: MotionSample {
         // Saturated: a finite time past 2^64 µs (1e300 ms) would trap the conversion.
         MotionSample(timestampMicros: UInt64(min(max(0, timeMillis * 1000), 1.8e19)), attitude: attitude, gyro: gyro,
-                     acceleration: acceleration, buttons: buttons, analog: analog)
+                     acceleration: acceleration, buttons: buttons, analog: analog, touch: touch)
     }
 }
 
@@ -65,6 +69,10 @@ package enum WebFrameError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension WebFrame {
     package static let motionLength = 52, motionAnalogLength = 64, buttonLength = 8, pingLength = 16
+    /// The optional blocks' lengths: a frame is 52 bytes plus each block its flags announce.
+    package static let analogBlockLength = 12, touchBlockLength = 12
+    /// MOTION flag bits 4 and 5.
+    package static let analogFlag: UInt8 = 0x10, touchFlag: UInt8 = 0x20
 
     package static func decode(_ bytes: some Collection<UInt8>) throws(WebFrameError) -> WebFrame {
         let b = Array(bytes)
@@ -80,7 +88,9 @@ extension WebFrame {
         switch type {
         case 0x01:
             let flags = b.count >= 2 ? b[1] : 0
-            guard b.count == (flags & 0x10 != 0 ? motionAnalogLength : motionLength) else {
+            let analogAt = motionLength
+            let touchAt = analogAt + (flags & analogFlag != 0 ? analogBlockLength : 0)
+            guard b.count == touchAt + (flags & touchFlag != 0 ? touchBlockLength : 0) else {
                 throw .badLength(type: type, length: b.count)
             }
             let time = f64(8)
@@ -102,9 +112,18 @@ extension WebFrame {
                 guard a.isFinite else { throw .notFinite }
                 m.acceleration = a
             }
-            if flags & 0x10 != 0 {
-                m.analog = AnalogState(leftX: axis(52), leftY: axis(54), rightX: axis(56), rightY: axis(58),
-                                       leftTrigger: Float(u16(60)) / 65535, rightTrigger: Float(u16(62)) / 65535)
+            if flags & analogFlag != 0 {
+                let o = analogAt
+                m.analog = AnalogState(leftX: axis(o), leftY: axis(o + 2), rightX: axis(o + 4), rightY: axis(o + 6),
+                                       leftTrigger: Float(u16(o + 8)) / 65535, rightTrigger: Float(u16(o + 10)) / 65535)
+            }
+            if flags & touchFlag != 0 {
+                // Each finger: a state byte (bit 7 down, bits 0–6 its id), a zero byte, u16 x, u16 y.
+                func finger(_ o: Int) -> TouchState.Finger? {
+                    guard b[o] & 0x80 != 0 else { return nil }
+                    return .init(id: b[o] & 0x7F, x: Float(u16(o + 2)) / 65535, y: Float(u16(o + 4)) / 65535)
+                }
+                m.touch = TouchState(first: finger(touchAt), second: finger(touchAt + 6))
             }
             return .motion(m)
         case 0x02:

@@ -114,18 +114,18 @@ package enum HostScript {
         return packet.sample
     }
 
-    /// The page's motion frame (type 1, every field present) through `WebFrame.decode`; its
+    /// The page's motion frame (type 1, every block present) through `WebFrame.decode`; its
     /// time in milliseconds as the page sends it.
     static func web(_ time: UInt64, _ input: inout FuzzInput) -> MotionSample? {
-        var b = [UInt8](repeating: 0, count: WebFrame.motionAnalogLength)
+        var b = [UInt8](repeating: 0, count: WebFrame.motionAnalogLength + WebFrame.touchBlockLength)
         b[0] = 0x01
-        b[1] = 0x1F
+        b[1] = 0x3F   // every block: attitude, gyro, acceleration, clutch, analog, touchpad
         func put32(_ v: UInt32, _ o: Int) { for k in 0..<4 { b[o + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) } }
         let ms = Double(time) / 1000
         let bits = ms.bitPattern
         for k in 0..<8 { b[8 + k] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(k))) }
         for o in stride(from: 16, to: 52, by: 4) { put32(input.finiteFloat().bitPattern, o) }
-        for o in 52..<64 { b[o] = input.u8() }
+        for o in 52..<b.count { b[o] = input.u8() }
         b[2] = input.u8(); b[3] = input.u8()
         guard case .motion(let m)? = try? WebFrame.decode(b) else { return nil }
         return m.sample

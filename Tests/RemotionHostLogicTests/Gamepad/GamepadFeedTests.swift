@@ -23,6 +23,15 @@ import RemotionProtocol
         #expect(close(s.motion.angularRate.z, -180))   // its roll axis points away: pad z = −y
     }
 
+    /// The fingers are the latest sample's: a sample without a touchpad (the page left its
+    /// Gamepad mode and its last frame with the block was lost) lifts them.
+    @Test func aSampleWithoutATouchpadLiftsTheFingers() {
+        var feed = GamepadFeed(at: .zero)
+        let down = feed.motion(MotionSample(timestampMicros: 0, touch: TouchState(first: .init(id: 1, x: 0.5, y: 0.5))))
+        #expect(down.touch.first?.id == 1)
+        #expect(feed.motion(MotionSample(timestampMicros: 10)).touch == .none)
+    }
+
     @Test func missingGyroIsNoRotationMissingAccelerationKeepsTheLast() {
         var feed = GamepadFeed(at: .zero)
         _ = feed.motion(MotionSample(timestampMicros: 0, gyro: Vector3(x: 1, y: 1, z: 1), acceleration: Vector3(x: 1, y: 0, z: 0)))

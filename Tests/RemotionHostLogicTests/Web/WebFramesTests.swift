@@ -49,6 +49,31 @@ import Testing
         #expect(throws: WebFrameError.badLength(type: 1, length: 64)) { try WebFrame.decode(noFlag) }
     }
 
+    /// The Gamepad mode's touchpad (flag 0x20): after the analog block when there is one, else
+    /// right after the base; a finger up is absent whatever its other bytes say.
+    @Test func touchGoldenDecodesAfterTheAnalogBlockOrAlone() throws {
+        let touch = Self.bytes("83 00 ff 7f 00 00  05 00 ff ff ff ff")   // finger 3 at (½, 0); finger 5 up
+        let alone = Self.bytes("01 20 00 00 01 00 00 00") + [UInt8](repeating: 0, count: 44) + touch
+        guard case let .motion(a) = try WebFrame.decode(alone) else { Issue.record("not motion"); return }
+        #expect(a.analog == nil)
+        #expect(a.touch?.first?.id == 3 && abs((a.touch?.first?.x ?? 0) - 0.5) < 1e-4 && a.touch?.first?.y == 0)
+        #expect(a.touch?.second == nil && a.sample.touch == a.touch)
+        let both = Self.bytes("01 30 00 00 01 00 00 00") + [UInt8](repeating: 0, count: 44)
+            + Self.bytes("ff 7f 01 80 00 00 01 80  00 00 ff ff") + Self.bytes("81 00 ff ff ff ff  82 00 00 00 00 00")
+        guard case let .motion(b) = try WebFrame.decode(both) else { Issue.record("not motion"); return }
+        #expect(b.analog?.leftX == 1)
+        #expect(b.touch == TouchState(first: .init(id: 1, x: 1, y: 1), second: .init(id: 2, x: 0, y: 0)))
+        let none = Self.bytes("01 20 00 00 01 00 00 00") + [UInt8](repeating: 0, count: 56)
+        guard case let .motion(n) = try WebFrame.decode(none) else { Issue.record("not motion"); return }
+        #expect(n.touch == TouchState.none, "the block with no finger down: the page's touchpad, untouched")
+        #expect(throws: WebFrameError.badLength(type: 1, length: 64)) { try WebFrame.decode(Array(both.prefix(64))) }
+        #expect(throws: WebFrameError.badLength(type: 1, length: 76)) {
+            var noTouchFlag = both
+            noTouchFlag[1] = 0x10
+            return try WebFrame.decode(noTouchFlag)
+        }
+    }
+
     @Test func buttonAndPingGoldens() throws {
         #expect(try WebFrame.decode(Self.bytes("02 02 01 00 05 00 00 00")) == .button(.c, isDown: true, state: ButtonSet([.a, .c])))
         #expect(try WebFrame.decode(Self.bytes("02 0f 00 00 00 00 00 00")) == .button(.p, isDown: false, state: .none))

@@ -33,6 +33,7 @@ export function renderModes(doc) {
  * @param {()=>void} o.paintClutch
  * @param {()=>void} o.beforeModeChange    release what is held before the layout changes
  * @param {(analog:object|null)=>void} o.setAnalog   the Gamepad mode's sticks and triggers (streamer.js)
+ * @param {(touch:object[]|null)=>void} o.setTouch    the fingers on the Gamepad mode's touchpad (streamer.js)
  * @param {(key:string, index:number)=>void} o.press   a button held by something other than a [data-button]
  * @param {(key:string)=>void} o.release
  */
@@ -85,7 +86,7 @@ export function setupModes(o) {
   const bound = new Map();
   for (const m of PAGE_MODES) {
     const pane = $(`[data-pane="${m.id}"]`);
-    bound.set(m.id, m.bind({ doc, pane, state: o.state, send, scroll, setAnalog: o.setAnalog, press: o.press, release: o.release,
+    bound.set(m.id, m.bind({ doc, pane, state: o.state, send, scroll, setAnalog: o.setAnalog, setTouch: o.setTouch, press: o.press, release: o.release,
                              get prefs() { return prefs; }, onPrefs: (f) => prefListeners.push(f),
                              $: (sel) => pane.querySelector(sel), all: (sel) => [...pane.querySelectorAll(sel)] }) || {});
   }

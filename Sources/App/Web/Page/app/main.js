@@ -307,6 +307,7 @@ function wire() {
     send: (text) => !!conn && conn.sendText(text),
     beforeModeChange: releaseEverything,
     setAnalog: (a) => streamer.setAnalog(a),
+    setTouch: (t) => streamer.setTouch(t),
     press: (key, index) => { const e = buttons.press(key, index); if (e) sendButtonEdge(e); },
     release: (key) => { const e = buttons.release(key); if (e) sendButtonEdge(e); },
   });

@@ -4,7 +4,9 @@
 // player reads at a glance: ✕○△□ or ABXY (chosen in the menu), with what the host's map does
 // with each button in small type. Buttons are the controller's sixteen (buttons.js binds
 // every [data-button]; with --gamepad they are the virtual pad's, GamepadButtonTable); sticks
-// and triggers go in the MOTION frames' analog block (protocol.js, flag bit 4).
+// and triggers go in the MOTION frames' analog block (protocol.js, flag bit 4), the fingers on
+// the touchpad (between Create and Options, as on a DualSense) in their touch block (bit 5);
+// a quick tap there is the touchpad's click (P).
 
 import { stickFromDrag, triggerFromDepth, ANALOG_REST, analogAtRest } from "./modes.js";
 
@@ -36,8 +38,10 @@ export default Object.freeze({
   <div class="dpad area-dpad" role="group" aria-label="D-pad">
     ${button("E", "↑", "pos-up")}${button("C", "←", "pos-left")}${button("D", "→", "pos-right")}${button("F", "↓", "pos-down")}
   </div>
-  <div class="sys area-sys" role="group" aria-label="Create, PS, options, touchpad">
-    ${button("N", "Create")}${button("O", "PS")}${button("M", "Options")}${button("P", "Pad")}
+  <div class="sys area-sys" role="group" aria-label="Create, touchpad, options, PS">
+    ${button("N", "Create", "sys-create")}
+    <div class="touchpad sys-pad" data-touchpad role="application" aria-label="Touchpad: slide one or two fingers; a quick tap clicks it"><b>Touchpad</b><small data-label="P">P</small></div>
+    ${button("M", "Options", "sys-options")}${button("O", "PS", "sys-ps")}
   </div>
   <div class="seg mode-seg area-seg" role="group" aria-label="Motion mode">
     <button type="button" data-mode="pointer" aria-pressed="false" aria-label="Pointer mode">Pointer</button>
@@ -55,11 +59,53 @@ export default Object.freeze({
       if (analogAtRest(analog)) restAt = performance.now();
       send();
     };
-    // The motion channel may lose a frame: while anything is off rest (and for 300 ms after),
-    // the state is sent again every 100 ms even when no sensor event carries it.
+    // The touchpad's fingers: pointerId -> {id, x, y (0…1 of the pad), x0, y0, t0}, at most two.
+    const fingers = new Map();
+    let nextFinger = 0, liftedAt = 0;
+    const sendTouch = () => ctx.setTouch([...fingers.values()].map((f) => ({ id: f.id, x: f.x, y: f.y })));
+    // The motion channel may lose a frame: while anything is off rest or a finger is down (and
+    // for 300 ms after), the state is sent again every 100 ms even when no sensor event carries it.
     setInterval(() => {
-      if (ctx.state.pageMode === "gamepad" && (!analogAtRest(analog) || performance.now() - restAt < 300)) send();
+      if (ctx.state.pageMode !== "gamepad") return;
+      if (!analogAtRest(analog) || performance.now() - restAt < 300) send();
+      if (fingers.size || performance.now() - liftedAt < 300) sendTouch();
     }, 100);
+
+    // The touchpad: where each finger is, sent at once; a finger that lifts within 250 ms,
+    // having moved under 12 px, with no other down, was a tap: the pad's click (P).
+    const pad = ctx.$("[data-touchpad]");
+    const where = (e) => {
+      const r = pad.getBoundingClientRect(), unit = (v) => Math.max(0, Math.min(1, v));
+      return { x: unit((e.clientX - r.left) / Math.max(1, r.width)), y: unit((e.clientY - r.top) / Math.max(1, r.height)) };
+    };
+    pad.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      if (fingers.size >= 2) return;
+      try { pad.setPointerCapture(e.pointerId); } catch { /* gone */ }
+      fingers.set(e.pointerId, { id: nextFinger, ...where(e), x0: e.clientX, y0: e.clientY, t0: performance.now() });
+      nextFinger = (nextFinger + 1) & 0x7f;
+      pad.classList.add("active");
+      sendTouch();
+    });
+    pad.addEventListener("pointermove", (e) => {
+      const f = fingers.get(e.pointerId);
+      if (!f) return;
+      Object.assign(f, where(e));
+      sendTouch();
+    });
+    const liftFinger = (e) => {
+      const f = fingers.get(e.pointerId);
+      if (!f) return;
+      fingers.delete(e.pointerId);
+      liftedAt = performance.now();
+      pad.classList.toggle("active", fingers.size > 0);
+      sendTouch();
+      if (e.type === "pointerup" && !fingers.size && liftedAt - f.t0 < 250 && Math.hypot(e.clientX - f.x0, e.clientY - f.y0) < 12) {
+        ctx.press("touchpad", 15);
+        setTimeout(() => ctx.release("touchpad"), 60);
+      }
+    };
+    for (const t of ["pointerup", "pointercancel", "lostpointercapture"]) pad.addEventListener(t, liftFinger);
 
     // Sticks: the base goes where the thumb lands; the knob follows, full at `reach` px.
     const held = new Map();                           // pointerId -> {stick, x0, y0}
@@ -138,13 +184,16 @@ export default Object.freeze({
     ctx.onPrefs((p) => { paintFace(p.faceLabels); const g = ctx.$("[data-gyro-mode]"); if (g) g.textContent = p.gyroButton; });
 
     return {
-      /** Sticks centred, triggers up (page hidden, connection lost, mode change). */
+      /** Sticks centred, triggers up, fingers off the touchpad (page hidden, connection lost, mode change). */
       releaseAll() {
         held.clear();
         for (const zone of ctx.all("[data-stick]")) zone.classList.remove("active");
         for (const el of ctx.all("[data-trigger]")) if (el.releaseTrigger) el.releaseTrigger();
         analog = { ...ANALOG_REST };
         publish();
+        if (fingers.size) { fingers.clear(); liftedAt = performance.now(); pad.classList.remove("active"); }
+        ctx.release("touchpad");
+        sendTouch();
       },
     };
   },

@@ -3,10 +3,11 @@
 
 export const PROTOCOL_VERSION = 1;
 export const MOTION = 0x01, BUTTON = 0x02, PING = 0x03, PONG = 0x83;
-export const MOTION_SIZE = 52, MOTION_ANALOG_SIZE = 64, BUTTON_SIZE = 8, PING_SIZE = 16;
+export const MOTION_SIZE = 52, MOTION_ANALOG_SIZE = 64, BLOCK_SIZE = 12, BUTTON_SIZE = 8, PING_SIZE = 16;
 
 /** MOTION flag bits. */
-export const FLAG_ATTITUDE = 1 << 0, FLAG_GYRO = 1 << 1, FLAG_ACCEL = 1 << 2, FLAG_CLUTCH = 1 << 3, FLAG_ANALOG = 1 << 4;
+export const FLAG_ATTITUDE = 1 << 0, FLAG_GYRO = 1 << 1, FLAG_ACCEL = 1 << 2, FLAG_CLUTCH = 1 << 3, FLAG_ANALOG = 1 << 4,
+  FLAG_TOUCH = 1 << 5;
 
 /** Button letters in index order: A = 0 … P = 15. */
 export const BUTTON_NAMES = "ABCDEFGHIJKLMNOP".split("");
@@ -17,14 +18,20 @@ export const BUTTON_NAMES = "ABCDEFGHIJKLMNOP".split("");
  * Absent blocks are written as zeros and their flag bit is clear. With `analog` (the Gamepad
  * mode's sticks and triggers) the frame is 64 bytes and flag bit 4 is set: [52..59] i16 left
  * x, left y, right x, right y (−32767…32767 is −1…1, x right, y down) [60..63] u16 L2, R2
- * (0…65535 is 0…1), as in the UDP motion packet's analog block.
+ * (0…65535 is 0…1), as in the UDP motion packet's analog block. With `touch` (the Gamepad mode's
+ * touchpad while a finger is on it: up to two fingers {id 0…127, x, y}, 0…1 of the pad left to
+ * right and top to bottom) flag bit 5 is set and 12 bytes follow the analog block, or the base
+ * when there is none: per finger [u8 0x80 | id] [u8 0] [u16 x] [u16 y] (0…65535 is 0…1), an
+ * unused slot all zeros. A frame without the block has no finger down.
  * @param {{seq:number, timeMs:number, buttons:number, clutch?:boolean,
  *          attitude?:{roll:number,pitch:number,yaw:number}|null,
  *          gyro?:number[]|null, accel?:number[]|null,
- *          analog?:{lx:number,ly:number,rx:number,ry:number,l2:number,r2:number}|null}} m
+ *          analog?:{lx:number,ly:number,rx:number,ry:number,l2:number,r2:number}|null,
+ *          touch?:{id:number,x:number,y:number}[]|null}} m
  */
 export function encodeMotion(m) {
-  const buf = new ArrayBuffer(m.analog ? MOTION_ANALOG_SIZE : MOTION_SIZE), v = new DataView(buf);
+  const touchAt = MOTION_SIZE + (m.analog ? BLOCK_SIZE : 0);
+  const buf = new ArrayBuffer(touchAt + (m.touch ? BLOCK_SIZE : 0)), v = new DataView(buf);
   let flags = 0;
   v.setUint8(0, MOTION);
   v.setUint16(2, m.buttons & 0xffff, true);
@@ -52,6 +59,16 @@ export function encodeMotion(m) {
     [m.analog.lx, m.analog.ly, m.analog.rx, m.analog.ry].forEach((x, i) => v.setInt16(52 + 2 * i, axis(x), true));
     v.setUint16(60, pull(m.analog.l2), true);
     v.setUint16(62, pull(m.analog.r2), true);
+  }
+  if (m.touch) {
+    flags |= FLAG_TOUCH;
+    const unit = (x) => Math.round(Math.max(0, Math.min(1, Number(x) || 0)) * 65535);
+    m.touch.slice(0, 2).forEach((f, i) => {
+      const o = touchAt + 6 * i;
+      v.setUint8(o, 0x80 | (f.id & 0x7f));
+      v.setUint16(o + 2, unit(f.x), true);
+      v.setUint16(o + 4, unit(f.y), true);
+    });
   }
   v.setUint8(1, flags);
   return buf;

@@ -134,6 +134,15 @@ function protocolChecks(t) {
   t("MOTION with the Gamepad mode's sticks and triggers: 64 bytes, flag 0x10 (the host's golden; −1.5 clamped)",
     pad.byteLength === 64 && P.toHex(pad) === hex("01 10 00 00 01 00 00 00" + " 00".repeat(44) + " ff 7f 01 80 00 00 01 80 00 00 ff ff"),
     P.toHex(pad));
+  const both = P.encodeMotion({ seq: 1, timeMs: 0, buttons: 0, analog: { lx: 1, ly: -1, rx: 0, ry: -1.5, l2: 0, r2: 1 },
+                                touch: [{ id: 1, x: 1, y: 1 }, { id: 130, x: -1, y: 0 }] });
+  t("MOTION with the touchpad's two fingers: 76 bytes, flags 0x30, after the analog block (the host's golden; −1 clamped, id 7 bits)",
+    both.byteLength === 76 && P.toHex(both) === hex("01 30 00 00 01 00 00 00" + " 00".repeat(44)
+      + " ff 7f 01 80 00 00 01 80 00 00 ff ff" + " 81 00 ff ff ff ff 82 00 00 00 00 00"), P.toHex(both));
+  const finger = P.encodeMotion({ seq: 1, timeMs: 0, buttons: 0, touch: [{ id: 3, x: 0.5, y: 0 }] });
+  t("MOTION with one finger and no sticks: 64 bytes, flag 0x20, the block right after the base",
+    finger.byteLength === 64 && P.toHex(finger) === hex("01 20 00 00 01 00 00 00" + " 00".repeat(44)
+      + " 83 00 00 80 00 00 00 00 00 00 00 00"), P.toHex(finger));
   const d = P.decodeMotion(m);
   t("MOTION decodes back", d && d.seq === 5 && d.buttons === 5 && d.clutch && d.timeMs === 1000 &&
     d.attitude.pitch === -0.25 && d.gyro[1] === -2 && d.accel[2] === 1);

@@ -28,6 +28,7 @@ export class MotionStreamer {
     this.lastAttitude = null;     // {roll, pitch, yaw} of the last frame, radians, screen frame
     this.lastRates = null;        // {gyro, accel} of the last devicemotion event with data
     this.analog = null;           // the Gamepad mode's sticks and triggers (protocol.js), or null
+    this.touch = null;            // the fingers on the Gamepad mode's touchpad (protocol.js), or null
     this.lastMotionDataAt = -Infinity;
     this.stopListening = null;
     this.noDataTimer = null;
@@ -85,6 +86,16 @@ export class MotionStreamer {
    */
   setAnalog(analog) {
     this.analog = analog;
+    this.sendNow();
+  }
+
+  /** The fingers on the touchpad changed (Gamepad mode; null: none): sent at once, like the sticks. */
+  setTouch(touch) {
+    this.touch = touch && touch.length ? touch : null;
+    this.sendNow();
+  }
+
+  sendNow() {
     const now = this.win.performance.now(), fresh = now - this.lastMotionDataAt <= MOTION_FRESH_MS;
     this.sendFrame(now, screenAngle(this.win), fresh && this.lastRates ? this.lastRates.gyro : null,
                    fresh && this.lastRates ? this.lastRates.accel : null);
@@ -96,7 +107,7 @@ export class MotionStreamer {
     const o = this.lastOrientation;
     if (o) this.lastAttitude = attitudeFromDeviceOrientation(o.alpha, o.beta, o.gamma, angle) || this.lastAttitude;
     const frame = encodeMotion({ seq: this.seq, timeMs, buttons: this.buttons.bits, clutch: this.clutch.held,
-                                 attitude: this.lastAttitude, gyro, accel, analog: this.analog });
+                                 attitude: this.lastAttitude, gyro, accel, analog: this.analog, touch: this.touch });
     if (this.send(frame)) { this.sent++; this.windowCount++; this.seq = (this.seq + 1) >>> 0; }
   }
 
