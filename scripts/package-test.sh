@@ -173,6 +173,24 @@ else
   check "remotion host starts in the root (ready file)" false
   tail -3 "$work/host.err"
 fi
+
+if [[ $suite != bookworm ]]; then
+  # With its Recommends (GStreamer's WebRTC: 1.26 here, the package built against 1.22's ABI,
+  # checked above), a phone's page reaches the host over data channels: the page in headless
+  # Chromium and the host in the root, in a namespace of their own (scripts/lib/package-datachannel.sh).
+  if inroot sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q $recommends" >"$work/apt-recommends.log" 2>&1; then
+    inroot --user remotion doctor --json >"$work/doctor-recommends.json" 2>/dev/null
+    check "with the Recommends ($recommends) remotion doctor finds GStreamer's WebRTC" \
+      python3 -c 'import json, sys; w = [c for c in json.load(open(sys.argv[1]))["checks"] if c["id"] == "webrtc"][0]
+sys.exit(w["status"] != "pass")' "$work/doctor-recommends.json"
+    unshare -n bash scripts/lib/package-datachannel.sh "$root" "$work" >"$work/datachannel.log" 2>&1; rc=$?
+    sed 's/^/     /' "$work/datachannel.log" | tail -8
+    check "... and a phone's page pairs with the host in the root and presses A over data channels" test "$rc" -eq 0
+  else
+    tail -3 "$work/apt-recommends.log"
+    check "the Recommends ($recommends) install in $label" false
+  fi
+fi
 }
 
 test_release bookworm "Debian 12"
