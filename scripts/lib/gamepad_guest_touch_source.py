@@ -1,10 +1,12 @@
 """Runs inside the gamepad guest: a DSU server (the suite's own peer, e2e/dsu/dsu_peer.py)
 whose one pad puts fingers on its touchpad, as a DSU app on a phone or a DS4 does. Once the
 host asks for slot 0 it streams at 250 Hz, no finger down until the reader's go file exists
-(it has opened the pad's nodes: readiness on purpose), then for 1 s one finger (id 1) sliding from (480, 235)
-to (1440, 706) of the DS4's 1920 × 942 pixels; for 1 s that finger at (1440, 706) and a second
-one (id 2) at (1700, 100); then 0.5 s with no finger; then it stops, so the slot goes. Writes
-one JSON file with what it sent (the checks compute what the pad should show from it)."""
+(it has opened the pad's nodes: readiness on purpose), then for 250 packets (1 s) one finger (id 1)
+sliding from (480, 235) to (1440, 706) of the DS4's 1920 × 942 pixels; for 250 that finger at
+(1440, 706) and a second one (id 2) at (1700, 100); then 125 with no finger; then it stops, so
+the slot goes. The phases count packets, not seconds: a starved guest that holds this process
+back sends the same slide later, never one that starts part of the way along. Writes one JSON
+file with what it sent (the checks compute what the pad should show from it)."""
 import json, os, socket, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "e2e", "dsu"))
@@ -30,16 +32,16 @@ if client is not None:
     ready_by = time.monotonic() + 60
     while True:
         if start is None and (os.path.exists(go_file) or time.monotonic() > ready_by):
-            start = time.monotonic()
-        t = -1 if start is None else time.monotonic() - start
-        if t >= 2.5:
+            start = k
+        n = -1 if start is None else k - start       # packets since the go
+        if n >= 625:
             break
-        if t < 0:
+        if n < 0:
             fingers, name = [], "waiting for the reader"
-        elif t < 1.0:
-            f = t / 1.0
+        elif n < 250:
+            f = n / 249
             fingers, name = [(1, round(480 + 960 * f), round(235 + 471 * f))], "one finger sliding"
-        elif t < 2.0:
+        elif n < 500:
             fingers, name = [(1, 1440, 706), (2, 1700, 100)], "two fingers"
         else:
             fingers, name = [], "no finger"
