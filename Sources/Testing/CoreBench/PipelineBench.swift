@@ -8,7 +8,9 @@ import RemotionProtocol
 /// with `pads`), its parts routed as `HostPipeline` routes them — the pointer to the injector
 /// directly and to any other input output, pad states to the outputs of their kind behind a
 /// protocol — to `Injector` (null backend) and, with `pads`, to a
-/// `DualSensePad` whose report is written to /dev/null. One open session.
+/// `DualSensePad` whose report is written to /dev/null. One open session. `padInputs`: the
+/// samples and settings of the pad run (acceleration, the gyro on the right stick) without a
+/// pad, so that the pad's own step in the pipeline is the difference of the two runs.
 enum PipelineBench {
     protocol Output: AnyObject {
         var accepts: PipelineOutput.Kind { get }
@@ -42,20 +44,21 @@ enum PipelineBench {
         }
     }
 
-    static func measure(samples count: Int, rounds: Int, pads: Bool) -> Double {
+    static func measure(samples count: Int, rounds: Int, pads: Bool, padInputs: Bool? = nil) -> Double {
+        let padInputs = padInputs ?? pads
         let samples = (0..<count).map { i in
             let t = Double(i) / 1000
             return MotionSample(timestampMicros: UInt64(i) * 500,
                                 attitude: Attitude(roll: 0, pitch: 0.2 * sin(t), yaw: 0.3 * sin(2 * t)),
                                 gyro: Vector3(x: 0.1, y: Float(i % 100) / 50 - 1, z: 0.2),
-                                acceleration: pads ? Vector3(x: 0, y: 0, z: 1) : nil)
+                                acceleration: padInputs ? Vector3(x: 0, y: 0, z: 1) : nil)
         }
         let id = SessionID(0x5eed_0001)
         var results: [Double] = []
         var injected = 0
         for _ in 0..<rounds {
             var profile = MappingProfile()
-            if pads { profile.settings.gyroStick.target = .right }   // the pad path with the gyro on its stick
+            if padInputs { profile.settings.gyroStick.target = .right }   // the pad path with the gyro on its stick
             var core = PipelineCore(profile: profile, keepsTrails: true, pads: pads ? VirtualPadSettings() : nil)
             let injector = InjectorSink()
             let outputs: [any Output] = pads ? [injector, PadSink()] : [injector]
@@ -79,7 +82,8 @@ enum PipelineBench {
             injected = injector.injected
         }
         let median = results.sorted()[rounds / 2]
-        print("core pipeline\(pads ? "+pad" : ""): \(String(format: "%.0f", median)) ns per sample "
+        let name = pads ? "+pad" : padInputs ? " (the pad run's inputs, no pad)" : ""
+        print("core pipeline\(name): \(String(format: "%.0f", median)) ns per sample "
               + "(PipelineCore, telemetry, trail, routed to the null injector\(pads ? " and a DualSense report to /dev/null" : "")), "
               + "\(injected) of \(count) injected (median of \(rounds) rounds)")
         return median

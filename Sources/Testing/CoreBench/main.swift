@@ -53,4 +53,9 @@ print(String(format: "core pad/plain: %.2f (a sample to a virtual pad's report v
 let pipeline = PipelineBench.measure(samples: packets, rounds: rounds, pads: false)
 let pipelinePad = PipelineBench.measure(samples: packets, rounds: rounds, pads: true)
 print(String(format: "core pipeline+pad/pipeline: %.2f (the pipeline with a virtual pad per session vs without)", pipelinePad / pipeline))
+// The same inputs without the pad: what the pad itself adds to a sample in the pipeline, next
+// to the pad's step alone (`core pad`: feed, report, write).
+let pipelinePadInputs = PipelineBench.measure(samples: packets, rounds: rounds, pads: false, padInputs: true)
+print(String(format: "core pipeline's pad step: %.0f ns (pipeline+pad minus the same inputs without a pad; core pad alone %.0f ns)",
+             pipelinePad - pipelinePadInputs, pad))
 #endif
