@@ -191,9 +191,10 @@ else
   fact timeout "the second DSU-serving host was not ready: $(tail -2 "$out/host5.err")"
 fi
 # 8. A DSU source's touchpad: one finger sliding, then two, then none, on the pad's Touchpad
-# node (hid-playstation's multitouch slots). The source waits for the reader's go file.
+# node (hid-playstation's multitouch slots) and through SDL's touchpad API (a game). The
+# source waits for the evdev reader's go file, the reader starts once SDL has the pad open.
 say "a DSU source's fingers on the pad's touchpad"
-rm -f /tmp/touch.port /tmp/touch.go
+rm -f /tmp/touch.port /tmp/touch.go /tmp/touch.sdl
 /usr/bin/python3 "$(dirname "$0")/gamepad_guest_touch_source.py" /tmp/touch.port "$out/touch-source.json" /tmp/touch.go \
   >"$out/touch-source.out" 2>&1 &
 source_pid=$!
@@ -201,8 +202,12 @@ if wait_for 30 "the touch source's port" test -f /tmp/touch.port; then
   step_host 7 --gamepad dualsense --dsu "127.0.0.1:$(cat /tmp/touch.port)"
   padhost=$!
   if wait_ready "$HOME/host7.ready" "$padhost" 60; then
+    /usr/bin/python3 "$(dirname "$0")/gamepad_sdl_touch.py" /tmp/touch.sdl "$out/touch-sdl.json" >"$out/touch-sdl.out" 2>&1 &
+    sdl_touch=$!
+    wait_for 60 "SDL opens the touch pad" test -f /tmp/touch.sdl
     /usr/bin/python3 "$(dirname "$0")/gamepad_guest_read.py" - /tmp/touch.go "$out/touch-events.json" >"$out/touch-reader.out" 2>&1
     fact touch_reader_rc $?
+    wait "$sdl_touch"; fact touch_sdl_rc $?
     kill -INT "$padhost"; wait "$padhost"; fact host7_rc $?
   else
     fact timeout "the touch host was not ready: $(tail -2 "$out/host7.err")"

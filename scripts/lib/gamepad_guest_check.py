@@ -262,9 +262,26 @@ if touch:
               f"{(xs[1][-1] if xs[1] else None, ys[1][-1] if ys[1] else None)}, both down at once {both}")
         check(ids == {0: -1, 1: -1} and touches[:1] == [1] and touches[-1:] == [0],
               f"touchpad: the fingers lift (tracking ids {ids}) and BTN_TOUCH goes 1 then 0: {touches}")
-check(facts.get("touch_reader_rc") == "0" and facts.get("touch_source_rc") == "0" and facts.get("host7_rc") == "0",
-      f"the touch source, its host and the reader ran clean (rc {facts.get('touch_source_rc')}, {facts.get('host7_rc')}, "
-      f"{facts.get('touch_reader_rc')})")
+# The same fingers through SDL's touchpad API, as a game reads them: SDL scales the DualSense's
+# touch points by 1/1920 and 1/1070, so the DS4's (1440, 706) reads (0.750, 0.757) and (1700,
+# 100) reads (0.885, 0.107).
+sdl_touch = load("touch-sdl.json") or {}
+changes = sdl_touch.get("changes", [])
+first_down = [c[0] for c in changes if c and c[0][0]]
+both_down = [c for c in changes if len(c) == 2 and c[0][0] and c[1][0]]
+near = lambda got, want: abs(got[1] - want[0]) <= 0.01 and abs(got[2] - want[1]) <= 0.01
+xs_sdl = [f[1] for f in first_down]
+check(sdl_touch.get("opened") and sdl_touch.get("touchpads") == 1 and sdl_touch.get("fingers", 0) >= 2
+      and first_down and xs_sdl[0] <= 0.5 and xs_sdl == sorted(xs_sdl) and near(first_down[-1], (0.750, 0.757)),
+      f"SDL's touchpad API: one touchpad, the first finger slides right from x {xs_sdl[0] if xs_sdl else None} to "
+      f"{first_down[-1][1:] if first_down else None} (0.750, 0.757) ({len(changes)} changes)")
+check(both_down and near(both_down[-1][1], (0.885, 0.107)) and changes and not any(f[0] for f in changes[-1]),
+      f"SDL's touchpad API: the second finger at {both_down[-1][1][1:] if both_down else None} (0.885, 0.107) "
+      f"while the first stays, then every finger up: {changes[-1] if changes else None}")
+check(facts.get("touch_reader_rc") == "0" and facts.get("touch_source_rc") == "0" and facts.get("host7_rc") == "0"
+      and facts.get("touch_sdl_rc") == "0",
+      f"the touch source, its host, the reader and SDL ran clean (rc {facts.get('touch_source_rc')}, {facts.get('host7_rc')}, "
+      f"{facts.get('touch_reader_rc')}, {facts.get('touch_sdl_rc')})")
 check(facts.get("host_rc") == "0", f"the host stopped cleanly (rc {facts.get('host_rc')})")
 stderr = open(os.path.join(results, "host.err")).read()
 check("gamepad: 4 virtual DualSense pads made, 0 refused, 0 reports not written" in stderr,
