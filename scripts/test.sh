@@ -37,7 +37,8 @@ stage() { # name, command...
   fi
 }
 
-stage "swift test" swift test --skip-build
+# A crash prints every frame of every thread (system frames too: the one that called malloc).
+stage "swift test" env SWIFT_BACKTRACE=preset=full swift test --skip-build
 # The .deb's release build and the fuzzers' builds go on beside the later stages at idle
 # priority (scripts/idle-builds.sh; after `swift test`, whose 838 parallel tests fill both
 # cores anyway); the two stages that need them come last and wait for them.

@@ -190,6 +190,17 @@ def set_mode(d, mode):
     return wait(lambda: state(d).get("pageMode") == mode, 2)
 
 
+def gamepad_mode(d):
+    """The Gamepad mode on a host without pads: the host's answer shows a notice that reflows the
+    pane (and hides it 8 s later); waited for and put away, so a tap lands where it was measured
+    (a loaded run once tapped G before the notice moved it)."""
+    set_mode(d, "gamepad")
+    shown = wait(lambda: js(d, "(() => { const n = document.getElementById('notice');"
+                               " return !n.hidden && n.textContent.includes('makes no virtual gamepads'); })()"), 5)
+    js(d, "(() => { document.getElementById('notice').hidden = true; return true; })()")
+    return shown
+
+
 def expected(yaw_deg, pitch_deg):
     x = WIDTH / 2 - yaw_deg / FOV_X * WIDTH
     y = HEIGHT / 2 - pitch_deg / FOV_Y * HEIGHT

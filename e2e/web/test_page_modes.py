@@ -200,7 +200,7 @@ def main():
               (typed(args.xev_log, at), js(d, "document.activeElement.id"), js(d, "remotionTest.sent")))
 
         # ── gamepad: a labelled key and a click ─────────────────────────────────────
-        set_mode(d, "gamepad")
+        check("gamepad: the host's answer (no virtual pads here) landed before the taps", gamepad_mode(d))
         mark()
         tap(d, '[data-pane=gamepad] [data-button="G"]')
         tap(d, '[data-pane=gamepad] [data-button="A"]')

@@ -22,7 +22,7 @@ from selenium.webdriver.common.keys import Keys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import page_harness   # noqa: E402
 from page_harness import (BUTTON_PRESS, BUTTON_RELEASE, KEY_PRESS, KEY_RELEASE, KEYCODE, KeyLog, XLog, check,  # noqa: E402
-                          expected, js, layout_checks, near, set_mode, state, typed, wait, xy)
+                          expected, gamepad_mode, js, layout_checks, near, set_mode, state, typed, wait, xy)
 import webkit_harness as wk   # noqa: E402
 
 
@@ -227,7 +227,7 @@ def main():
               typed(args.xev_log, at))
 
         # ── gamepad: a labelled key, an arrow and a click ─────────────────────────────────────
-        set_mode(d, "gamepad")
+        check("gamepad: the host's answer (no virtual pads here) landed before the taps", gamepad_mode(d))
         mark()
         for b in ("G", "C", "A"):
             wk.tap(d, '[data-pane=gamepad] [data-button="%s"]' % b)
