@@ -43,12 +43,7 @@ final class LocalPadInbox: Sendable {
     /// queues a drain again.
     func take() -> (notices: [LocalPadNotice], dropped: [String: Int]) {
         state.withLock { s in
-            defer {
-                s.notices.removeAll(keepingCapacity: true)
-                s.events = 0
-                s.dropped = [:]
-                s.drainQueued = false
-            }
+            defer { s = State() }
             return (s.notices, s.dropped)
         }
     }

@@ -53,6 +53,7 @@ package struct LocalPad: Sendable {
     /// only what changed since the dropped ones, so they are read against the reread
     /// values, not the stale ones (a pad turning steadily sends no ABS event at all).
     package mutating func motionEvents(_ events: [EvdevInputEvent], stateAfterDrop: () -> [UInt16: Int32]) -> [Event] {
+        guard events.contains(where: Self.isDrop) else { return motionEvents(events) }   // the usual read: no copy
         var out: [Event] = []
         for (chunk, dropped) in Self.chunks(events) {
             out += motionEvents(Array(chunk))
@@ -70,6 +71,7 @@ package struct LocalPad: Sendable {
     /// dropped some, before the frames queued after the drop.
     package mutating func controlEvents(_ events: [EvdevInputEvent],
                                         stateAfterDrop: () -> (pressed: Set<UInt16>, values: [UInt16: Int32])) -> [Event] {
+        guard events.contains(where: Self.isDrop) else { return controlEvents(events) }
         var out: [Event] = []
         for (chunk, dropped) in Self.chunks(events) {
             out += controlEvents(Array(chunk))
@@ -81,11 +83,13 @@ package struct LocalPad: Sendable {
         return out
     }
 
+    static func isDrop(_ e: EvdevInputEvent) -> Bool { e.type == EvdevCode.synType && e.code == EvdevCode.synDropped }
+
     /// The events cut after each SYN_DROPPED (which ends its chunk, `dropped` true).
     static func chunks(_ events: [EvdevInputEvent]) -> [(ArraySlice<EvdevInputEvent>, dropped: Bool)] {
         var out: [(ArraySlice<EvdevInputEvent>, dropped: Bool)] = []
         var start = events.startIndex
-        for (i, e) in events.enumerated() where e.type == EvdevCode.synType && e.code == EvdevCode.synDropped {
+        for (i, e) in events.enumerated() where isDrop(e) {
             out.append((events[start...i], dropped: true))
             start = i + 1
         }

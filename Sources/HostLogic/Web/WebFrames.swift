@@ -26,8 +26,8 @@ package struct WebMotion: Sendable, Equatable {
     /// the UDP motion packet's analog block.
     package var analog: AnalogState?
     /// The Gamepad mode's touchpad (flag bit 5, 12 bytes after the analog block or the base):
-    /// up to two fingers, 0…1 of the pad left to right and top to bottom. Present in every
-    /// frame of the Gamepad mode, with no finger when none is down.
+    /// up to two fingers, 0…1 of the pad left to right and top to bottom. The page sends it
+    /// while a finger is down; a frame without it has none (`GamepadFeed` lifts them).
     package var touch: TouchState?
 
     /// The protocol's sample (timestamps in microseconds on the page's clock).

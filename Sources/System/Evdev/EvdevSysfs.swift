@@ -10,8 +10,7 @@ package enum EvdevSysfs {
     package static let devDirectory = "/dev/input"
     static let classDirectory = "/sys/class/input"
 
-    /// Every event node present now.
-    /// Every event node by its name ("event4").
+    /// Every event node present now, by its name ("event4").
     static func nodesByName() -> [String: EvdevNodeInfo] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: classDirectory)) ?? []
         var out: [String: EvdevNodeInfo] = [:]

@@ -193,8 +193,8 @@ struct LocalPadReaderLoop {
             for (i, (key, isMotion)) in owners.enumerated() where fds[i + 2].revents != 0 {
                 serve(key, motion: isMotion, hangup: fds[i + 2].revents & Int16(POLLIN) == 0)
             }
-            noteBusy(Self.nowMillis() - start, doing: "reading the pads")
             let now = Self.nowMillis()
+            noteBusy(now - start, doing: "reading the pads")
             if now - lastAlive >= 500 {
                 lastAlive = now
                 if !pads.isEmpty { notify(.alive(pads.mapValues(\.pad.counters))) }

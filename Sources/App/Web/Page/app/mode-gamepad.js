@@ -67,8 +67,9 @@ export default Object.freeze({
     // for 300 ms after), the state is sent again every 100 ms even when no sensor event carries it.
     setInterval(() => {
       if (ctx.state.pageMode !== "gamepad") return;
+      // One frame carries both: the streamer holds the latest fingers as well as the sticks.
       if (!analogAtRest(analog) || performance.now() - restAt < 300) send();
-      if (fingers.size || performance.now() - liftedAt < 300) sendTouch();
+      else if (fingers.size || performance.now() - liftedAt < 300) sendTouch();
     }, 100);
 
     // The touchpad: where each finger is, sent at once; a finger that lifts within 250 ms,
