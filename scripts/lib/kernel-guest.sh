@@ -14,7 +14,7 @@
 # Environment: REMOTION_SKIP_BUILD, REMOTION_BIN, REMOTION_KERNEL_CACHE, GUEST_CPUS, KEEP_WORK.
 
 # Every module a stage loads, and so every module the cache keeps (with their dependencies).
-kguest_cache_modules=(virtio_pci 9pnet_virtio 9p evdev uinput uhid hid_playstation)
+kguest_cache_modules=(virtio_pci 9pnet_virtio 9p evdev uinput uhid hid_playstation hid_nintendo hid_sony virtio_net)
 # The cache's format: a cache written with another list is fetched again.
 kguest_cache_stamp="modules: ${kguest_cache_modules[*]}"
 
