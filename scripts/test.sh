@@ -25,8 +25,13 @@ stage() { # name, command...
   local rc=0 began=$SECONDS
   # A stage that hangs is stopped (its whole process group) after STAGE_LIMIT seconds and
   # fails: one hang must not eat the run's 30 minutes.
-  timeout -k 10 "${STAGE_LIMIT:-600}" "$@" >"$log.fifo" 2>&1 || rc=$?
+  # timeout leads its own process group: whatever the stage leaves in it (an Xvfb whose
+  # test process aborted, say) is named and stopped before the next stage starts.
+  timeout -k 10 "${STAGE_LIMIT:-600}" "$@" >"$log.fifo" 2>&1 </dev/null & local group=$!
+  wait "$group" || rc=$?
   ((rc == 124 || rc == 137)) && echo "=== $name: stopped after ${STAGE_LIMIT:-600} s (hung?)"
+  local left; left=$(pgrep -g "$group" -l 2>/dev/null | tr '\n' ' ')
+  if [[ -n $left ]]; then echo "=== left behind by the stage, stopped: $left" | tee -a "$log"; kill -KILL -- "-$group" 2>/dev/null; fi
   for _ in $(seq 30); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
   rm -f "$log.fifo"
   echo "=== took $((SECONDS - began)) s"
