@@ -3,9 +3,10 @@
 (selenium, CDP touch and sensor emulation: e2e/web/page_harness.py) opens the page of a
 `remotion host --gamepad dualsense` that runs in the QEMU guest, through the port QEMU forwards
 to 127.0.0.1, pairs (a person inside accepts), enters the Gamepad mode and starts motion.
-Then, in sequence, it holds the left stick at a known place, pulls L2 and R2 to known depths,
-holds Cross, and turns the emulated gyroscope at a known rate — each followed by a return to
-rest. Each step is announced to the SDL witness inside (RESULTS/steps/N.json, written once
+Then, in sequence, it holds the left stick at a known place, pulls L2 and then R2 to known
+depths and lets them go one at a time, holds Cross, and turns the emulated gyroscope at a known
+rate — each followed by a return to rest. Every step changes one value at once (one touch
+event, one sensor reading), so no state between two can be taken for a step's. Each step is announced to the SDL witness inside (RESULTS/steps/N.json, written once
 the page has set what the step sets) and waited for (N.seen.json: what SDL read, settled).
 What it set (in the page's own units) and its own checks go to RESULTS/page.json; the pad's
 values are checked by scripts/lib/page_guest_check.py. Its one bound is the witness's answer
@@ -109,19 +110,29 @@ def main():
         if not (ok and step("left stick released", now)):
             return
 
-        # L2 and R2: two fingers at known depths (0.1 at the top … 1 at the bottom, triggerFromDepth).
+        # L2 and R2: a finger on each at a known depth (0.1 at the top … 1 at the bottom,
+        # triggerFromDepth), put down and lifted one at a time: each step changes one value, so
+        # there is no state between two to be read as settled.
         pts, geo = [], {}
         for i, (which, frac) in enumerate((("l2", 0.2), ("r2", 0.5))):
             left, top, w, h = rect(f'[data-pane=gamepad] [data-trigger="{which}"]')
             y = round(top + frac * h)
             pts.append({"x": round(left + w / 2), "y": y, "id": i + 1})
-            now[which] = 0.1 + 0.9 * max(0.0, min(1.0, (y - top) / h))
-            geo[which] = {"top": top, "height": h, "y": y}
-        touch(d, "touchStart", pts)
-        ok = step("L2 and R2", now, geo)
+            geo[which] = {"top": top, "height": h, "y": y, "value": 0.1 + 0.9 * max(0.0, min(1.0, (y - top) / h))}
+        touch(d, "touchStart", pts[:1])
+        now["l2"] = geo["l2"]["value"]
+        ok = step("L2 pulled", now, geo["l2"])
+        if ok:
+            touch(d, "touchStart", pts)
+            now["r2"] = geo["r2"]["value"]
+            ok = step("R2 pulled too", now, geo["r2"])
+        if ok:
+            touch(d, "touchEnd", pts[1:])      # CDP's touchEnd lifts the points it names
+            now["r2"] = 0.0
+            ok = step("R2 let go", now)
         touch(d, "touchEnd", [])
         now.update(l2=0.0, r2=0.0)
-        if not (ok and step("triggers released", now)):
+        if not (ok and step("L2 let go", now)):
             return
 
         # Cross (the page's A), held, then let go.
