@@ -44,10 +44,13 @@ def with_sensors(gc):
     return info["gyro"] and info["accel"]
 
 
-# The pad comes when the page outside has paired and connected: minutes at most.
-pad = open_ps5(sdl, with_sensors, seconds=WAIT_LIMIT)
+# The pad comes when the page outside has paired and connected: minutes at most, unless the
+# page's part ended first (it failed before the pad came).
+pad, deadline = None, time.monotonic() + WAIT_LIMIT
+while pad is None and time.monotonic() < deadline and not os.path.exists(os.path.join(steps_dir, "done")):
+    pad = open_ps5(sdl, with_sensors, seconds=2)
 if pad is None:
-    out["error"] = f"no PS5 controller with sensors: {out['controllers']} ({sdl.SDL_GetError().decode()})"
+    out["error"] = f"no PS5 controller with sensors: {out['controllers'][-3:]} ({sdl.SDL_GetError().decode()})"
     save()
     sys.exit(out["error"])
 sdl.SDL_GameControllerSetSensorEnabled(pad, SDL_SENSOR_GYRO, 1)
