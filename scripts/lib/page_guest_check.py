@@ -8,8 +8,8 @@ The chain each value takes, and so what SDL must read:
   SDL's PS5 driver reads byte·257 − 32768. A trigger t (0…1) leaves as uint16 round(t·65535),
   the host writes round(f·255), SDL's game-controller trigger is 0…32767 for the byte 0…255.
   The byte read back (SDL's value inverted) must be the byte computed here within 1: the page's
-  16-bit step is 1/128 (sticks) or 1/257 (triggers) of a byte, so only float rounding at a
-  half-way byte can move it, by one.
+  16-bit step is 1/257 of a byte (127.5/32767 for sticks, 255/65535 for triggers), so only float
+  rounding at a half-way byte can move it, by one.
 - Buttons: the set SDL reports is exactly the page's (A = Cross = SDL's a), nothing else.
 - Gyro: the emulated gyroscope (x, y, z) rad/s is the page's rotationRate in the device frame,
   re-expressed in the portrait screen frame (the same axes), sent as rad/s; the host puts the
