@@ -9,6 +9,9 @@
 #                                    modules.dep) and runs the script INSIDE (a path in the checkout)
 #   kguest_boot SECONDS              boots; fails the stage when the guest does not boot or the
 #                                    script inside does not finish; sets guest_seconds
+#     (or kguest_start SECONDS [QEMU ARG…], then kguest_wait: the guest runs in the background
+#     while the stage does its part outside; ARGs give it a network device instead of none,
+#     which only user-mode networking with restrict=on may be: kguest_start refuses others)
 #   kguest_check LABEL CHECKER       says how long it all took (from $started), runs the checks
 #                                    (a Python script in the checkout) on the results; its status
 # Environment: REMOTION_SKIP_BUILD, REMOTION_BIN, REMOTION_KERNEL_CACHE, GUEST_CPUS, KEEP_WORK.
@@ -162,11 +165,25 @@ PY
 
 # Boot. TCG: /dev/kvm here is a PVM hypervisor that hangs stock kernels
 # (../shared/notes/kernel-guest-lab.md); a hung guest ends at the deadline (about twice what the stage takes beside a second CPU load: TCG runs at half speed there).
-kguest_boot() {
-  local deadline=$1 qemu_rc boot_started
+kguest_boot() { kguest_start "$1" && kguest_wait; }
+
+kguest_start() {
+  local deadline=$1 net=(-nic none) a; shift
+  if (($#)); then
+    # A network only as the kernel-guest notes allow it: user-mode, restrict=on (the guest
+    # reaches nothing outside), ports forwarded to 127.0.0.1 alone.
+    for a in "$@"; do
+      if [[ $a == user,* ]]; then
+        [[ ,$a, == *,restrict=on,* ]] || fail_now "kguest_start: user-mode networking without restrict=on: $a"
+        [[ $a != *hostfwd=* || ! $(grep -oE 'hostfwd=[^,]*' <<<"$a" | grep -vE '^hostfwd=tcp:127\.0\.0\.1:[0-9]+-:[0-9]+$') ]] \
+          || fail_now "kguest_start: a port forwarded from elsewhere than 127.0.0.1: $a"
+      fi
+    done
+    net=("$@")
+  fi
   echo "kernel: $package ($version), booting with $(basename "$bin") from $(dirname "$bin")"
   boot_started=$(date +%s.%N)
-  timeout -k 5 "$deadline" qemu-system-x86_64 -accel tcg -machine q35 -m 1024 -smp "${GUEST_CPUS:-1}" -nographic -nodefaults -nic none \
+  timeout -k 5 "$deadline" qemu-system-x86_64 -accel tcg -machine q35 -m 1024 -smp "${GUEST_CPUS:-1}" -nographic -nodefaults "${net[@]}" \
     -no-reboot -serial mon:stdio -kernel "$kdir/vmlinux" -initrd "$work/initramfs.cpio" \
     -append "console=ttyS0 quiet panic=-1" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
@@ -175,6 +192,10 @@ kguest_boot() {
     -virtfs local,path="$(dirname "$bin")",mount_tag=bin,security_model=none,readonly=on,multidevs=remap \
     </dev/null >"$work/console.log" 2>&1 &
   qemu_pid=$!
+}
+
+kguest_wait() {
+  local qemu_rc
   wait "$qemu_pid"; qemu_rc=$?; qemu_pid=""
   guest_seconds=$(/usr/bin/python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$boot_started")
   if [[ ! -f $results/booted ]]; then

@@ -8,7 +8,7 @@
 // the touchpad (between Create and Options, as on a DualSense) in their touch block (bit 5);
 // a quick tap there is the touchpad's click (P).
 
-import { stickFromDrag, triggerFromDepth, ANALOG_REST, analogAtRest } from "./modes.js";
+import { stickFromDrag, triggerFromDepth, ANALOG_REST, ANALOG_REST_MS, analogAtRest, analogBlock } from "./modes.js";
 
 /** Face glyphs by button (A = south, B = east, G = west, H = north), per style. */
 export const FACE_LABELS = { playstation: { A: "✕", B: "○", G: "□", H: "△" }, xbox: { A: "A", B: "B", G: "X", H: "Y" } };
@@ -53,8 +53,13 @@ export default Object.freeze({
 
   bind(ctx) {
     let analog = { ...ANALOG_REST };
-    let restAt = 0;                                   // when the sticks and triggers last came to rest
-    const send = () => ctx.setAnalog(analogAtRest(analog) ? null : { ...analog });
+    let restAt = -Infinity;                           // when the sticks and triggers last came to rest
+    let restShown = false;                            // the frames carry the rest block (zeros) now
+    const send = () => {
+      const block = analogBlock(analog, performance.now() - restAt);
+      restShown = !!block && analogAtRest(block);
+      ctx.setAnalog(block);
+    };
     const publish = () => {
       if (analogAtRest(analog)) restAt = performance.now();
       send();
@@ -66,9 +71,11 @@ export default Object.freeze({
     // The motion channel may lose a frame: while anything is off rest or a finger is down (and
     // for 300 ms after), the state is sent again every 100 ms even when no sensor event carries it.
     setInterval(() => {
+      // The rest block's time is over (in any mode): the frames go without it again.
+      if (restShown && performance.now() - restAt >= ANALOG_REST_MS) send();
       if (ctx.state.pageMode !== "gamepad") return;
       // One frame carries both: the streamer holds the latest fingers as well as the sticks.
-      if (!analogAtRest(analog) || performance.now() - restAt < 300) send();
+      if (!analogAtRest(analog) || performance.now() - restAt < ANALOG_REST_MS) send();
       else if (fingers.size || performance.now() - liftedAt < 300) sendTouch();
     }, 100);
 

@@ -137,6 +137,16 @@ export class TouchGestures {
 // ── the Gamepad mode's sticks and triggers (mode-gamepad.js) ────────────────────────────
 export const ANALOG_REST = Object.freeze({ lx: 0, ly: 0, rx: 0, ry: 0, l2: 0, r2: 0 });
 export const analogAtRest = (a) => !a || (a.lx === 0 && a.ly === 0 && a.rx === 0 && a.ry === 0 && a.l2 === 0 && a.r2 === 0);
+/** How long after the sticks and triggers came to rest the frames still carry them, as zeros. */
+export const ANALOG_REST_MS = 300;
+/** The analog block the Gamepad mode's frames carry: the state while anything is off rest; zeros
+ *  for ANALOG_REST_MS after it came to rest (the host keeps a stick where the last block put it,
+ *  so only a block at rest lets it go, and the 100 ms refresh repeats it so one lost frame cannot
+ *  leave it pushed); then none (nothing to say). */
+export function analogBlock(a, msSinceRest) {
+  if (!analogAtRest(a)) return { ...a };
+  return msSinceRest < ANALOG_REST_MS ? { ...ANALOG_REST } : null;
+}
 
 /** A thumb's drag from where it landed (CSS px, y down) → the stick (x right, y down, −1…1),
  *  full at `reach` px and kept inside the unit circle along its direction. */

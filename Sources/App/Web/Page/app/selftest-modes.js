@@ -27,6 +27,13 @@ export function modeChecks(t) {
     M.MODES.join() === "pointer,presenter,touchpad,gamepad" &&
     PM.PAGE_MODES.every((m) => m.title && m.pane.includes(`data-pane="${m.id}"`) && typeof m.bind === "function"));
   t("… the modes that aim with motion", [...M.MOTION_MODES].join() === "pointer,presenter,gamepad");
+  const pushed = { lx: 0.5, ly: -0.25, rx: 0, ry: 0, l2: 0, r2: 0.55 };
+  t("the Gamepad mode's analog block: the state while a stick or trigger is off rest",
+    JSON.stringify(M.analogBlock(pushed, 0)) === JSON.stringify(pushed) && M.analogBlock(pushed, 1e6) !== pushed);
+  t("… explicit zeros for 300 ms after it came to rest (the host keeps a stick where the last block put it)",
+    JSON.stringify(M.analogBlock(M.ANALOG_REST, 0)) === JSON.stringify(M.ANALOG_REST) &&
+    JSON.stringify(M.analogBlock({ ...M.ANALOG_REST }, 299.9)) === JSON.stringify(M.ANALOG_REST));
+  t("… then none", M.analogBlock(M.ANALOG_REST, 300) === null && M.analogBlock(null, Infinity) === null);
   t("… each pane has its own section, no two ids alike",
     new Set(PM.PAGE_MODES.flatMap((m) => [...m.pane.matchAll(/ id="([^"]+)"/g)].map((x) => x[1]))).size ===
     PM.PAGE_MODES.flatMap((m) => [...m.pane.matchAll(/ id="([^"]+)"/g)]).length);

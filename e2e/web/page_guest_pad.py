@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The phone page outside, the pad inside (scripts/page-guest-test.sh): headless Chromium
+(selenium, CDP touch and sensor emulation: e2e/web/page_harness.py) opens the page of a
+`remotion host --gamepad dualsense` that runs in the QEMU guest, through the port QEMU forwards
+to 127.0.0.1, pairs (a person inside accepts), enters the Gamepad mode and starts motion.
+Then, in sequence, it holds the left stick at a known place, pulls L2 and then R2 to known
+depths and lets them go one at a time, holds Cross, and turns the emulated gyroscope at a known
+rate — each followed by a return to rest. Every step changes one value at once (one touch
+event, one sensor reading), so no state between two can be taken for a step's. Each step is announced to the SDL witness inside (RESULTS/steps/N.json, written once
+the page has set what the step sets) and waited for (N.seen.json: what SDL read, settled).
+What it set (in the page's own units) and its own checks go to RESULTS/page.json; the pad's
+values are checked by scripts/lib/page_guest_check.py. Its one bound is the witness's answer
+to each step; the SDL readings are not judged here.
+
+    page_guest_pad.py --url URL --results DIR --profile DIR"""
+import argparse, copy, json, os, sys, time
+
+from selenium.webdriver.common.by import By
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from page_harness import browser, cdp, js, set_mode, state, touch, wait   # noqa: E402
+
+REST = {"lx": 0.0, "ly": 0.0, "rx": 0.0, "ry": 0.0, "l2": 0.0, "r2": 0.0, "buttons": [],
+        "gyro": [0.0, 0.0, 0.0], "accel": [0.0, 0.0, 9.80665]}
+GYRO = [0.6, -0.9, 1.2]          # the emulated gyroscope's turn, rad/s about the device's x, y, z
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("--url", "--results", "--profile"):
+        ap.add_argument(a, required=True)
+    args = ap.parse_args()
+    steps_dir = os.path.join(args.results, "steps")
+    report = {"url": args.url.split("#")[0], "checks": [], "steps": []}
+
+    def check(name, ok, detail=""):
+        report["checks"].append({"name": name, "ok": bool(ok), "detail": "" if ok else str(detail)})
+        print(("PASS " if ok else "FAIL ") + name + ("" if ok else "  -- " + str(detail)), flush=True)
+        return ok
+
+    def save():
+        tmp = os.path.join(args.results, "page.json.tmp")
+        json.dump(report, open(tmp, "w"), indent=1)
+        os.replace(tmp, os.path.join(args.results, "page.json"))
+
+    def step(name, sets, geometry=None):
+        """Announces step N (what the page now sends) and waits for what SDL read, settled."""
+        k = len(report["steps"])
+        report["steps"].append({"name": name, "set": copy.deepcopy(sets), "geometry": geometry})
+        save()
+        tmp = os.path.join(steps_dir, f"{k}.tmp")
+        json.dump({"name": name}, open(tmp, "w"))
+        os.replace(tmp, os.path.join(steps_dir, f"{k}.json"))
+        seen = os.path.join(steps_dir, f"{k}.seen.json")
+        # The witness settles within 30 s or says it timed out; 60 s covers a stalled guest.
+        got = wait(lambda: os.path.exists(seen), 60, 0.05)
+        report["steps"][-1]["answered"] = bool(got)
+        print(f"step {k} {name}: {json.load(open(seen))['reading'] if got else 'no answer from the witness'}", flush=True)
+        return got
+
+    def rect(selector):
+        r = d.execute_script("const e = document.querySelector(arguments[0]); if (!e) return null;"
+                             "const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height];", selector)
+        if r is None:
+            raise RuntimeError("no element " + selector)
+        return r
+
+    d = None
+    try:
+        d = browser(args.profile)
+        d.get(args.url)
+        wait(lambda: state(d).get("screen") == "pair", 20)
+        d.find_element(By.ID, "pair-go").click()
+        # Pairing waits for the person inside (consent.py polls every 0.1 s) and the emulated guest.
+        st = wait(lambda: state(d).get("status") == "connected" and state(d), 60)
+        if not check("the page through 127.0.0.1's forwarded port pairs and connects (Host and Origin accepted)", st, state(d)):
+            return
+        check("it streams over the WebSocket (only the web port is forwarded)", st.get("transport") == "websocket",
+              st.get("transport"))
+        set_mode(d, "gamepad")
+        pad = wait(lambda: (state(d).get("pad") or {}).get("on") and state(d).get("pad"), 30)
+        if not check("the Gamepad mode's pad: the host makes one (on, available)", pad == {"on": True, "available": True},
+                     state(d).get("pad")):
+            return
+        if js(d, "!document.getElementById('start').hidden"):
+            d.find_element(By.ID, "start").click()
+        if not check("motion on (emulated sensors)", wait(lambda: state(d).get("sensors") == "on", 10), state(d).get("sensors")):
+            return
+        ready = os.path.join(args.results, "sdl.ready")
+        if not check("SDL inside opened the pad (its gyro and accelerometer on)", wait(lambda: os.path.exists(ready), 180),
+                     "no sdl.ready in the results share"):
+            return
+        now = copy.deepcopy(REST)
+        if not step("rest", now):
+            return
+
+        # The left stick: a thumb down at the zone's centre, then one move to (dx, dy) px — a
+        # known place, (dx, dy)/reach with the page's reach (mode-gamepad.js), inside the circle.
+        left, top, w, h = rect('[data-pane=gamepad] [data-stick="left"]')
+        reach = max(24, min(60, min(w, h) * 0.3))
+        x0, y0 = round(left + w / 2), round(top + h / 2)
+        dx, dy = round(0.6 * reach), -round(0.3 * reach)
+        touch(d, "touchStart", [{"x": x0, "y": y0, "id": 1}])
+        time.sleep(0.05)
+        touch(d, "touchMove", [{"x": x0 + dx, "y": y0 + dy, "id": 1}])
+        now.update(lx=dx / reach, ly=dy / reach)
+        ok = step("left stick", now, {"reach": reach, "dx": dx, "dy": dy})
+        touch(d, "touchEnd", [])
+        now.update(lx=0.0, ly=0.0)
+        if not (ok and step("left stick released", now)):
+            return
+
+        # L2 and R2: a finger on each at a known depth (0.1 at the top … 1 at the bottom,
+        # triggerFromDepth), put down and lifted one at a time: each step changes one value, so
+        # there is no state between two to be read as settled.
+        pts, geo = [], {}
+        for i, (which, frac) in enumerate((("l2", 0.2), ("r2", 0.5))):
+            left, top, w, h = rect(f'[data-pane=gamepad] [data-trigger="{which}"]')
+            y = round(top + frac * h)
+            pts.append({"x": round(left + w / 2), "y": y, "id": i + 1})
+            geo[which] = {"top": top, "height": h, "y": y, "value": 0.1 + 0.9 * max(0.0, min(1.0, (y - top) / h))}
+        touch(d, "touchStart", pts[:1])
+        now["l2"] = geo["l2"]["value"]
+        ok = step("L2 pulled", now, geo["l2"])
+        if ok:
+            touch(d, "touchStart", pts)
+            now["r2"] = geo["r2"]["value"]
+            ok = step("R2 pulled too", now, geo["r2"])
+        if ok:
+            touch(d, "touchEnd", pts[1:])      # CDP's touchEnd lifts the points it names
+            now["r2"] = 0.0
+            ok = step("R2 let go", now)
+        touch(d, "touchEnd", [])
+        now.update(l2=0.0, r2=0.0)
+        if not (ok and step("L2 let go", now)):
+            return
+
+        # Cross (the page's A), held, then let go.
+        left, top, w, h = rect('[data-pane=gamepad] [data-button="A"]')
+        touch(d, "touchStart", [{"x": round(left + w / 2), "y": round(top + h / 2), "id": 1}])
+        now["buttons"] = ["A"]
+        ok = step("Cross held", now)
+        touch(d, "touchEnd", [])
+        now["buttons"] = []
+        if not (ok and step("Cross released", now)):
+            return
+
+        # The gyro: the emulated gyroscope turns at GYRO rad/s (the page reads it as
+        # devicemotion's rotationRate), then stops.
+        cdp(d, "Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": dict(zip("xyz", GYRO))}})
+        now["gyro"] = list(GYRO)
+        ok = step("gyro turning", now)
+        cdp(d, "Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
+        now["gyro"] = [0.0, 0.0, 0.0]
+        if ok:
+            step("gyro still", now)
+        check("the page stayed connected through the steps", state(d).get("status") == "connected", state(d))
+    except Exception as e:          # a broken page or browser is a failed check, never a skip
+        check("the page's steps ran", False, repr(e))
+    finally:
+        save()
+        open(os.path.join(steps_dir, "done"), "w").close()
+        if d:
+            d.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

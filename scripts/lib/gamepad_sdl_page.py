@@ -1,0 +1,107 @@
+"""The page's pad as a game reads it, inside the page guest (scripts/page-guest-test.sh):
+Debian's libSDL2 (ctypes) opens the PS5 controller the page's session gets, enables its gyro
+and accelerometer and says so (READY). Then, step by step, as the page outside announces each
+one (STEPS/N.json, written once the page has set what the step sets), it reads the pad until
+the reading differs from the last step's and has stayed the same for 0.4 s — the settled
+reading —, and writes it to STEPS/N.seen.json (the page outside waits for it before its next
+step). A reading that does not settle within 30 s is written with "timeout". Ends at
+STEPS/done. Writes everything to RESULT; the checks are scripts/lib/page_guest_check.py's.
+
+    gamepad_sdl_page.py STEPS READY RESULT"""
+import ctypes, json, os, sys, time
+from gamepad_sdl import (SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_INIT_SENSOR, SDL_SENSOR_ACCEL,
+                         SDL_SENSOR_GYRO, load, open_ps5)
+
+steps_dir, ready_file, result = sys.argv[1:4]
+AXES = ["leftx", "lefty", "rightx", "righty", "lefttrigger", "righttrigger"]
+BUTTONS = ["a", "b", "x", "y", "back", "guide", "start", "leftstick", "rightstick", "leftshoulder",
+           "rightshoulder", "dpup", "dpdown", "dpleft", "dpright", "misc1", "paddle1", "paddle2",
+           "paddle3", "paddle4", "touchpad"]
+SETTLE, STEP_LIMIT, WAIT_LIMIT = 0.4, 30.0, 180.0
+out = {"controllers": [], "steps": []}
+
+
+def save():
+    tmp = result + ".tmp"
+    json.dump(out, open(tmp, "w"), indent=1)
+    os.replace(tmp, result)
+
+
+sdl = load(SDL_INIT_JOYSTICK | SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR)
+sdl.SDL_GameControllerGetAxis.argtypes = [ctypes.c_void_p, ctypes.c_int]
+sdl.SDL_GameControllerGetAxis.restype = ctypes.c_int16
+sdl.SDL_GameControllerGetButton.argtypes = [ctypes.c_void_p, ctypes.c_int]
+sdl.SDL_GameControllerGetAttached.argtypes = [ctypes.c_void_p]
+
+
+def with_sensors(gc):
+    serial = sdl.SDL_GameControllerGetSerial(gc)
+    info = {"name": sdl.SDL_GameControllerName(gc).decode(), "type": sdl.SDL_GameControllerGetType(gc),
+            "serial": serial.decode() if serial else None,
+            "gyro": bool(sdl.SDL_GameControllerHasSensor(gc, SDL_SENSOR_GYRO)),
+            "accel": bool(sdl.SDL_GameControllerHasSensor(gc, SDL_SENSOR_ACCEL))}
+    out["controllers"].append(info)
+    return info["gyro"] and info["accel"]
+
+
+# The pad comes when the page outside has paired and connected: minutes at most, unless the
+# page's part ended first (it failed before the pad came).
+pad, deadline = None, time.monotonic() + WAIT_LIMIT
+while pad is None and time.monotonic() < deadline and not os.path.exists(os.path.join(steps_dir, "done")):
+    pad = open_ps5(sdl, with_sensors, seconds=2)
+if pad is None:
+    out["error"] = f"no PS5 controller with sensors: {out['controllers'][-3:]} ({sdl.SDL_GetError().decode()})"
+    save()
+    sys.exit(out["error"])
+sdl.SDL_GameControllerSetSensorEnabled(pad, SDL_SENSOR_GYRO, 1)
+sdl.SDL_GameControllerSetSensorEnabled(pad, SDL_SENSOR_ACCEL, 1)
+data = (ctypes.c_float * 3)()
+
+
+def reading():
+    """What a game reads now: the six axes, the buttons, gyro (rad/s) and accelerometer (m/s²)."""
+    sdl.SDL_GameControllerUpdate()
+    r = {"attached": bool(sdl.SDL_GameControllerGetAttached(pad)),
+         "axes": {n: sdl.SDL_GameControllerGetAxis(pad, i) for i, n in enumerate(AXES)},
+         "buttons": [n for i, n in enumerate(BUTTONS) if sdl.SDL_GameControllerGetButton(pad, i)]}
+    for kind, key in ((SDL_SENSOR_GYRO, "gyro"), (SDL_SENSOR_ACCEL, "accel")):
+        r[key] = [round(v, 5) for v in data] if sdl.SDL_GameControllerGetSensorData(pad, kind, data, 3) == 0 else None
+    return r
+
+
+open(ready_file, "w").close()
+previous, k = None, 0
+while True:
+    spec_path, done = os.path.join(steps_dir, f"{k}.json"), os.path.join(steps_dir, "done")
+    deadline = time.monotonic() + WAIT_LIMIT
+    while not os.path.exists(spec_path) and not os.path.exists(done) and time.monotonic() < deadline:
+        reading()                                   # keeps SDL's HIDAPI reading the pad
+        time.sleep(0.02)
+    if not os.path.exists(spec_path):
+        out["end"] = "done" if os.path.exists(done) else f"no step {k} within {WAIT_LIMIT:.0f} s"
+        break
+    spec = json.load(open(spec_path))
+    t0 = time.monotonic()
+    last, since, changes, timeout = None, t0, 0, False
+    while True:
+        now_reading, now = reading(), time.monotonic()
+        if now_reading != last:
+            last, since, changes = now_reading, now, changes + 1
+        elif (previous is None or last != previous) and now - since >= SETTLE:
+            break
+        if now - t0 > STEP_LIMIT:
+            timeout = True
+            break
+        time.sleep(0.01)
+    seen = {"step": k, "name": spec.get("name"), "reading": last, "waited": round(time.monotonic() - t0, 2),
+            "changes": changes, "timeout": timeout}
+    out["steps"].append(seen)
+    save()
+    tmp = os.path.join(steps_dir, f"{k}.seen.tmp")
+    json.dump(seen, open(tmp, "w"))
+    os.replace(tmp, os.path.join(steps_dir, f"{k}.seen.json"))
+    print(f"step {k} {spec.get('name')}: {last} after {seen['waited']} s{' (timeout)' if timeout else ''}", flush=True)
+    previous, k = last, k + 1
+sdl.SDL_GameControllerClose(ctypes.c_void_p(pad))
+sdl.SDL_Quit()
+save()
