@@ -1,5 +1,6 @@
 import Foundation
 import RemotionNetwork
+import RemotionProtocol
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -63,7 +64,7 @@ package enum DashboardLaunchFile {
     /// Writes the page for `url` into `directory` (made 0700; the file 0600) and returns its path.
     package static func write(url: String, directory: String) throws(Failure) -> String {
         let page = try html(url: url)
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         let name = prefix + String(rng.next() as UInt64, radix: 16) + suffix
         do { try PrivateFiles.write(Array(page.utf8), directory: directory, name: name) } catch { throw .file(error) }
         return directory + "/" + name

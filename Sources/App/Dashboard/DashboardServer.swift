@@ -5,6 +5,7 @@ import NIOCore
 import RemotionHostLogic
 import ServiceLifecycle
 import Synchronization
+import RemotionProtocol
 
 /// The host's web dashboard: the page, a JSON API and a WebSocket feed of the host's
 /// snapshots. Off the injection path: it reads `SnapshotPublisher` by copying and sends
@@ -114,7 +115,7 @@ package final class DashboardServer: Sendable {
 /// The dashboard's per-start secret (docs/SECURITY.md §5.3).
 package enum DashboardToken {
     package static func random() -> String {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         return Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
     }
 

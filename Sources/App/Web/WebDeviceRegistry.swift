@@ -2,6 +2,7 @@ import RemotionNetwork
 import Foundation
 import RemotionHostLogic
 import Synchronization
+import RemotionProtocol
 
 /// The web controller server's view of who may connect: the paired devices (read from
 /// `web-controllers.json`, re-read when the file changes, so `remotion devices --revoke`
@@ -117,7 +118,7 @@ package final class WebDeviceRegistry: Sendable {
 
     /// Opens a pairing window and names its link (the requests its phone makes carry the name).
     package func openPairingLink(now: Date = Date()) -> WebPairingDesk.Opened {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         return state.withLock { $0.desk.openLink(now: now, using: &rng) }
     }
 
@@ -128,7 +129,7 @@ package final class WebDeviceRegistry: Sendable {
         let result = state.withLock { s -> Result<(String, WebPairingConsent.Request), any Error> in
             do {
                 let pairing = try s.desk.redeem(secret: secret, name: name, now: now)
-                var rng = SystemRandomNumberGenerator()
+                var rng = SecureRandom()
                 return .success(try s.consent.ask(pairing, address: address, now: now, using: &rng))
             } catch {
                 s.refusedPairings += 1

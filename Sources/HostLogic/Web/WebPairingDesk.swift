@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RemotionProtocol
 
 package enum WebPairingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The secret was never issued, has expired, or was already used (not told apart,
@@ -63,7 +64,7 @@ package struct WebPairingDesk: Sendable {
 
     /// Makes a new secret, valid until `now + window`.
     package mutating func open(now: Date) -> String {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         return open(now: now, using: &rng)
     }
 
@@ -89,7 +90,7 @@ package struct WebPairingDesk: Sendable {
 
     /// Redeems `secret` for a new device named `name` (cleaned: see `WebDevice.cleanName`).
     package mutating func redeem(secret: String, name: String, now: Date) throws(WebPairingError) -> WebPairing {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         return try redeem(secret: secret, name: name, now: now, using: &rng)
     }
 

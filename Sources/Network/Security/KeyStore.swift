@@ -58,7 +58,7 @@ public struct KeyStore: Sendable {
         if let pair = try loadStaticKey(file: file) { return pair }
         return try changing {
             if let pair = try loadStaticKey(file: file) { return pair }
-            var rng = SystemRandomNumberGenerator()
+            var rng = SecureRandom()
             let pair = rng.keyPair()
             try write(Data((Base32.encode(pair.privateKeyBytes) + "\n").utf8), to: path(file))
             return pair

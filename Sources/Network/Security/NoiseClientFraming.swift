@@ -11,7 +11,7 @@ public struct NoiseClientFraming: ClientFraming {
     private let hostStatic: [UInt8]
     public private(set) var core: SecureClient?
     private var queued: Message?
-    private var random = SystemRandomNumberGenerator()
+    private var random = SecureRandom()
 
     public init(staticKey: KeyPair, hostStatic: [UInt8]) {
         self.staticKey = staticKey

@@ -14,7 +14,7 @@ public protocol TrustSource: Sendable {
 /// statistics happen in `tick`, on the host's timer.
 public struct NoiseHostFraming: HostFraming {
     public private(set) var core: SecureHost<SocketAddress>
-    private var random = SystemRandomNumberGenerator()
+    private var random = SecureRandom()
     private let trust: (any TrustSource)?
     private var desk: PairingDesk?
     private var lastCoreTick = Instant.zero
@@ -27,7 +27,7 @@ public struct NoiseHostFraming: HostFraming {
                 stats: SecurityStats = SecurityStats(),
                 configuration: SecureHost<SocketAddress>.Configuration = .init(), now: Instant) {
         self.stats = stats
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         core = SecureHost(staticKey: staticKey, trusted: trust?.keysIfChanged() ?? trusted,
                           configuration: configuration, now: now, random: &rng)
         self.trust = trust

@@ -49,7 +49,7 @@ final class PairingHandler: ChannelInboundHandler {
     private var client: PairingClient
     private let host: SocketAddress
     private let done: EventLoopPromise<PairingClient.Outcome>
-    private var random = SystemRandomNumberGenerator()
+    private var random = SecureRandom()
     private var timer: RepeatedTask?
 
     init(client: PairingClient, host: SocketAddress, done: EventLoopPromise<PairingClient.Outcome>) {

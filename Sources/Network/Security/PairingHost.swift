@@ -13,7 +13,7 @@ public final class DiscardingSink: HostEventSink {
 public enum SecureHosting {
     /// A fresh one-time pairing secret (128 bits from the system CSPRNG).
     public static func newSecret() -> [UInt8] {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         return rng.bytes(PairingCode.secretLength)
     }
 

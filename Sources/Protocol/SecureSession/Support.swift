@@ -6,7 +6,7 @@ public protocol SourceAddress: Hashable, Sendable {
 }
 
 extension RandomNumberGenerator {
-    /// `count` random bytes (the adapters pass `SystemRandomNumberGenerator`, a CSPRNG).
+    /// `count` random bytes (the adapters pass `SecureRandom`, the system's CSPRNG).
     public mutating func bytes(_ count: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(count + 8)

@@ -115,7 +115,7 @@ func run() throws {
     let start = LoadController.monotonicNanos()
     let period = o.rate > 0 ? Int64(1e9 / o.rate) : 0
     var controllers: [LoadController] = []
-    var rng = SystemRandomNumberGenerator()
+    var rng = SecureRandom()
     for i in 0..<o.sessions {
         controllers.append(try LoadController(host: o.port, session: SessionID(UInt32.random(in: 1...UInt32.max, using: &rng)),
                                               framing: make(), due: start + Int64(i) * period / Int64(o.sessions)))

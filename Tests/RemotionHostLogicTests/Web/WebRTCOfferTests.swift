@@ -1,6 +1,7 @@
 import Foundation
 import RemotionHostLogic
 import Testing
+import RemotionProtocol
 
 /// The data-channel signalling request (WebRTCOffer): a real Chromium offer is accepted
 /// with its fingerprint; everything else is refused by reason; 20,000 mutated requests
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func mutatedRequestsNeverTrap() {
-        var random = SystemRandomNumberGenerator()
+        var random = SecureRandom()
         let seed = Self.body(Self.chromeOffer)
         for _ in 0..<20_000 {
             var bytes = seed

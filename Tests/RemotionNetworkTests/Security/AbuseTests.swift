@@ -15,7 +15,7 @@ import Testing
         let host = try await startSecureHost(store: hostStore, stats: stats)
         // Initiations with a valid mac1 (the host key is public) and garbage inside, from 40 ports.
         let mac1Key = DoSMacs.mac1Key(responderStatic: hostKey)
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         let attackers = try await (0..<40).asyncMap { _ in try await rawSocket() }
         let clock = ContinuousClock()
         let started = clock.now

@@ -17,7 +17,7 @@ extension HostPipeline {
     /// (rumble and light, a calibration's progress), nil when its transport has no way back.
     package func open(from origin: HostControllerOrigin, name: String, calibrationKey: String? = nil,
                       notices: (@Sendable (ControllerNotice) -> Void)? = nil, now: Instant) -> SessionID? {
-        var random = SystemRandomNumberGenerator()
+        var random = SecureRandom()
         let datagram = core.sessions.count - external.count
         guard let (id, actions) = external.open(from: origin, now: now, maximum: maximumControllers,
                                                 datagramSessions: datagram, taken: { core.sessions[$0] != nil },

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import SwiftASN1
 import X509
+import RemotionProtocol
 
 /// Makes the local CA and its server certificates (P-256, ECDSA with SHA-256).
 enum CertificateIssuer {
@@ -84,7 +85,7 @@ enum CertificateIssuer {
     /// content is exactly 20 octets (RFC 5280 §4.1.2.2's limit; swift-certificates' own random
     /// serial can need a 21st, a leading zero, which some stacks refuse), 158 random bits.
     static func randomSerial() -> Certificate.SerialNumber {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SecureRandom()
         var bytes = (0..<20).map { _ in UInt8.random(in: 0...255, using: &rng) }
         bytes[0] = (bytes[0] & 0x3F) | 0x40
         return Certificate.SerialNumber(bytes: bytes)
