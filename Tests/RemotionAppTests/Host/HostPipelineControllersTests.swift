@@ -69,6 +69,12 @@ import Testing
         let loop = HostLoop(rig.host)
         let phone = try await loop.onLoop { $0.open(from: .web(device: "phone", peer: nil), name: "phone", now: $1) }
         let page = try #require(phone)
+        // The page pings as a live page does, on the host's own loop (where the backstop's timer
+        // runs too): however long a loaded machine takes to bring the UDP controller's hello,
+        // the backstop (10 s of silence; its own test is on virtual time above) never closes it.
+        let pings = loop.eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: .seconds(1)) { _ in
+            loop.execute { $0.heard(page, now: $1) }
+        }
         let plan = StreamPlan(source: SyntheticMotion(shape: .circle), rate: 50, duration: 5, presses: PressScript(presses: []))
         let refused = try await ClientService<PlainClientFraming>.start(
             host: rig.host.localAddress, sessionID: SessionID(0xC0FFEE), plan: plan, makeFraming: { PlainClientFraming() })
@@ -76,6 +82,7 @@ import Testing
         for await e in refused.events { first = e; break }
         #expect(first == .disconnected(.full))
         await refused.close()
+        pings.cancel()
         loop.execute { $0.close(page, reason: .clientDisconnected(.user), now: $1) }
         let admitted = try await ClientService<PlainClientFraming>.start(
             host: rig.host.localAddress, sessionID: SessionID(0xBEEF), plan: plan, makeFraming: { PlainClientFraming() })
