@@ -108,9 +108,9 @@ func frames(of host: HostService<PlainFraming, ProbingSink>) async throws -> [Pr
         try await Task.sleep(for: .milliseconds(200))
         let recorded = try await frames(of: host)
         // The trace is 201 samples; a loaded machine's client skips ticks it was late for (139
-        // and 148 seen beside a second load). Enough to follow the whole trace, far below that:
-        // the rate is a benchmark's, following within a pixel is the behaviour.
-        #expect(recorded.count >= 40, "only \(recorded.count) motion frames")
+        // and 148 seen beside a second load). A tenth is enough to follow the whole trace: the
+        // rate is a benchmark's, following within a pixel is the behaviour.
+        #expect(recorded.count >= 20, "only \(recorded.count) motion frames")
         let worst = recorded.map { max(abs($0.expected[0] - $0.actual[0]), abs($0.expected[1] - $0.actual[1])) }.max() ?? 99
         #expect(worst <= 1, "largest difference between expected and X's pointer: \(worst) px")
         // The pointer really travelled (the trace spans a good part of the screen).

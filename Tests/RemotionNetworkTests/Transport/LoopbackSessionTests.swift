@@ -18,9 +18,9 @@ import Testing
             return
         }
         // 150 planned (100 Hz for 1.5 s); a loaded machine's client skips ticks it was late for
-        // (82 and 98 seen beside a second load): the rate is a benchmark's, the exact count below
+        // (82, 98 and 47 seen beside a second load): the rate is a benchmark's, the exact count below
         // is the behaviour.
-        #expect(stats.motionSent >= 30)
+        #expect(stats.motionSent >= 10)
         #expect(stats.buttonEdges == 2)
         #expect(try await eventually(within: .seconds(1)) { try await recorded(host).closeReasons.count == 1 })
         let r = try await recorded(host)
