@@ -67,14 +67,19 @@ import Testing
     @Test func aDatagramControllerFindsTheSlotThePageHolds() async throws {
         let rig = try await PipelineRig.start(maximum: 1)
         let loop = HostLoop(rig.host)
-        let phone = try await loop.onLoop { $0.open(from: .web(device: "phone", peer: nil), name: "phone", now: $1) }
-        let page = try #require(phone)
-        // The page pings as a live page does, on the host's own loop (where the backstop's timer
-        // runs too): however long a loaded machine takes to bring the UDP controller's hello,
-        // the backstop (10 s of silence; its own test is on virtual time above) never closes it.
-        let pings = loop.eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: .seconds(1)) { _ in
-            loop.execute { $0.heard(page, now: $1) }
+        // The page pings as a live page does, every second from the moment it opens, on the
+        // host's own loop (where the backstop's timer runs too): however long a loaded machine
+        // takes to resume this task and bring the UDP controller's hello (34 s once), the
+        // backstop (10 s of silence; its own test is on virtual time above) never closes it.
+        let eventLoop = loop.eventLoop
+        let phone = try await loop.onLoop { pipeline, now -> (SessionID, RepeatedTask)? in
+            guard let page = pipeline.open(from: .web(device: "phone", peer: nil), name: "phone", now: now) else { return nil }
+            let pings = eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+                loop.execute { $0.heard(page, now: $1) }
+            }
+            return (page, pings)
         }
+        let (page, pings) = try #require(phone)
         let plan = StreamPlan(source: SyntheticMotion(shape: .circle), rate: 50, duration: 5, presses: PressScript(presses: []))
         let refused = try await ClientService<PlainClientFraming>.start(
             host: rig.host.localAddress, sessionID: SessionID(0xC0FFEE), plan: plan, makeFraming: { PlainClientFraming() })
