@@ -28,8 +28,9 @@ package enum LocalPadDriver: String, Sendable, Hashable, CaseIterable {
     /// to the left, Z: positive is pointing up (out of the buttons/sticks); the axes follow
     /// the right-hand rule." Toward the triggers is away from the player, so Remotion's x
     /// (right) is −Y, y (forward) is X, z (up) is Z: Remotion = (−y, x, z). An accelerometer
-    /// reads the specific force, so a flat, still pad reads +1 g on Z. (Not yet checked on a
-    /// real pad: no emulation of hid-nintendo's handshake exists in the guest stage.)
+    /// reads the specific force, so a flat, still pad reads +1 g on Z. Checked on Linux 6.1's
+    /// driver in the guest stage (scripts/lib/uhid_switchpro.py answers its handshake): a
+    /// right turn of a flat pad is −Z and moves the pointer right.
     case nintendo
     /// hid-steam (Steam Deck, Linux 6.10 on). 16384 per g, 16 per °/s
     /// (STEAM_DECK_ACCEL_RES_PER_G, STEAM_DECK_GYRO_RES_PER_DPS); the driver remaps the
@@ -48,6 +49,16 @@ package enum LocalPadDriver: String, Sendable, Hashable, CaseIterable {
         default: return nil
         }
     }
+
+    /// Whether MSC_TIMESTAMP is not the pad's clock and a report's time must come from the
+    /// kernel. hid-nintendo makes it up: each report's three samples are spaced by its
+    /// average report interval ÷ 3, an average in whole milliseconds of jiffies (4 ms apart at
+    /// HZ=250) that it takes every 300 reports, so a Pro Controller sending every 15 ms was
+    /// stamped 14 ms per report in the guest stage: its clock ran 6.7% slow and the pointer
+    /// fell 6.7% short. So the decoder times each report by the kernel's event time of its
+    /// first sample and spaces the report's samples by the driver's step
+    /// (`LocalPadMotionDecoder`). hid-playstation and hid-sony send the pad's sensor clock.
+    package var timesReportsByKernel: Bool { self == .nintendo }
 
     /// For each of Remotion's x, y, z: which of the driver's axes (0 = X/RX, 1 = Y/RY,
     /// 2 = Z/RZ) and its sign. A proper rotation, so gyro and accelerometer use the same.

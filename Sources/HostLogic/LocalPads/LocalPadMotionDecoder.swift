@@ -55,6 +55,8 @@ package struct LocalPadMotionDecoder: Sendable {
     private var lastTimestamp: UInt32?
     private var lastEventTime: Int64?
     private var timeline: UInt64?
+    private var reportStart: Int64 = 0          // timesReportsByKernel: the event time of the report's first sample
+    private var reportSpread: UInt64 = 0        // … and how far its later samples moved the timeline
     private var discarding = false
     private var changed = false
     package private(set) var counters = LocalPadCounters()
@@ -118,8 +120,15 @@ package struct LocalPadMotionDecoder: Sendable {
         for (code, v) in fresh where code <= EvdevCode.absRZ { values[Int(code)] = v }
     }
 
+    /// Samples of one report reach evdev together (µs apart); a report's first sample comes
+    /// a report interval (8–15 ms) after the last one.
+    package static let sameReportMicros: Int64 = 2_000
+
     private mutating func frame(eventTime: Int64) -> MotionSample? {
         defer { pendingTimestamp = nil; changed = false; lastEventTime = eventTime }
+        if driver.timesReportsByKernel, let raw = pendingTimestamp, let last = lastTimestamp, let lastTime = lastEventTime {
+            return kernelTimedFrame(eventTime: eventTime, step: raw &- last, sinceLast: eventTime - lastTime, raw: raw)
+        }
         let step: UInt64
         if let raw = pendingTimestamp {
             defer { lastTimestamp = raw }
@@ -142,9 +151,33 @@ package struct LocalPadMotionDecoder: Sendable {
         return sample()
     }
 
+    /// A frame of a driver whose MSC_TIMESTAMP is made up (`timesReportsByKernel`): a report's
+    /// first sample is where the kernel's clock says, the report's later samples follow it by
+    /// the driver's step (`driverStep`, µs). Over any run of reports the timeline advances by
+    /// the kernel's time between their first samples, whatever the driver's average.
+    private mutating func kernelTimedFrame(eventTime: Int64, step driverStep: UInt32, sinceLast: Int64,
+                                           raw: UInt32) -> MotionSample? {
+        defer { lastTimestamp = raw }
+        guard let t = timeline else { return start(eventTime) }
+        let step: UInt64
+        if sinceLast < Self.sameReportMicros {
+            guard Int32(bitPattern: driverStep) > 0 else { counters.timestampRepeated += 1; return nil }
+            step = UInt64(driverStep)
+            reportSpread += step
+        } else {
+            step = UInt64(max(1, eventTime - reportStart - Int64(reportSpread)))
+            reportStart = eventTime
+            reportSpread = 0
+        }
+        timeline = t &+ step
+        return sample()
+    }
+
     /// The first frame: the timeline starts at the kernel's time of the event.
     private mutating func start(_ eventTime: Int64) -> MotionSample? {
         timeline = UInt64(max(0, eventTime))
+        reportStart = eventTime
+        reportSpread = 0
         return sample()
     }
 

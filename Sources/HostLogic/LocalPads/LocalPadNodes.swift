@@ -60,10 +60,13 @@ package enum LocalPadNodes {
         }
     }
 
-    /// The controller's name: the device's name without " Motion Sensors", then its uniq.
+    /// The controller's name: the device's name without " Motion Sensors" (hid-playstation,
+    /// hid-sony) or hid-nintendo's " IMU" ("Nintendo Switch Left Joy-Con IMU (Grip)" is the
+    /// "Nintendo Switch Left Joy-Con (Grip)"), then its uniq.
     package static func displayName(_ motion: EvdevNodeInfo) -> String {
         var name = motion.name
-        if name.hasSuffix(" Motion Sensors") { name.removeLast(" Motion Sensors".count) }
+        for suffix in [" Motion Sensors", " IMU"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        if name.hasSuffix(" IMU (Grip)") { name.removeLast(" IMU (Grip)".count); name += " (Grip)" }
         if name.isEmpty { name = motion.path }
         return motion.uniq.isEmpty ? name : "\(name) (\(motion.uniq))"
     }

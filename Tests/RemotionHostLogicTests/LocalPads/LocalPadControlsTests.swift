@@ -106,7 +106,10 @@ import RemotionProtocol
         #expect(LocalPadNodes.skipReason(nodes[6]) == "Remotion's own virtual pad")
         #expect(LocalPadNodes.skipReason(nodes[7])?.hasPrefix("no known axis convention for vendor 0x0001") == true)
         #expect(LocalPadNodes.displayName(nodes[2]) == "DualSense Wireless Controller (a0:ab:51:00:00:01)")
-        #expect(LocalPadNodes.displayName(nodes[4]) == "Nintendo Switch Pro Controller IMU")
+        #expect(LocalPadNodes.displayName(nodes[4]) == "Nintendo Switch Pro Controller")
+        let grip = EvdevNodeInfo(path: "/dev/input/event8", name: "Nintendo Switch Left Joy-Con IMU (Grip)", uniq: "98:B6:E9:00:00:02",
+                                 vendor: 0x057E, isMotion: true)
+        #expect(LocalPadNodes.displayName(grip) == "Nintendo Switch Left Joy-Con (Grip) (98:B6:E9:00:00:02)")
     }
 
     /// The very name and phys the virtual pad is created with are recognised as Remotion's own.
