@@ -127,7 +127,7 @@ package struct LocalPadMotionDecoder: Sendable {
     private mutating func frame(eventTime: Int64) -> MotionSample? {
         defer { pendingTimestamp = nil; changed = false; lastEventTime = eventTime }
         if driver.timesReportsByKernel, let raw = pendingTimestamp, let last = lastTimestamp, let lastTime = lastEventTime {
-            return kernelTimedFrame(eventTime: eventTime, step: raw &- last, sinceLast: eventTime - lastTime, raw: raw)
+            return kernelTimedFrame(eventTime: eventTime, step: raw &- last, sinceLast: eventTime &- lastTime, raw: raw)
         }
         let step: UInt64
         if let raw = pendingTimestamp {
@@ -163,9 +163,10 @@ package struct LocalPadMotionDecoder: Sendable {
         if sinceLast < Self.sameReportMicros {
             guard Int32(bitPattern: driverStep) > 0 else { counters.timestampRepeated += 1; return nil }
             step = UInt64(driverStep)
-            reportSpread += step
+            reportSpread &+= step
         } else {
-            step = UInt64(max(1, eventTime - reportStart - Int64(reportSpread)))
+            // Wrapping and clamped: the times are a device's to make, and nothing on them may trap.
+            step = UInt64(max(1, eventTime &- reportStart &- Int64(clamping: reportSpread)))
             reportStart = eventTime
             reportSpread = 0
         }

@@ -91,4 +91,16 @@ import RemotionProtocol
         #expect(d.counters.timestampRepeated == 1)
         #expect(d.feed(sample(5000, time: 1_000_060, rz: 0)).count == 1)
     }
+
+    /// The times are the device's to make (a UHID device can be anyone's): event times at the
+    /// ends of Int64 and stamps at the ends of UInt32 are data, nothing on them traps.
+    @Test func extremeTimesAndStampsNeverTrap() throws {
+        var d = try switchPro()
+        let times: [Int64] = [0, .max, .min, .max - 1, 1, .min + 1, .max, .max, 0]
+        let stamps: [UInt32] = [0, .max, 1, 0x8000_0000, .max, 0, 7, 7, .max]
+        for (t, st) in zip(times, stamps) { _ = d.feed(sample(st, time: t, rz: 1000)) }
+        // A stream faster than the driver's "same report" window, for long, keeps its steps summed.
+        for i in 0..<10_000 { _ = d.feed(sample(UInt32(truncatingIfNeeded: i) &* 0x7FFF_FFFF, time: Int64(i) * 10, rz: 0)) }
+        #expect(d.feed(sample(3, time: 1_000_000_000, rz: 0)).count <= 1)
+    }
 }
