@@ -267,12 +267,6 @@ struct HostRunner: Service {
         try? await gracefulShutdown()
         await dsu?.stop()
         await localPads?.stop()
-        #if os(Linux)
-        // Every virtual pad to rest, then destroyed, before the loop goes.
-        _ = try? await loop.onLoop { pipeline, _ in
-            for case let pads as VirtualPadOutput in pipeline.outputs { pads.closeAll() }
-        }
-        #endif
         let report = try? await loop.report()
         let totals = try? await loop.onLoop { pipeline, _ in
             StopTotals(injected: pipeline.injectedEvents, protocolDrops: report?.drops.total ?? 0,

@@ -119,7 +119,7 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
     }
 
     /// Every pad to rest and destroyed: the host is stopping.
-    package func closeAll() {
+    package func stop() {
         for id in Array(pads.keys) { pads.removeValue(forKey: id)?.device.close() }
     }
 

@@ -177,7 +177,7 @@ import RemotionSystem
     @Test func closeAllRestsEveryPad() {
         let rig = Rig()
         for i in 1...3 { rig.output.perform(.padOpened(identity: "address:192.168.1.20"), session: SessionID(UInt32(i)), now: .zero) }
-        rig.output.closeAll()
+        rig.output.stop()
         #expect(rig.pads.map(\.closed) == [1, 1, 1])
         #expect(rig.output.padCount == 0)
         #expect(rig.output.summary == "gamepad: 3 virtual DualSense pads made, 0 refused, 0 reports not written")

@@ -22,8 +22,13 @@ import Testing
         var states: [(SessionID, GamepadState)] = []
         /// Sessions whose pad went, with the state it showed last.
         var closed: [(SessionID, GamepadState)] = []
+        /// Pad states handed over after the host stopped it (none may be).
+        var afterStop = 0
+        var stopped = false
         var accepts: PipelineOutput.Kind { .pad }
+        func stop() { stopped = true }
         func perform(_ output: PipelineOutput, session: SessionID, now: Instant) {
+            if stopped { afterStop += 1 }
             if case let .pad(state) = output { states.append((session, state)) }
             if case let .padClosed(rest) = output { closed.append((session, rest)) }
         }
@@ -121,6 +126,7 @@ import Testing
         #expect(rig.pipeline.closedTotals.sessions == 4)
         #expect(Set(host.pads.closed.map(\.0)) == ids && host.pads.closed.allSatisfy { $0.1 == $0.1.rest(at: $0.1.motion.time) },
                 "every pad shown at rest, then gone")
+        #expect(host.pads.stopped && host.pads.afterStop == 0, "the pads stopped by the host's one rule, after their sessions closed")
     }
 
     @Test func aSilentTransportIsClosedByTheBackstopWhateverItsOrigin() throws {

@@ -25,6 +25,7 @@ import Testing
     final class RecordingPads: HostOutput {
         var states: [(SessionID, GamepadState)] = []
         var accepts: PipelineOutput.Kind { .pad }
+        func stop() {}
         func perform(_ output: PipelineOutput, session: SessionID, now: Instant) {
             if case let .pad(state) = output { states.append((session, state)) }
         }

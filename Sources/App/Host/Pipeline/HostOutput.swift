@@ -13,6 +13,10 @@ package protocol HostOutput: AnyObject {
     var accepts: PipelineOutput.Kind { get }
     /// One output of `session`'s, of a kind this output accepts.
     func perform(_ output: PipelineOutput, session: SessionID, now: Instant)
+    /// The host stops (`HostPipeline.shutdown`, after every controller closed): whatever this
+    /// output still holds goes to rest and is released, and nothing comes out of it after.
+    /// One rule for every output, so none is stopped by name.
+    func stop()
 }
 
 /// The injector as an output: a session's input events through the output hooks (which
@@ -65,6 +69,12 @@ package final class InjectorOutput: HostOutput {
         } catch {
             fail(error)
         }
+    }
+
+    /// Everything still held released, then the backend closed.
+    package func stop() {
+        if let error = injector.releaseEverything() { fail(error) }
+        injector.close()
     }
 
     func fail(_ error: InjectionError) {

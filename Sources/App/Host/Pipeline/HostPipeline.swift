@@ -232,8 +232,8 @@ package final class HostPipeline: HostEventSink {
 
     package func shutdown(now: Instant) {
         closeAllExternal(now: now)
-        if let error = injector.releaseEverything() { fail(error) }
-        injector.close()
+        // Every output by the same rule: the injector releases and closes, the pads rest and go.
+        for output in outputs { output.stop() }
         // The sessions' last calibrations were handed over as they closed: on disk before the host goes.
         calibrations?.flush()
     }
