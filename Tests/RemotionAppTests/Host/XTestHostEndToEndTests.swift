@@ -97,7 +97,7 @@ func frames(of host: HostService<PlainFraming, ProbingSink>) async throws -> [Pr
 
 @Suite(.serialized) struct XTestHostEndToEndTests {
     @Test func replayedTraceIsFollowedWithinOnePixelAndButtonsAndKeysAreInjected() async throws {
-        let xvfb = try XvfbServer()
+        let xvfb = try await XvfbServer.start()
         defer { xvfb.stop() }
         let host = try await startXTestHost(display: xvfb.displayName, timeout: .milliseconds(2500))
         let plan = StreamPlan(source: try knownTrace(), rate: 100, duration: nil, presses: PressScript(presses: []))
@@ -127,7 +127,7 @@ func frames(of host: HostService<PlainFraming, ProbingSink>) async throws -> [Pr
     }
 
     @Test func killedControllerMidPressLeavesNothingHeldInX() async throws {
-        let xvfb = try XvfbServer()
+        let xvfb = try await XvfbServer.start()
         defer { xvfb.stop() }
         let host = try await startXTestHost(display: xvfb.displayName, timeout: .milliseconds(600))
         let plan = StreamPlan(source: SyntheticMotion(shape: .circle), rate: 100, duration: nil,

@@ -14,8 +14,8 @@ final class XTestRig {
     let injector: Injector
     let probe: OpaquePointer
 
-    init() throws {
-        xvfb = try XvfbServer()
+    init() async throws {
+        xvfb = try await XvfbServer.start()
         backend = try XTestBackend(displayName: xvfb.displayName)
         injector = Injector(backend: backend)
         probe = try xvfb.openProbe()
@@ -32,16 +32,16 @@ final class XTestRig {
 @Suite struct XTestBackendTests {
     let s1 = SessionID(1)
 
-    @Test func screenGeometryComesFromTheServer() throws {
-        let xvfb = try XvfbServer()
+    @Test func screenGeometryComesFromTheServer() async throws {
+        let xvfb = try await XvfbServer.start()
         defer { xvfb.stop() }
         let backend = try XTestBackend(displayName: xvfb.displayName)
         defer { backend.close() }
         #expect(backend.screenGeometry() == ScreenGeometry(width: 1920, height: 1080))
     }
 
-    @Test func absoluteMoveIsExact() throws {
-        let rig = try XTestRig()
+    @Test func absoluteMoveIsExact() async throws {
+        let rig = try await XTestRig()
         defer { rig.close() }
         let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         for (x, y) in [(100, 200), (1919, 1079), (0, 0), (960, 540)] {
@@ -52,8 +52,8 @@ final class XTestRig {
         }
     }
 
-    @Test func relativeMotionAddsToThePosition() throws {
-        let rig = try XTestRig()
+    @Test func relativeMotionAddsToThePosition() async throws {
+        let rig = try await XTestRig()
         defer { rig.close() }
         let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         try injector.apply([.moveTo(x: 500, y: 500)], session: s1)
@@ -64,8 +64,8 @@ final class XTestRig {
         #expect((p.x, p.y) == (535, 485))
     }
 
-    @Test func buttonDownShowsInTheMaskAndUpClearsIt() throws {
-        let rig = try XTestRig()
+    @Test func buttonDownShowsInTheMaskAndUpClearsIt() async throws {
+        let rig = try await XTestRig()
         defer { rig.close() }
         let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         let button1Mask = UInt32(Button1Mask), button3Mask = UInt32(Button3Mask)
@@ -80,8 +80,8 @@ final class XTestRig {
         #expect(queryPointer(probe).mask & (button1Mask | button3Mask) == 0)
     }
 
-    @Test func keyDownIsSeenAndReleased() throws {
-        let rig = try XTestRig()
+    @Test func keyDownIsSeenAndReleased() async throws {
+        let rig = try await XTestRig()
         defer { rig.close() }
         let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         for key in [Key.left, Key.letter("i"), Key.control] {
@@ -94,8 +94,8 @@ final class XTestRig {
         }
     }
 
-    @Test func wheelClicksLeaveNoButtonDown() throws {
-        let rig = try XTestRig()
+    @Test func wheelClicksLeaveNoButtonDown() async throws {
+        let rig = try await XTestRig()
         defer { rig.close() }
         let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         try injector.apply([.wheel(dx: -2, dy: 3)], session: s1)
@@ -104,8 +104,8 @@ final class XTestRig {
         #expect(queryPointer(probe).mask & wheelMasks == 0)
     }
 
-    @Test func keyWithoutKeycodeIsATypedError() throws {
-        let xvfb = try XvfbServer()
+    @Test func keyWithoutKeycodeIsATypedError() async throws {
+        let xvfb = try await XvfbServer.start()
         defer { xvfb.stop() }
         let backend = try XTestBackend(displayName: xvfb.displayName)
         defer { backend.close() }
@@ -115,8 +115,8 @@ final class XTestRig {
         }
     }
 
-    @Test func endSessionAfterAPressLeavesNothingHeldInX() throws {
-        let rig = try XTestRig()
+    @Test func endSessionAfterAPressLeavesNothingHeldInX() async throws {
+        let rig = try await XTestRig()
         defer { rig.close() }
         let (backend, injector, probe) = (rig.backend, rig.injector, rig.probe)
         let s2 = SessionID(2)

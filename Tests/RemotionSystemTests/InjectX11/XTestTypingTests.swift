@@ -23,8 +23,8 @@ import Testing
         return out
     }
 
-    @Test func charactersGoThroughSpareKeycodesWhichAreRestoredOnClose() throws {
-        let xvfb = try XvfbServer()
+    @Test func charactersGoThroughSpareKeycodesWhichAreRestoredOnClose() async throws {
+        let xvfb = try await XvfbServer.start()
         defer { xvfb.stop() }
         let probe = try xvfb.openProbe()
         defer { XCloseDisplay(probe) }

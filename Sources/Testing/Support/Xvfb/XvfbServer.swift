@@ -1,16 +1,30 @@
 #if os(Linux)
 import CX11
 import Foundation
+import Synchronization
 
 /// Test support (used by test targets only). A private Xvfb for one test: picks a free display number,
 /// listens on no TCP port, and is stopped by pid in `stop()`.
-package final class XvfbServer {
+///
+/// Tests start it with `await XvfbServer.start()`: waiting for a server to accept clients
+/// blocks a thread (a second or more on a loaded machine), and the suite's concurrency pool has
+/// as many threads as cores — two here — so X tests that waited on the pool stalled every test
+/// behind them, and pairing tests ran out their 30 s (seen beside a second load).
+package final class XvfbServer: Sendable {
     private let process: Process
     private let number: Int
-    private var stopped = false
+    private let stopped = Mutex(false)
     package let displayName: String
 
-    /// Fails (not skips) when Xvfb is missing: CI installs it.
+    /// A new server, started on a thread of its own (never a pool thread; see above).
+    package static func start() async throws -> XvfbServer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try XvfbServer() }) }.start()
+        }
+    }
+
+    /// Fails (not skips) when Xvfb is missing: CI installs it. Blocks until the server accepts
+    /// clients: from a test, `start()`.
     package init() throws {
         let candidates = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"]
         guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
@@ -69,8 +83,7 @@ package final class XvfbServer {
     }
 
     package func stop() {
-        guard !stopped else { return }
-        stopped = true
+        guard !stopped.withLock({ was in defer { was = true }; return was }) else { return }
         Self.terminate(process, display: number)
     }
 
