@@ -67,7 +67,7 @@ struct AvahiDiscoveryTests {
             return r.addresses.contains(ResolvedAddress(address: "::1", family: .ipv6))
                 && r.addresses.contains(ResolvedAddress(address: "127.0.0.1", family: .ipv4))
         }
-        let output = try await Lab.run(["/usr/bin/timeout", "10", "avahi-resolve", "-6", "-n", "remotion-lab.local"])
+        let output = try await Lab.run(["/usr/bin/timeout", "30", "avahi-resolve", "-6", "-n", "remotion-lab.local"])
         #expect(output.contains("::1"), "the lab announces ::1: \(output)")
         #expect(both != nil, "the browse never listed ::1 next to 127.0.0.1")
         if case let .resolved(r)? = both?.event { #expect(r.addresses.first?.family == .ipv4, "IPv4 first") }
@@ -78,7 +78,9 @@ struct AvahiDiscoveryTests {
         let discovery = AvahiDiscovery()
         let name = Lab.name("cli-check")
         let published = try await discovery.publish(name: try InstanceName(name), port: 47002, host: hostTXT)
-        let output = try await Lab.run(["/usr/bin/timeout", "10", "avahi-browse", "-rtp", "_remotion._udp"])
+        // -t ends it once avahi says "all for now" (about a second); 30 s is for a daemon that
+        // never answers (10 s ran out once beside a second load).
+        let output = try await Lab.run(["/usr/bin/timeout", "30", "avahi-browse", "-rtp", "_remotion._udp"])
         let line = output.split(separator: "\n").first { $0.hasPrefix("=;") && $0.contains(";\(name.replacingOccurrences(of: " ", with: "\\032"));") }
         let found = try #require(line, "avahi-browse output:\n\(output)")
         #expect(found.contains(";47002;"))
