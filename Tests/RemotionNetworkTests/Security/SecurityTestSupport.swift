@@ -39,7 +39,9 @@ func startSecureHost(store: KeyStore, port: Int = 0, pairing: [UInt8]? = nil, de
     configuration.maximumSessions = maximumSessions
     return try await HostService.start(
         host: "127.0.0.1", port: port, configuration: configuration,
-        makeFraming: try SecureHosting.framing(store: store, pairing: pairing.map { ($0, .seconds(30)) }, desk: desk,
+        // A window far longer than a pairing's 30 s timeout: between the host's start and the
+        // controller's first message the test's task waits its turn on the suite's pool.
+        makeFraming: try SecureHosting.framing(store: store, pairing: pairing.map { ($0, .seconds(300)) }, desk: desk,
                                             stats: stats),
         makeSink: { RecordingSink() })
 }
