@@ -56,8 +56,11 @@ func knownTrace() throws -> ReplayTrace {
         let yaw = 0.25 * sinApprox(2 * Double.pi * t / 1.5)
         let pitch = 0.15 * sinApprox(2 * Double.pi * t / 0.75)
         var held = ""
-        if t >= 0.5 && t < 0.9 { held += "A" }
-        if t >= 1.1 && t < 1.4 { held += "C" }
+        // Held long enough that some frame carries each: the client plays the trace by the
+        // clock and skips the ticks it was late for (a 300 ms hold once fell in a gap beside a
+        // second load, and no frame ever said C).
+        if t >= 0.3 && t < 0.95 { held += "A" }
+        if t >= 1.1 && t < 1.8 { held += "C" }
         csv += "\(t),0,\(pitch),\(yaw),\(held.isEmpty ? "-" : held)\n"
     }
     return try ReplayTrace(csv: csv)

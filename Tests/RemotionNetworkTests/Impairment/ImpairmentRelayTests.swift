@@ -173,7 +173,8 @@ import RemotionTestSupport
                 listenPort: 0, upstreamPort: upstreamPort, profileUp: .none, profileDown: .none,
                 seed: 1, duration: nil, onReady: { relay in ready.withLock { $0 = relay.localAddress } })
         }
-        let deadline = ContinuousClock.now + .seconds(2)
+        // A bound for a relay that never gets ready (2 s ran out once beside a second load).
+        let deadline = ContinuousClock.now + .seconds(30)
         while ready.withLock({ $0 }) == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
