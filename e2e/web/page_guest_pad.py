@@ -3,8 +3,8 @@
 (selenium, CDP touch and sensor emulation: e2e/web/page_harness.py) opens the page of a
 `remotion host --gamepad dualsense` that runs in the QEMU guest, through the port QEMU forwards
 to 127.0.0.1, pairs (a person inside accepts), enters the Gamepad mode and starts motion.
-Then, in sequence, it holds the left stick at a known place, pulls L2 and then R2 to known
-depths and lets them go one at a time, holds Cross, and turns the emulated gyroscope at a known
+Then, in sequence, it holds the left and then the right stick at known places, pulls L2 and
+then R2 to known depths and lets them go one at a time, holds Cross and the d-pad's up, and turns the emulated gyroscope at a known
 rate — each followed by a return to rest. Every step changes one value at once (one touch
 event, one sensor reading), so no state between two can be taken for a step's. Each step is announced to the SDL witness inside (RESULTS/steps/N.json, written once
 the page has set what the step sets) and waited for (N.seen.json: what SDL read, settled).
@@ -110,6 +110,21 @@ def main():
         if not (ok and step("left stick released", now)):
             return
 
+        # The right stick the same way, pushed down and to the left.
+        left, top, w, h = rect('[data-pane=gamepad] [data-stick="right"]')
+        reach = max(24, min(60, min(w, h) * 0.3))
+        x0, y0 = round(left + w / 2), round(top + h / 2)
+        dx, dy = -round(0.4 * reach), round(0.5 * reach)
+        touch(d, "touchStart", [{"x": x0, "y": y0, "id": 1}])
+        time.sleep(0.05)
+        touch(d, "touchMove", [{"x": x0 + dx, "y": y0 + dy, "id": 1}])
+        now.update(rx=dx / reach, ry=dy / reach)
+        ok = step("right stick", now, {"reach": reach, "dx": dx, "dy": dy})
+        touch(d, "touchEnd", [])
+        now.update(rx=0.0, ry=0.0)
+        if not (ok and step("right stick released", now)):
+            return
+
         # L2 and R2: a finger on each at a known depth (0.1 at the top … 1 at the bottom,
         # triggerFromDepth), put down and lifted one at a time: each step changes one value, so
         # there is no state between two to be read as settled.
@@ -143,6 +158,16 @@ def main():
         touch(d, "touchEnd", [])
         now["buttons"] = []
         if not (ok and step("Cross released", now)):
+            return
+
+        # The d-pad's up (the page's E), held, then let go.
+        left, top, w, h = rect('[data-pane=gamepad] [data-button="E"]')
+        touch(d, "touchStart", [{"x": round(left + w / 2), "y": round(top + h / 2), "id": 1}])
+        now["buttons"] = ["E"]
+        ok = step("d-pad up held", now)
+        touch(d, "touchEnd", [])
+        now["buttons"] = []
+        if not (ok and step("d-pad up released", now)):
             return
 
         # The gyro: the emulated gyroscope turns at GYRO rad/s (the page reads it as

@@ -43,7 +43,7 @@ r.check(f"SDL opened the page's pad as a PS5 controller with gyro and accelerome
 
 STICKS = {"lx": "leftx", "ly": "lefty", "rx": "rightx", "ry": "righty"}
 TRIGGERS = {"l2": "lefttrigger", "r2": "righttrigger"}
-SDL_BUTTON = {"A": "a", "B": "b", "G": "x", "H": "y"}
+SDL_BUTTON = {"A": "a", "B": "b", "G": "x", "H": "y", "E": "dpup"}
 
 
 def half_up(x):
@@ -62,8 +62,8 @@ def trigger_byte(t):
 
 steps = page["steps"]
 seen = sdl["steps"]
-r.check(f"every step the page set was read by SDL: {len(seen)} of {len(steps)} (11 planned)",
-        len(steps) == 11 and len(seen) == len(steps), [s["name"] for s in steps])
+r.check(f"every step the page set was read by SDL: {len(seen)} of {len(steps)} (15 planned)",
+        len(steps) == 15 and len(seen) == len(steps), [s["name"] for s in steps])
 worst_gyro = 0.0
 for k, (step, got) in enumerate(zip(steps, seen)):
     name, want, reading = step["name"], step["set"], got["reading"]
@@ -104,7 +104,7 @@ for k, (step, got) in enumerate(zip(steps, seen)):
         problems.append(f"accel {accel} m/s², expected {expected_accel} within 2% of 1 g")
     detail = "; ".join(shown) + f"; buttons {reading['buttons']}; gyro {gyro} rad/s (expected {[round(v, 5) for v in expected_gyro]})"
     r.check(f"step {k} ({name}), SDL read after {got['waited']} s: {detail}", not problems, "; ".join(problems))
-r.check(f"the gyro within 2% on every axis (worst {100 * worst_gyro:.3f}%)", len(steps) == 11 and worst_gyro <= 0.02)
+r.check(f"the gyro within 2% on every axis (worst {100 * worst_gyro:.3f}%)", len(steps) == 15 and worst_gyro <= 0.02)
 r.check(f"the SDL witness exited 0 (rc {f.get('sdl_page_rc')}; {sdl.get('end')})", f.get("sdl_page_rc") == "0")
 r.check(f"the host stopped cleanly (rc {f.get('host_rc')})", f.get("host_rc") == "0", r.read("host.err")[-300:])
 r.check("no wait inside the guest timed out", "timeout" not in f, f.get("timeout"))
