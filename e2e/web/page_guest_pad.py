@@ -65,6 +65,33 @@ def main():
             raise RuntimeError("no element " + selector)
         return r
 
+    def stick(side, fx, fy):
+        """A thumb down at the stick zone's centre, then one move to (fx, fy) of the page's reach
+        (mode-gamepad.js) — a known place inside the circle —; the step read, then let go."""
+        left, top, w, h = rect(f'[data-pane=gamepad] [data-stick="{side}"]')
+        reach = max(24, min(60, min(w, h) * 0.3))
+        x0, y0 = round(left + w / 2), round(top + h / 2)
+        dx, dy = round(fx * reach), round(fy * reach)
+        keys = ("lx", "ly") if side == "left" else ("rx", "ry")
+        touch(d, "touchStart", [{"x": x0, "y": y0, "id": 1}])
+        time.sleep(0.05)
+        touch(d, "touchMove", [{"x": x0 + dx, "y": y0 + dy, "id": 1}])
+        now.update({keys[0]: dx / reach, keys[1]: dy / reach})
+        ok = step(f"{side} stick", now, {"reach": reach, "dx": dx, "dy": dy})
+        touch(d, "touchEnd", [])
+        now.update({keys[0]: 0.0, keys[1]: 0.0})
+        return ok and step(f"{side} stick released", now)
+
+    def button(letter, name):
+        """The page's button `letter` held (a finger at its centre), the step read, then let go."""
+        left, top, w, h = rect(f'[data-pane=gamepad] [data-button="{letter}"]')
+        touch(d, "touchStart", [{"x": round(left + w / 2), "y": round(top + h / 2), "id": 1}])
+        now["buttons"] = [letter]
+        ok = step(f"{name} held", now)
+        touch(d, "touchEnd", [])
+        now["buttons"] = []
+        return ok and step(f"{name} released", now)
+
     d = None
     try:
         d = browser(args.profile)
@@ -94,35 +121,8 @@ def main():
         if not step("rest", now):
             return
 
-        # The left stick: a thumb down at the zone's centre, then one move to (dx, dy) px — a
-        # known place, (dx, dy)/reach with the page's reach (mode-gamepad.js), inside the circle.
-        left, top, w, h = rect('[data-pane=gamepad] [data-stick="left"]')
-        reach = max(24, min(60, min(w, h) * 0.3))
-        x0, y0 = round(left + w / 2), round(top + h / 2)
-        dx, dy = round(0.6 * reach), -round(0.3 * reach)
-        touch(d, "touchStart", [{"x": x0, "y": y0, "id": 1}])
-        time.sleep(0.05)
-        touch(d, "touchMove", [{"x": x0 + dx, "y": y0 + dy, "id": 1}])
-        now.update(lx=dx / reach, ly=dy / reach)
-        ok = step("left stick", now, {"reach": reach, "dx": dx, "dy": dy})
-        touch(d, "touchEnd", [])
-        now.update(lx=0.0, ly=0.0)
-        if not (ok and step("left stick released", now)):
-            return
-
-        # The right stick the same way, pushed down and to the left.
-        left, top, w, h = rect('[data-pane=gamepad] [data-stick="right"]')
-        reach = max(24, min(60, min(w, h) * 0.3))
-        x0, y0 = round(left + w / 2), round(top + h / 2)
-        dx, dy = -round(0.4 * reach), round(0.5 * reach)
-        touch(d, "touchStart", [{"x": x0, "y": y0, "id": 1}])
-        time.sleep(0.05)
-        touch(d, "touchMove", [{"x": x0 + dx, "y": y0 + dy, "id": 1}])
-        now.update(rx=dx / reach, ry=dy / reach)
-        ok = step("right stick", now, {"reach": reach, "dx": dx, "dy": dy})
-        touch(d, "touchEnd", [])
-        now.update(rx=0.0, ry=0.0)
-        if not (ok and step("right stick released", now)):
+        # The sticks: the left up and to the right, the right down and to the left.
+        if not (stick("left", 0.6, -0.3) and stick("right", -0.4, 0.5)):
             return
 
         # L2 and R2: a finger on each at a known depth (0.1 at the top … 1 at the bottom,
@@ -150,24 +150,8 @@ def main():
         if not (ok and step("L2 let go", now)):
             return
 
-        # Cross (the page's A), held, then let go.
-        left, top, w, h = rect('[data-pane=gamepad] [data-button="A"]')
-        touch(d, "touchStart", [{"x": round(left + w / 2), "y": round(top + h / 2), "id": 1}])
-        now["buttons"] = ["A"]
-        ok = step("Cross held", now)
-        touch(d, "touchEnd", [])
-        now["buttons"] = []
-        if not (ok and step("Cross released", now)):
-            return
-
-        # The d-pad's up (the page's E), held, then let go.
-        left, top, w, h = rect('[data-pane=gamepad] [data-button="E"]')
-        touch(d, "touchStart", [{"x": round(left + w / 2), "y": round(top + h / 2), "id": 1}])
-        now["buttons"] = ["E"]
-        ok = step("d-pad up held", now)
-        touch(d, "touchEnd", [])
-        now["buttons"] = []
-        if not (ok and step("d-pad up released", now)):
+        # Cross (the page's A) and the d-pad's up (its E), each held, then let go.
+        if not (button("A", "Cross") and button("E", "d-pad up")):
             return
 
         # The gyro: the emulated gyroscope turns at GYRO rad/s (the page reads it as

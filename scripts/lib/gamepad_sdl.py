@@ -30,6 +30,20 @@ def load(flags):
     return sdl
 
 
+def with_sensors(sdl, controllers):
+    """An `accept` for open_ps5: records each game controller SDL offers in `controllers` (name,
+    type, serial, whether it has a gyro and an accelerometer) and takes one that has both."""
+    def accept(gc):
+        serial = sdl.SDL_GameControllerGetSerial(gc)
+        info = {"name": sdl.SDL_GameControllerName(gc).decode(), "type": sdl.SDL_GameControllerGetType(gc),
+                "serial": serial.decode() if serial else None,
+                "gyro": bool(sdl.SDL_GameControllerHasSensor(gc, SDL_SENSOR_GYRO)),
+                "accel": bool(sdl.SDL_GameControllerHasSensor(gc, SDL_SENSOR_ACCEL))}
+        controllers.append(info)
+        return info["gyro"] and info["accel"]
+    return accept
+
+
 def open_ps5(sdl, accept=lambda gc: True, seconds=20):
     """The first PS5 controller `accept` takes (it sees every game controller opened), opened;
     None after `seconds`."""

@@ -10,7 +10,7 @@ STEPS/done. Writes everything to RESULT; the checks are scripts/lib/page_guest_c
     gamepad_sdl_page.py STEPS READY RESULT"""
 import ctypes, json, os, sys, time
 from gamepad_sdl import (SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_INIT_SENSOR, SDL_SENSOR_ACCEL,
-                         SDL_SENSOR_GYRO, load, open_ps5)
+                         SDL_SENSOR_GYRO, load, open_ps5, with_sensors)
 
 steps_dir, ready_file, result = sys.argv[1:4]
 AXES = ["leftx", "lefty", "rightx", "righty", "lefttrigger", "righttrigger"]
@@ -34,21 +34,11 @@ sdl.SDL_GameControllerGetButton.argtypes = [ctypes.c_void_p, ctypes.c_int]
 sdl.SDL_GameControllerGetAttached.argtypes = [ctypes.c_void_p]
 
 
-def with_sensors(gc):
-    serial = sdl.SDL_GameControllerGetSerial(gc)
-    info = {"name": sdl.SDL_GameControllerName(gc).decode(), "type": sdl.SDL_GameControllerGetType(gc),
-            "serial": serial.decode() if serial else None,
-            "gyro": bool(sdl.SDL_GameControllerHasSensor(gc, SDL_SENSOR_GYRO)),
-            "accel": bool(sdl.SDL_GameControllerHasSensor(gc, SDL_SENSOR_ACCEL))}
-    out["controllers"].append(info)
-    return info["gyro"] and info["accel"]
-
-
 # The pad comes when the page outside has paired and connected: minutes at most, unless the
 # page's part ended first (it failed before the pad came).
 pad, deadline = None, time.monotonic() + WAIT_LIMIT
 while pad is None and time.monotonic() < deadline and not os.path.exists(os.path.join(steps_dir, "done")):
-    pad = open_ps5(sdl, with_sensors, seconds=2)
+    pad = open_ps5(sdl, with_sensors(sdl, out["controllers"]), seconds=2)
 if pad is None:
     out["error"] = f"no PS5 controller with sensors: {out['controllers'][-3:]} ({sdl.SDL_GetError().decode()})"
     save()

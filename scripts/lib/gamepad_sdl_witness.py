@@ -4,25 +4,14 @@ controller through HIDAPI (hidraw), enables its gyro and accelerometer, tells th
 go, records what SDL reads (rad/s, m/s²), then asks SDL for rumble. Writes one JSON file."""
 import ctypes, json, sys, time
 from gamepad_sdl import (SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_INIT_SENSOR, SDL_SENSOR_ACCEL,
-                         SDL_SENSOR_GYRO, load, open_ps5)
+                         SDL_SENSOR_GYRO, load, open_ps5, with_sensors)
 
 go_file, result = sys.argv[1:3]
 out = {"controllers": [], "gyro": [], "accel": []}
 sdl = load(SDL_INIT_JOYSTICK | SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR)
 
 
-def with_sensors(gc):
-    """Records each game controller SDL offers; takes one with a gyro and an accelerometer."""
-    serial = sdl.SDL_GameControllerGetSerial(gc)
-    info = {"name": sdl.SDL_GameControllerName(gc).decode(), "type": sdl.SDL_GameControllerGetType(gc),
-            "serial": serial.decode() if serial else None,
-            "gyro": bool(sdl.SDL_GameControllerHasSensor(gc, SDL_SENSOR_GYRO)),
-            "accel": bool(sdl.SDL_GameControllerHasSensor(gc, SDL_SENSOR_ACCEL))}
-    out["controllers"].append(info)
-    return info["gyro"] and info["accel"]
-
-
-pad = open_ps5(sdl, with_sensors)
+pad = open_ps5(sdl, with_sensors(sdl, out["controllers"]))
 if pad is None:
     out["error"] = f"no PS5 controller with sensors: {out['controllers']} ({sdl.SDL_GetError().decode()})"
     json.dump(out, open(result, "w")); sys.exit(out["error"])
