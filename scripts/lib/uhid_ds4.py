@@ -6,8 +6,8 @@ reversed into uniq), 0x02 (37 bytes: the motion calibration, USB order) and 0xA3
 versions); then it opens the device and sends output report 0x05 (the light bar).
 
 Input report 0x01, 64 bytes, every 4 ms on USB (250 Hz; the stage sends every 10 ms, the rate
-the DualSense probe uses: at 250 Hz the TCG guest on two loaded cores could not keep up and
-the debug host dropped 494 and 2922 events in two runs): sticks at 1-4, the hat in the
+the DualSense probe uses: at 250 Hz the TCG guest on two shared cores could not keep up and
+the host dropped 494 events): sticks at 1-4, the hat in the
 low nibble of 5 and Square/Cross/Circle/Triangle in its bits 4-7, a u16 clock at 10-11 in
 units of 16/3 µs (1875 per 10 ms report, 750 per 4 ms), gyro pitch/yaw/roll at 13-18 and accelerometer x/y/z at
 19-24 (int16 LE), battery at 30, touch points at 35 and 39 (bit 7 set: no finger).
