@@ -113,9 +113,6 @@ released_since() { tail -n +"$(($1 + 1))" "$out/libinput" | grep -q "BTN_LEFT (2
 for pad in ds4 switchpro; do
   wc -l <"$out/libinput" >"$out/libinput.$pad.mark"
   say "a $pad over UHID turning right for 2 s, its bottom face button held over the middle"
-  # The witness of the pad's virtual DualSense (the next "Remotion virtual DualSense"), until it goes.
-  /usr/bin/python3 "$lib/gamepad_guest_read.py" - - "$out/virtual-$pad.json" >"$out/virtual-$pad.out" 2>&1 &
-  vr=$!; pids+=("$vr")
   /usr/bin/python3 "$lib/uhid_$pad.py" "$out/$pad.jsonl" "/tmp/go-$pad" 2.5 0.25-2.25 0.9-1.6 >"$out/$pad.out" 2>&1 &
   emu=$!; pids+=("$emu")
   /usr/bin/python3 "$lib/localpads_guest_read.py" "$out/$pad.jsonl" "$(ready_value "$HOME/host.ready" dashboardPort)" "/tmp/go-$pad" \
@@ -124,7 +121,6 @@ for pad in ds4 switchpro; do
   wait "$emu"; fact "${pad}_rc" $?
   uniq=$(sed -n 's/.*"event": "created", "uniq": "\([^"]*\)".*/\1/p' "$out/$pad.jsonl")
   wait_for 20 "the host ends the $pad's session" at_least "$out/host.err" "local pads: .*($uniq) ended" 1
-  wait "$vr"; fact "virtual_${pad}_rc" $?
   wait_for 10 "libinput saw the $pad's release" released_since "$(cat "$out/libinput.$pad.mark")"
 done
 wc -l <"$out/libinput" >"$out/libinput.end.mark"
