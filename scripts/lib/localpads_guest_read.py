@@ -1,10 +1,9 @@
 """Runs inside the local-pads guest: the witness of what the pad sent. Finds the Motion
-Sensors (or hid-nintendo's IMU) node and the hidraw node of the pad that `remotion
-gamepad-probe` or a UHID emulator (uhid_ds4.py, uhid_switchpro.py) made (by the uniq it
-printed), reads the node's EVIOCGABS, waits until the host under test has the
+Sensors node and the hidraw node of the DualSense that `remotion gamepad-probe` made (by the
+uniq the probe printed), reads the node's EVIOCGABS, waits until the host under test has the
 pad (its status, GET /api/snapshot: the node read with its gamepad node, the pad's controller
 with its virtual DualSense) and udev has settled what that made, so the turn is measured on a
-guest that has finished setting the pad up, then creates the probe's go file and records every input report on hidraw (the DualSense's Bluetooth 0x31
+guest that has finished setting the pad up, then creates the probe's go file and records every input report on hidraw (the Bluetooth 0x31
 report: gyro at bytes 17–22, the sensor clock in thirds of a µs at 29–32) and every frame a
 second reader of the evdev node gets (none while the host grabs it), until the node is gone
 (ENODEV). Writes one JSON file. Standard library only (no python3-evdev).
@@ -50,7 +49,7 @@ def motion_node():
         base = f"/sys/class/input/{name}/device"
         try:
             if name.startswith("event") and open(f"{base}/uniq").read().strip() == uniq \
-                    and open(f"{base}/name").read().strip().endswith(("Motion Sensors", " IMU")):
+                    and open(f"{base}/name").read().strip().endswith("Motion Sensors"):
                 return f"/dev/input/{name}"
         except OSError:
             pass
@@ -61,11 +60,12 @@ node = wait("the pad's Motion Sensors node", motion_node)
 
 
 def hidraw_node():
-    """The hidraw node of the same HID device (hid-nintendo leaves the HID uniq alone)."""
-    parent = os.path.realpath(f"/sys/class/input/{os.path.basename(node)}/device/device")
     for name in sorted(os.listdir("/sys/class/hidraw")):
-        if os.path.realpath(f"/sys/class/hidraw/{name}/device") == parent:
-            return f"/dev/{name}"
+        try:
+            if f"HID_UNIQ={uniq}" in open(f"/sys/class/hidraw/{name}/device/uevent").read().split():
+                return f"/dev/{name}"
+        except OSError:
+            pass
     return None
 
 
