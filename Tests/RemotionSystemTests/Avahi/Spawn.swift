@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Glibc
+import RemotionTestSupport
 
 /// Child processes for the tests, started with posix_spawn and an EMPTY signal mask.
 ///
@@ -66,10 +67,7 @@ enum Spawn {
     /// 2; two avahi-browse runs of 10 s held both while the whole suite ran beside them, and a
     /// pairing test's confirmer task waited more than 30 s for its turn (under a second CPU load).
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try body() }) }
-            thread.start()
-        }
+        try await RemotionTestSupport.offPool(body)
     }
 
     /// Runs to completion (bounded by `timeout`) and returns the output; throws on failure.

@@ -17,11 +17,7 @@ package final class XvfbServer: Sendable {
     package let displayName: String
 
     /// A new server, started on a thread of its own (never a pool thread; see above).
-    package static func start() async throws -> XvfbServer {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try XvfbServer() }) }.start()
-        }
-    }
+    package static func start() async throws -> XvfbServer { try await offPool { try XvfbServer() } }
 
     /// Fails (not skips) when Xvfb is missing: CI installs it. Blocks until the server accepts
     /// clients: from a test, `start()`.
