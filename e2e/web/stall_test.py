@@ -6,8 +6,8 @@ Run inside a network namespace of the caller's own (scripts/web-stall-test.sh): 
 the witness), pairs through the printed URL, and streams MOTION frames with the page's
 framing (protocol.js) at 60 Hz over wss. Then nftables drops the WebSocket's TCP port for
 1 s while the client keeps sending (and presses and releases A); when the rule goes, TCP
-delivers the backlog in a burst. Checks: the burst injects once (one pointer move within
-5 ms after the silence, not a replay), the host counted the merged frames, A is pressed
+delivers the backlog in a burst. Checks: the burst injects merged (one pointer move per 0.1 s
+of the page's time it covers, not a replay of every frame), the host counted the merged frames, A is pressed
 and released exactly once and in order, a stale frame (an older sequence number) is
 counted as `dropped.stale` and moves nothing. Prints 'N passed, N failed'.
 """
@@ -127,19 +127,27 @@ try:
 
     # ── what the host injected ───────────────────────────────────────────────────────
     events = host.events()
+    # A merged sample covers at most 0.1 s of the page's time (the FPS mapper's step): five
+    # frames at 60 Hz. A 1 s backlog injects about 12 moves at once; a replay would be ~60.
+    def most_moves(frames): return frames // 5 + 3
     for k, st in enumerate(stalls):
         after = [e for t, e in events if st["restored"] <= t < st["resumed"]]
         kinds = ["move" if e["kind"] == "move_to" else f'{e["button"]}-{e["state"]}' for e in after]
+        shape = [x for i, x in enumerate(kinds) if x != "move" or i == 0 or kinds[i - 1] != "move"]
+        moves = kinds.count("move")
         first = next((t for t, e in events if t >= st["restored"]), None)
         want = ["move"] if not st["edges"] else ["move", "left-down", "move", "left-up", "move"]
-        label = "a 1 s stall's backlog injects once" if not st["edges"] else \
-            "a stall with A pressed and released in it: one move before each edge, each edge once, in order"
-        check(label, kinds == want, f"({st['sent']} frames sent during the stall → {kinds}; first injection "
+        label = "a 1 s stall's backlog injects merged (a move per 0.1 s it covers, not a replay)" if not st["edges"] else \
+            "a stall with A pressed and released in it: merged moves before each edge, each edge once, in order"
+        # (+5: a host starved of the CPU in the middle of a backlog splits it a few times more.)
+        check(label, shape == want and moves <= most_moves(st["sent"]) + 5 + 2 * st["edges"],
+              f"({st['sent']} frames sent during the stall → {moves} moves, {shape}; first injection "
               f"{(first - st['restored']) * 1000:.0f} ms after the network returned)" if first else f"({kinds})")
-    # (≥ 4: one per stretch between edges; a hiccup of this loaded machine's sender or
-    # host, a frame 40 ms late, is merged with the next one and counted too.)
+    # (Four of every five frames merge; a hiccup of this loaded machine's sender or host, a
+    # frame 40 ms late, is merged with the next one and counted too.)
+    sent_in_stalls = sum(st["sent"] for st in stalls)
     check("the host merged the stalled frames and counted its bursts",
-          stats.get("mergedFrames", 0) >= sum(st["sent"] for st in stalls) - 4 and stats.get("bursts", 0) >= 4,
+          stats.get("mergedFrames", 0) >= sent_in_stalls * 4 // 5 - 8 and stats.get("bursts", 0) >= 4,
           f"(sent during the stalls {[st['sent'] for st in stalls]}, merged {stats.get('mergedFrames')}, bursts {stats.get('bursts')})")
     buttons = [(e["button"], e["state"]) for _, e in events if e["kind"] == "button"]
     first3 = next((t for t, e in events if t >= restored3), None)
@@ -147,10 +155,12 @@ try:
     merged3 = stats3.get("mergedFrames", 0) - stats.get("mergedFrames", 0)
     if os.environ.get("STALL_DEBUG"):
         print("after stall 3 (ms, x):", [(round((t - first3) * 1000, 1), e.get("x")) for t, e in events if first3 <= t < first3 + 0.3][:60])
-    # 1 merged + 3 fresh frames in 50 ms; a host starved of the CPU for 25 ms in the middle
-    # of the backlog may split it once or twice (seen at load 10 on 2 cores); a replay is ~100.
-    check("a stall while the client keeps streaming: at most 8 moves in the 50 ms after the silence (a replay: ~100)",
-          first3 is not None and len(burst3) <= 8 and merged3 >= sent3 - 2,
+    # ~12 merged + 3 fresh frames in 50 ms (20 seen: the stream's own frames catching up are
+    # merged a step at a time too); a host starved of the CPU in the middle of the backlog
+    # splits it more; a replay is ~100.
+    bound3 = 2 * most_moves(sent3) + 8
+    check(f"a stall while the client keeps streaming: at most {bound3} moves in the 50 ms after the silence (a replay: ~100)",
+          first3 is not None and len(burst3) <= bound3 and merged3 >= sent3 * 4 // 5 - 4,
           f"({len(burst3)} moves; {sent3} frames sent during the stall, {merged3} merged; first injection "
           f"{(first3 - restored3) * 1000:.0f} ms after the network returned)" if first3 else "(nothing injected)")
     check("A pressed and released exactly once overall", buttons == [("left", "down"), ("left", "up")], f"({buttons})")

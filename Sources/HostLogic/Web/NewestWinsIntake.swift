@@ -23,11 +23,15 @@ import RemotionProtocol
 ///   `settleFrames` late frames at pace in a row their lag becomes the new baseline),
 ///   `tailWait` without a frame, `holdLimit` after the hold began, or a button edge sends
 ///   the merged sample once.
-/// - **Merged sample**: the newest frame's attitude, acceleration and buttons; its gyro is
-///   the sum of every merged frame's rotation (rate × the time since its predecessor, capped
-///   the way `GyroMouseMapper` caps it) over one step of `min(span, maxStep)`, and its
-///   timestamp is moved back by what the merge skipped (`compression`), so the FPS mapper
-///   turns exactly the summed rotation, once; pointer modes take the newest attitude.
+/// - **Merged sample**: the newest frame's attitude, acceleration, buttons and time; its gyro
+///   is the average rate over the span it covers (every merged frame's rate × the time since
+///   its predecessor, summed, over the span since the last sent sample), so the FPS mapper
+///   turns exactly the summed rotation and a virtual pad reports the rate the phone measured
+///   on the phone's own clock; pointer modes take the newest attitude. A merged sample
+///   covers at most `GyroMouseMapper.maxStep` (0.1 s, the most the mapper integrates in one
+///   step): a longer backlog sends one merged sample per 0.1 s of the page's time, all at
+///   once. (Spreading more over one step would need a rate the phone never measured: a
+///   backlog of 10 frames at 60 Hz in one 0.1 s step read 5/3 of the real rate on the pad.)
 /// - **Buttons** are never merged, delayed past a later motion or dropped: an edge first
 ///   sends the held motion (sent before it), then itself — exactly once, in order.
 package struct NewestWinsIntake: Sendable, Equatable {
@@ -91,8 +95,6 @@ package struct NewestWinsIntake: Sendable, Equatable {
     private var held: Held?
     /// Page time of the last frame sent (the span a merged sample covers starts there).
     private var lastSentPageMicros: UInt64?
-    /// Microseconds the output timeline is behind the page's (what merges skipped).
-    package private(set) var compression: UInt64 = 0
 
     package init() {}
 
@@ -141,15 +143,23 @@ package struct NewestWinsIntake: Sendable, Equatable {
         let holding = held != nil
         var frame = frame
         frame.sample.timestampMicros = page
-        merge(frame, dt: dt, now: now)
+        // What is held goes first if this frame would take the merge past one mapper step;
+        // the hold goes on with this frame (its limit still counted from the first).
+        var sent: [Output] = []
+        let since = held?.since
+        if let last = lastSentPageMicros, held != nil, page > last,
+           Double(page - last) / 1e6 > GyroMouseMapper.maxStep {
+            sent = flush()
+        }
+        merge(frame, dt: dt, now: now, since: since ?? now)
 
         let base = baseline ?? lag
         let behind = lag - base > lateBoundMicros
         if holdsBursts, (behind && (jumped || catchingUp)) || (holding && catchingUp) {
             latePaced = 0
-            if now >= held!.since + holdLimit { return flush() }
+            if now >= held!.since + holdLimit { return sent + flush() }
             tailDeadline = now + tailWait
-            return []
+            return sent
         }
         if !behind {
             // On time: follow the clocks' slow drift up, any lower lag at once.
@@ -162,7 +172,7 @@ package struct NewestWinsIntake: Sendable, Equatable {
             latePaced += 1
             if latePaced >= Self.settleFrames { baseline = lag; latePaced = 0 }
         }
-        return flush()
+        return sent + flush()
     }
 
     /// A button edge: the held motion (sent before the edge) goes first, then the edge.
@@ -179,11 +189,11 @@ package struct NewestWinsIntake: Sendable, Equatable {
         return flush()
     }
 
-    private mutating func merge(_ frame: Frame, dt: Double, now: Instant) {
+    private mutating func merge(_ frame: Frame, dt: Double, now: Instant, since: Instant) {
         // What the FPS mapper would integrate for this frame on its own (GyroMouseMapper:
         // rate × min(dt, maxStep), nothing across a gap over resyncGap).
         let step = dt > GyroMouseMapper.resyncGap ? 0 : Swift.min(dt, GyroMouseMapper.maxStep)
-        var h = held ?? Held(frame: frame, frames: 0, rotation: (0, 0, 0), anyGyro: false, since: now)
+        var h = held ?? Held(frame: frame, frames: 0, rotation: (0, 0, 0), anyGyro: false, since: since)
         if let g = frame.sample.gyro {
             h.rotation.x += Double(g.x) * step
             h.rotation.y += Double(g.y) * step
@@ -207,14 +217,11 @@ package struct NewestWinsIntake: Sendable, Equatable {
             counters.bursts += 1
         }
         guard h.frames > 1, let last = lastSentPageMicros, page > last else {
-            sample.timestampMicros = page &- Swift.min(compression, page)
             return [.motion(sample, latencyMicros: h.frame.latencyMicros, frames: h.frames)]
         }
+        // At most one mapper step (`motion` sends what is held before it would be more).
         let span = Double(page - last) / 1e6
-        let step = Swift.min(span, GyroMouseMapper.maxStep)
-        compression += UInt64(((span - step) * 1e6).rounded())
-        sample.timestampMicros = page &- Swift.min(compression, page)
-        let gyro = Vector3(x: Float(h.rotation.x / step), y: Float(h.rotation.y / step), z: Float(h.rotation.z / step))
+        let gyro = Vector3(x: Float(h.rotation.x / span), y: Float(h.rotation.y / span), z: Float(h.rotation.z / span))
         sample.gyro = h.anyGyro && gyro.isFinite ? gyro : nil      // a rate past Float's range: no rate
         return [.motion(sample, latencyMicros: h.frame.latencyMicros, frames: h.frames)]
     }

@@ -32,7 +32,7 @@ import Testing
         #expect(intake.counters == .init())
     }
 
-    @Test func aOneSecondStallInjectsOnceWithTheNewestAttitudeAndTheSummedRotation() {
+    @Test func aOneSecondStallInjectsOneSamplePerMapperStepWithTheRealRateAndTime() {
         var intake = NewestWinsIntake()
         var out: [NewestWinsIntake.Output] = []
         for i in 0..<10 { out += intake.motion(Self.frame(i), now: Self.onTime(i)) }
@@ -42,19 +42,49 @@ import Testing
         for i in 10..<70 {
             burst += intake.motion(Self.frame(i), now: Self.onTime(69) + .microseconds(20 * (i - 10)))
         }
-        #expect(burst == [])
-        let merged = Self.motions(intake.motion(Self.frame(70), now: Self.onTime(70)))
-        #expect(merged.count == 1)
-        #expect(merged.first?.1 == 61)
-        #expect(merged.first?.0.attitude == Self.frame(70).sample.attitude)
-        // The FPS rotation of frames 10…70 (rate × 1/60 s each) in one step of at most maxStep.
-        let step = min(Double(merged.first!.0.timestampMicros - Self.frame(9).sample.timestampMicros) / 1e6, GyroMouseMapper.maxStep)
-        #expect(step == GyroMouseMapper.maxStep)
-        #expect(abs(Double(merged.first!.0.gyro!.z) * step - 61 * Double(Self.interval) / 1e6) < 1e-5)
-        #expect(intake.counters.merged == 60 && intake.counters.bursts == 1 && intake.counters.stale == 0)
+        let merged = Self.motions(burst + intake.motion(Self.frame(70), now: Self.onTime(70)))
+        // Five frames (83 ms) a sample: a sixth would make it more than the mapper's 0.1 s step.
+        #expect(merged.map(\.1) == Array(repeating: 5, count: 12) + [1], "\(merged.map(\.1))")
+        #expect(merged.last?.0.attitude == Self.frame(70).sample.attitude)
+        // Each is its newest frame's time and the rate the phone measured (z = 1 rad/s):
+        // the mapper turns every frame's rotation (61 × 1/60 s) and a pad reads the real rate.
+        var last = Self.frame(9).sample.timestampMicros, turned = 0.0
+        for (sample, _) in merged {
+            #expect((sample.timestampMicros - 1_000_000) % Self.interval == 0)
+            let step = Double(sample.timestampMicros - last) / 1e6
+            #expect(step <= GyroMouseMapper.maxStep)
+            #expect(abs(Double(sample.gyro!.z) - 1) < 1e-5 && abs(Double(sample.gyro!.x) - 0.1) < 1e-5)
+            turned += Double(sample.gyro!.z) * step
+            last = sample.timestampMicros
+        }
+        #expect(last == Self.frame(70).sample.timestampMicros)
+        #expect(abs(turned - 61 * Double(Self.interval) / 1e6) < 1e-5)
+        #expect(intake.counters.merged == 48 && intake.counters.bursts == 12 && intake.counters.stale == 0)
         for i in 71..<80 {
             #expect(Self.motions(intake.motion(Self.frame(i), now: Self.onTime(i))).map(\.1) == [1])
         }
+    }
+
+    /// A stream that arrives in bursts for as long as it lasts (a host too slow to read it at
+    /// the sender's pace: ten frames every 167 ms): every sample sent carries the rate the
+    /// phone measured, never more (a pad's gyro once read 5/3 of it), on the phone's clock.
+    @Test func aStreamThatKeepsArrivingInBurstsKeepsItsRealRate() {
+        var intake = NewestWinsIntake()
+        for i in 0..<10 { _ = intake.motion(Self.frame(i), now: Self.onTime(i)) }
+        var sent: [(MotionSample, Int)] = []
+        for i in 10..<310 {
+            let batchEnd = (i / 10) * 10 + 9           // arrives with the last frame of its ten
+            let at = Self.onTime(batchEnd) + .microseconds(20 * (i % 10))
+            if i % 10 == 0 { sent += Self.motions(intake.expire(now: at)) }
+            sent += Self.motions(intake.motion(Self.frame(i), now: at))
+        }
+        sent += Self.motions(intake.expire(now: Self.onTime(400)))
+        #expect(sent.map(\.1).reduce(0, +) == 300)
+        #expect(sent.count < 300 / 2, "\(sent.count) samples: a replay")
+        for (sample, _) in sent {
+            #expect(abs(Double(sample.gyro!.z) - 1) < 1e-5, "\(sample.gyro!)")
+        }
+        #expect(zip(sent, sent.dropFirst()).allSatisfy { $0.0.timestampMicros < $1.0.timestampMicros })
     }
 
     /// The reader was descheduled for 12 ms in the middle of a backlog: one frame looks like
@@ -68,7 +98,8 @@ import Testing
             t = i == 41 ? t + .milliseconds(12) : i == 70 ? Self.onTime(70) : t + .microseconds(20)
             counts += Self.motions(intake.motion(Self.frame(i), now: t)).map(\.1)
         }
-        #expect(counts == [32, 29], "\(counts)")
+        // Five frames a sample (one mapper step) on both sides of the pause; a replay: ones.
+        #expect(counts.reduce(0, +) == 61 && counts.count <= 14 && counts.filter { $0 == 1 }.count <= 2, "\(counts)")
     }
 
     /// Whatever time a client writes into a frame (finite: the decoder refuses the rest),
@@ -130,8 +161,10 @@ import Testing
         for i in 5..<40 {   // one frame every 5 ms: catching up, but slowly
             sent += Self.motions(intake.motion(Self.frame(i), now: start + .milliseconds(5 * (i - 5)))).map(\.1)
         }
-        #expect(sent.first == 11)               // frames 5…15: the one that came 50 ms after the first
-        #expect(intake.counters.bursts >= 2)
+        // Frames 5…9 and 10…14 (one mapper step each: a sixth would pass 0.1 s of the page's
+        // time), then frame 15 alone: it came 50 ms after the first, the hold limit.
+        #expect(Array(sent.prefix(3)) == [5, 5, 1], "\(sent)")
+        #expect(intake.counters.bursts >= 3)
     }
 
     @Test func aLinkThatSettlesAtAHigherDelayCostsOneMergeThenPassesThrough() {
@@ -175,7 +208,7 @@ import Testing
                 mergedX += merged.update(s, attitude: nil, screen: screen).dx
             }
         }
-        #expect(intake.counters.bursts == 1)
+        #expect(intake.counters.bursts == 12)      // the 60-frame backlog, five frames (one step) a sample
         #expect(abs(replayX - mergedX) <= 1, "replay \(replayX), merged \(mergedX)")
     }
 }
