@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The builds the last CI stages need, made while the earlier stages run, on CPU time they
 # leave unused (scripts/test.sh starts this in the background after its `swift test` stage):
-#   1. the .deb's release build into .build-release, its own scratch path: SwiftPM locks a
-#      scratch path, and the stages still call `swift build --show-bin-path` on .build;
-#   2. swift-argument-parser's generate-manual, for the man pages
-#      (both as scripts/package.sh builds them: scripts/lib/release-build.sh);
-#   3. the fuzzers' sanitizer builds (scripts/fuzz.sh with FUZZ_BUILD_ONLY=1, .build-fuzz).
+#   1. the .deb as the README's install step makes it: `bash scripts/package.sh` in a fresh
+#      clone of HEAD (DIR/fresh-clone: no .build, nothing resolved; its release build,
+#      generate-manual, lintian), so a step that needs something only an earlier stage leaves
+#      behind fails here (it once did: package.sh's log went into a .build it never made);
+#      the package stage installs that .deb and drives it with that clone's binary;
+#   2. the fuzzers' sanitizer builds (scripts/fuzz.sh with FUZZ_BUILD_ONLY=1, .build-fuzz).
 # Everything here runs under SCHED_IDLE (chrt --idle): the scheduler gives it a core only when
 # no stage's process wants it, and a stage's process that wakes preempts it at once, so the
 # builds take the gaps (a browser waiting for a page, QEMU's one emulated CPU, sleeps in fault
@@ -13,7 +14,8 @@
 # I/O scheduler, and a small file's fsync stayed under 0.3 s while such a build ran.
 #
 #   bash scripts/idle-builds.sh DIR   logs and exit statuses go to DIR:
-#                                     release.log release.rc fuzz.log fuzz.rc
+#                                     release.log release.rc fuzz.log fuzz.rc;
+#                                     the clone: DIR/fresh-clone (dist/*.deb, .build/release)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: idle-builds.sh DIR}
@@ -24,10 +26,15 @@ rm -f "$dir"/*.rc
 chrt --idle -p 0 $$ && ionice -c 3 -p $$ || echo "idle-builds: could not take the idle policy; building at normal priority" >&2
 
 began=$SECONDS
-. scripts/lib/release-build.sh
-{ release_build .build-release && generate_manual_build; } >"$dir/release.log" 2>&1
+fresh="$dir/fresh-clone"
+rm -rf "$fresh"
+{
+  [[ -z $(git status --porcelain --untracked-files=no) ]] ||
+    echo "idle-builds: this checkout has uncommitted changes; the .deb is built from HEAD, without them"
+  git clone -q . "$fresh" && bash "$fresh/scripts/package.sh"
+} >"$dir/release.log" 2>&1
 echo $? >"$dir/release.rc"
-echo "idle-builds: release build and generate-manual took $((SECONDS - began)) s (wall, at idle priority)" >>"$dir/release.log"
+echo "idle-builds: scripts/package.sh in a fresh clone took $((SECONDS - began)) s (wall, at idle priority)" >>"$dir/release.log"
 
 began=$SECONDS
 FUZZ_BUILD_ONLY=1 bash scripts/fuzz.sh >"$dir/fuzz.log" 2>&1

@@ -12,8 +12,10 @@
 # $REMOTION_CI_CACHE (default /var/cache/remotion-ci) as <suite>-minbase-<date>-<mirror
 # hash>.tar, made again each day. Needs root, mmdebstrap, unshare.
 # Env: REMOTION_SKIP_BUILD=1 packages the release binary already built (.build/release);
-#      REMOTION_RELEASE_BIN=PATH packages that release binary instead (scripts/test.sh passes
-#      the one scripts/idle-builds.sh made in .build-release).
+#      REMOTION_RELEASE_BIN=PATH packages that release binary instead;
+#      REMOTION_DEB=PATH tests that .deb as it is (with REMOTION_RELEASE_BIN its binary, the
+#      one outside): scripts/test.sh passes what scripts/package.sh made in a fresh clone
+#      (scripts/idle-builds.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 fail() { echo "package-test: $*" >&2; exit 1; }
@@ -21,8 +23,14 @@ fail() { echo "package-test: $*" >&2; exit 1; }
 command -v mmdebstrap >/dev/null || fail "mmdebstrap is missing: apt-get install mmdebstrap (bash scripts/setup.sh --test)"
 
 outside=${REMOTION_RELEASE_BIN:-.build/release/remotion}
-bash scripts/package.sh ${REMOTION_RELEASE_BIN:+--bin "$REMOTION_RELEASE_BIN"} || fail "scripts/package.sh failed: fix what it says above"
-deb=$(ls -t dist/remotion_*.deb | head -1)
+if [[ -n ${REMOTION_DEB:-} ]]; then
+  deb=$REMOTION_DEB
+  [[ -f $deb ]] || fail "REMOTION_DEB=$deb is not a file"
+  echo "package-test: testing $deb as it is"
+else
+  bash scripts/package.sh ${REMOTION_RELEASE_BIN:+--bin "$REMOTION_RELEASE_BIN"} || fail "scripts/package.sh failed: fix what it says above"
+  deb=$(ls -t dist/remotion_*.deb | head -1)
+fi
 
 passed=0; failed=0
 check() { # name, command...

@@ -80,9 +80,14 @@ wait "$idle_pid"
 echo "=== waited $((SECONDS - began)) s for the idle-priority builds (release: $(tail -1 "$idle/release.log" 2>/dev/null); fuzzers: $(tail -1 "$idle/fuzz.log" 2>/dev/null))"
 # idle_built NAME: a stage's first check, that its build in scripts/idle-builds.sh passed.
 idle_built() { [[ $(cat "$idle/$1.rc" 2>/dev/null) == 0 ]] || { tail -20 "$idle/$1.log"; echo "the $1 build failed (log: $idle/$1.log)"; return 1; }; }
-deb_stage() { idle_built release && REMOTION_RELEASE_BIN=.build-release/release/remotion bash scripts/package-test.sh; }
+deb_stage() {
+  idle_built release || return 1
+  local debs=("$idle"/fresh-clone/dist/remotion_*.deb)
+  [[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || { echo "package.sh in the fresh clone left no single .deb: ${debs[*]}"; return 1; }
+  REMOTION_DEB=${debs[0]} REMOTION_RELEASE_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/package-test.sh
+}
 export -f idle_built deb_stage; export idle   # timeout runs them in a new bash
-stage "the .deb: release build (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
+stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
 # 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
 export -f fuzz_stage

@@ -1,5 +1,5 @@
-# Sourced by scripts/package.sh and scripts/idle-builds.sh: the two builds the .deb needs, in
-# one place, so that CI's build beside the stages is exactly the one package.sh would make.
+# Sourced by scripts/package.sh: the two builds the .deb needs (CI runs package.sh itself, in
+# a fresh clone: scripts/idle-builds.sh).
 #   release_build SCRATCH    the static release binary: SCRATCH/release/remotion
 #   generate_manual_build    swift-argument-parser's generate-manual, which writes the man
 #                            pages: .build/generate-manual/debug/generate-manual
