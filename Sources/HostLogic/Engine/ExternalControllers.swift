@@ -25,7 +25,18 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
     /// well behind the transports' own timeouts (the page's 2.5 s), so it fires only when
     /// a transport is stuck.
     package var timeout: Duration = .seconds(10)
+    /// While controllers are open the host looks in at least this often (`nextDeadline`), so
+    /// a longer gap between the times it is given means the host itself did not run.
+    package var heartbeat: Duration = .seconds(1)
+    /// A gap longer than this between two times the host gives (its loop blocked or starved:
+    /// a drain of a loaded pad's backlog took 12 s in a TCG guest) is the host's, not the
+    /// controllers' silence: it is added to every controller's last-heard time. Without it
+    /// the backstop closed a local pad that was being read all along, and the pad stayed
+    /// dead until plugged in again.
+    package var stallAllowance: Duration = .seconds(3)
     package private(set) var controllers: [SessionID: Controller] = [:]
+    /// The latest time the host gave (any event, `expire`): it was running then.
+    private var awake: Instant?
     /// Opens refused because every slot was taken.
     package private(set) var refusedFull = 0
 
@@ -34,9 +45,24 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
     package var count: Int { controllers.count }
     package var ids: Set<SessionID> { Set(controllers.keys) }
 
-    /// When the oldest silent controller reaches the backstop (nil: none open).
+    /// When the oldest silent controller reaches the backstop, or the next heartbeat if that
+    /// comes first (nil: none open).
     package var nextDeadline: Instant? {
-        controllers.values.map(\.lastHeard).min().map { $0 + timeout }
+        guard let oldest = controllers.values.map(\.lastHeard).min() else { return nil }
+        let silence = oldest + timeout
+        guard let awake else { return silence }
+        return Swift.min(silence, awake + heartbeat)
+    }
+
+    /// The host runs at `now`. A gap since it last ran longer than `stallAllowance` was the
+    /// host's stall: nobody could be heard in it, so it does not count as silence.
+    private mutating func wake(_ now: Instant) {
+        defer { if awake.map({ now > $0 }) ?? true { awake = now } }
+        guard let last = awake, now > last + stallAllowance else { return }
+        let stall = now - last
+        for id in controllers.keys {
+            if let heard = controllers[id]?.lastHeard { controllers[id]?.lastHeard = Swift.min(heard + stall, now) }
+        }
     }
 
     /// A controller from `origin`: its id and `.sessionOpened`, or nil when the host holds
@@ -45,6 +71,7 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
     package mutating func open(from origin: ControllerOrigin<Address>, now: Instant, maximum: Int,
                                datagramSessions: Int, taken: (SessionID) -> Bool,
                                random: inout some RandomNumberGenerator) -> (SessionID, [HostAction<Address>])? {
+        wake(now)
         guard controllers.count + datagramSessions < maximum else {
             refusedFull += 1
             return nil
@@ -59,6 +86,7 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
 
     /// A button edge; a repeated press or release of the same button delivers nothing.
     package mutating func button(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant) -> [HostAction<Address>] {
+        wake(now)
         guard controllers[id] != nil else { return [] }
         controllers[id]?.lastHeard = now
         return edge(id, button, isDown: isDown)
@@ -68,6 +96,7 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
     /// reordered are delivered first (releases before presses), then the motion.
     package mutating func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?,
                                  now: Instant) -> [HostAction<Address>] {
+        wake(now)
         guard let c = controllers[id] else { return [] }
         controllers[id]?.lastHeard = now
         var actions: [HostAction<Address>] = []
@@ -81,6 +110,7 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
     /// The transport heard from the controller without an event (a page's ping): the
     /// backstop leaves an idle but live controller open.
     package mutating func heard(_ id: SessionID, now: Instant) {
+        wake(now)
         controllers[id]?.lastHeard = now
     }
 
@@ -93,6 +123,7 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
 
     /// The backstop: controllers silent for `timeout`, oldest first.
     package mutating func expire(now: Instant) -> [HostAction<Address>] {
+        wake(now)
         let expired = controllers.filter { now - $0.value.lastHeard >= timeout }
             .sorted { ($0.value.lastHeard, $0.key) < ($1.value.lastHeard, $1.key) }.map(\.key)
         return expired.flatMap { close($0, reason: .timedOut) }

@@ -76,14 +76,45 @@ import Testing
         let (alive, _) = try #require(t.open(from: .localPad("/dev/input/js0"), now: .zero, maximum: 16,
                                              datagramSessions: 0, taken: { _ in false }, random: &rng))
         _ = t.button(quiet, .a, isDown: true, now: .seconds(1))
-        #expect(t.nextDeadline == .seconds(10), "the oldest controller's silence limit")
+        #expect(t.nextDeadline == .seconds(2), "the heartbeat: a second after the host last ran")
         // Keep-alives (the page's pings) keep an idle controller open; edges and motion too.
         for s in stride(from: 2.0, through: 11, by: 1) { t.heard(alive, now: .seconds(s)) }
         #expect(t.expire(now: .seconds(10.5)).isEmpty, "the quiet one was heard at 1 s")
         #expect(t.expire(now: .seconds(11)) == [.button(quiet, .a, isDown: false), .sessionClosed(quiet, .timedOut)])
         #expect(t.controllers[alive] != nil && t.controllers[quiet] == nil)
-        #expect(t.nextDeadline == .seconds(21))
+        #expect(t.nextDeadline == .seconds(12), "the heartbeat (the alive one's limit: 21 s)")
         #expect(t.button(quiet, .a, isDown: true, now: .seconds(12)).isEmpty, "nothing reaches a closed controller")
+    }
+
+    /// The host itself stopped running (its loop blocked draining a loaded pad's backlog, a
+    /// starved machine): that time is not the controllers' silence. Seen in a TCG guest: a
+    /// local pad read all along was closed as silent, and stayed dead until plugged in again.
+    @Test mutating func aStalledHostDoesNotCloseItsControllers() throws {
+        var t = Table()
+        t.timeout = .seconds(10)
+        let (pad, _) = try #require(t.open(from: .localPad("/dev/input/event4"), now: .zero, maximum: 16,
+                                           datagramSessions: 0, taken: { _ in false }, random: &rng))
+        _ = t.button(pad, .a, isDown: true, now: .seconds(1))
+        // The heartbeats at 2 and 3 s, then nothing runs for 12 s (every event of the drain
+        // carried the time it began, 3 s).
+        #expect(t.expire(now: .seconds(2)).isEmpty && t.expire(now: .seconds(3)).isEmpty)
+        #expect(t.expire(now: .seconds(15)).isEmpty, "a 12 s stall of the host is not 10 s of silence")
+        #expect(t.controllers[pad]?.lastHeard == .seconds(13))
+        // Awake again, the pad's silence counts from where the stall left it.
+        for s in 16...22 { #expect(t.expire(now: .seconds(Double(s))).isEmpty) }
+        #expect(t.expire(now: .seconds(23)) == [.button(pad, .a, isDown: false), .sessionClosed(pad, .timedOut)])
+    }
+
+    /// Times never go backwards here, but a caller's stale `now` (an older one after a newer
+    /// one) neither counts as a stall nor moves the host's clock back.
+    @Test mutating func anOlderTimeIsNeitherAStallNorAClockStep() throws {
+        var t = Table()
+        let (pad, _) = try #require(t.open(from: .localPad("/dev/input/event4"), now: .seconds(5), maximum: 16,
+                                           datagramSessions: 0, taken: { _ in false }, random: &rng))
+        t.heard(pad, now: .seconds(1))
+        #expect(t.nextDeadline == .seconds(6))
+        #expect(t.expire(now: .seconds(6)).isEmpty)
+        #expect(t.controllers[pad]?.lastHeard == .seconds(1))
     }
 
     @Test mutating func aControllerKeepsItsOrigin() throws {
