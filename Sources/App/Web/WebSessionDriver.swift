@@ -1,5 +1,3 @@
-import Foundation
-import NIOCore
 import RemotionHostLogic
 import RemotionProtocol
 import Synchronization
@@ -16,6 +14,7 @@ final class WebSessionDriver: Sendable {
     /// Stops the transport (a data channel's peer) when the machine says so.
     private let stop: @Sendable () -> Void
     private let limit: Duration
+    private let clock: WebClock
 
     /// Something to send to the page.
     enum Outgoing: Sendable {
@@ -33,23 +32,20 @@ final class WebSessionDriver: Sendable {
     }
     private let state: Mutex<State>
 
-    /// `limit`: the silence that ends the session (named in a timeout's goodbye).
+    /// `limit`: the silence that ends the session (named in a timeout's goodbye); `clock`: the
+    /// time every event and deadline is read on (the system's; virtual in tests).
     init(host: any ExternalControllerHost, stats: WebControllerStats, transport: WebSession.Transport,
-         limit: Duration, stop: @escaping @Sendable () -> Void = {}) {
+         limit: Duration, clock: WebClock = .system, stop: @escaping @Sendable () -> Void = {}) {
         self.host = host
         self.stats = stats
         self.limit = limit
+        self.clock = clock
         self.stop = stop
         state = Mutex(State(machine: WebSession(transport: transport)))
     }
 
     /// The host's session, once open.
     var session: SessionID? { state.withLock { $0.session } }
-
-    static var now: WebSession.Time {
-        WebSession.Time(monotonic: Instant(nanoseconds: Int64(NIODeadline.now().uptimeNanoseconds)),
-                        epochMillis: Date().timeIntervalSince1970 * 1000)
-    }
 
     /// The host opened `id` for this session; false when it was closed meanwhile.
     func opened(_ id: SessionID) -> Bool {
@@ -63,7 +59,7 @@ final class WebSessionDriver: Sendable {
 
     /// A binary frame on `channel`.
     func received(_ bytes: some Collection<UInt8>, on channel: WebSession.Channel) -> [Outgoing] {
-        step { $0.received(bytes, on: channel, at: Self.now) }
+        step { $0.received(bytes, on: channel, at: clock.now()) }
     }
 
     /// A command (recenter, mode, pad, gyro stick, calibrate) on `channel`; `reply` gets the
@@ -105,7 +101,7 @@ final class WebSessionDriver: Sendable {
     /// The session ends (releasing what the page held, once); what to send is returned.
     @discardableResult
     func close(_ ending: WebSessionEnding) -> [Outgoing] {
-        step { $0.close(ending, limit: limit, at: Self.now) }
+        step { $0.close(ending, limit: limit, at: clock.now()) }
     }
 
     private func step(_ body: (inout WebSession) -> [WebSession.Action]) -> [Outgoing] {
@@ -171,11 +167,11 @@ final class WebSessionDriver: Sendable {
         Task { [self] in
             var due = deadline
             while true {
-                let wait = due - Self.now.monotonic
-                if wait > .zero { try? await Task.sleep(for: wait) }
+                let wait = due - clock.now().monotonic
+                if wait > .zero { await clock.sleep(wait) }
                 if Task.isCancelled { return }
                 let (next, stops) = state.withLock { s -> (Instant?, Bool) in
-                    let actions = s.machine.expire(at: Self.now)
+                    let actions = s.machine.expire(at: clock.now())
                     _ = perform(actions, &s, reply: { _ in }, answer: { _ in })
                     let next = s.machine.nextDeadline
                     if next == nil { s.armed = false; s.timer = nil }

@@ -1,6 +1,7 @@
 @testable import RemotionApp
 import RemotionHostLogic
 import RemotionProtocol
+import RemotionTestSupport
 import Synchronization
 import Testing
 
@@ -122,6 +123,37 @@ import Testing
         driver.command(.calibrate, on: .control) { a in answers.withLock { $0.append(a) } }
         host.answer()
         #expect(answers.withLock { $0.count } == 3 && answers.withLock { $0.last } == .some(nil), "answered once, with nothing")
+    }
+
+    /// Virtual time: the clock is the driver's parameter, and its sleep moves the time on
+    /// (a waiting timer jumps to its deadline at once).
+    final class VirtualClock: Sendable {
+        let nanos = Mutex<Int64>(1_000_000_000)
+        var clock: WebClock {
+            WebClock(now: { [self] in
+                let t = nanos.withLock { $0 }
+                return WebSession.Time(monotonic: Instant(nanoseconds: t), epochMillis: 1.7e12 + Double(t) / 1e6)
+            }, sleep: { [self] d in nanos.withLock { $0 += d.nanoseconds }; await Task.yield() })
+        }
+    }
+
+    /// A revoked data channel session says goodbye at once and its peer stops at the
+    /// machine's linger deadline, on the driver's clock: the timer waits 50 ms of virtual
+    /// time, no real wait. A held burst of the WebSocket would leave the same way.
+    @Test func theLingerDeadlineRunsOnTheDriversClock() async throws {
+        let host = RecordingHost()
+        let time = VirtualClock()
+        let stopped = Mutex(0)
+        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels,
+                                      limit: .seconds(2.5), clock: time.clock, stop: { stopped.withLock { $0 += 1 } })
+        #expect(driver.opened(SessionID(7)))
+        _ = driver.received(Self.button(.a, down: true), on: .control)
+        let goodbye = driver.close(.revoked)
+        #expect(goodbye.count == 1 && host.calls.withLock { $0 } == ["button A down", "button A up", "close revoked"])
+        let stops = await eventually(within: .seconds(10)) { stopped.withLock { $0 } == 1 }
+        #expect(stops, "the peer stopped at the linger deadline")
+        let waited = Duration.nanoseconds(time.nanos.withLock { $0 } - 1_000_000_000)
+        #expect(waited >= WebSession.linger && waited < WebSession.linger * 2, "stopped after \(waited) of the driver's time")
     }
 
     @Test func aClosedPageStopsAtOnceAndNothingReachesTheHostAfter() {
