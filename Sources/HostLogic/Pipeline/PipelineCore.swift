@@ -2,8 +2,9 @@ import RemotionProtocol
 
 /// The host pipeline's decisions, sans-IO: the session table (one
 /// `PipelineSession` record per open session), what a session's open, motion, button edge
-/// and close mean, its mapping state, telemetry, the totals of the ended ones, and its
-/// virtual pad's state. Events and the time in; `PipelineOutput`s out, appended to a
+/// and close mean, its mapping state, telemetry, the totals of the ended ones, its
+/// virtual pad's state, and what its page's touchpad, keys, text and laser mean
+/// (PipelineCore+WebInput). Events and the time in; `PipelineOutput`s out, appended to a
 /// buffer the caller reuses (no array per packet). The host's `HostPipeline` (App) feeds
 /// it the protocol engine's actions and routes the outputs: input to the injector, pad
 /// states to the virtual pads.
@@ -30,6 +31,12 @@ package struct PipelineCore: Sendable {
     package let keepsTrails: Bool
     /// Each session gets a virtual pad fed from its samples and edges (`--gamepad`); nil: none.
     package var pads: VirtualPadSettings?
+    /// Whether phones may type at all (`remotion host --no-typing` sets false; PipelineCore+WebInput).
+    package var typingAllowed = true
+    /// Text and key messages refused: typing off for the host or the phone, or too fast.
+    package internal(set) var typingRefusals = 0
+    /// When text was last typed (XTest borrows keycodes for it; given back a moment later).
+    package internal(set) var lastTextAt: Instant?
 
     package init(profile: MappingProfile, keepsTrails: Bool = false, pads: VirtualPadSettings? = nil) {
         self.profile = profile

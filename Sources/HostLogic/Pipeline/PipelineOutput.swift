@@ -4,7 +4,8 @@ import RemotionProtocol
 /// order (`PipelineCore` appends them; the host routes each to the outputs that accept its
 /// `kind`, docs/INJECTION.md "Outputs"). Pointer moves, buttons, keys and wheel go to the
 /// injector (XTest, uinput, log); a pad's state goes to its virtual pad (a DualSense on
-/// /dev/uhid). Nothing here performs anything: the host's adapters do.
+/// /dev/uhid); text to type and the laser the host performs itself. Nothing here performs
+/// anything: the host's adapters do.
 package enum PipelineOutput: Sendable, Hashable {
     /// One input event and one flush (a motion frame: `moveTo`, `moveBy`).
     case input(InputEvent)
@@ -31,6 +32,13 @@ package enum PipelineOutput: Sendable, Hashable {
     case note(PipelineNote)
     /// Remember the session's gyro calibration (the host's calibration memory writes it).
     case calibrationSave(CalibrationSave)
+    /// Text the session's page sent, its typing allowed and within its `TextBudget`: the
+    /// host types it through its injector's backend (`TextTypingBackend`), which says what
+    /// it could not type, and gives the borrowed keycodes back later (`typingRestoreDeadline`).
+    case text(String)
+    /// The session's presenter laser went on or off; its dot starts at `from`, where the
+    /// session's pointer was (nil: none yet). The host's laser hook draws it.
+    case laser(on: Bool, from: ScreenPoint?)
 
     /// Which outputs take it.
     package var kind: Kind {
@@ -40,6 +48,8 @@ package enum PipelineOutput: Sendable, Hashable {
         case .note: .note
         case .feedback, .calibration: .feedback
         case .calibrationSave: .calibrationSave
+        case .text: .text
+        case .laser: .laser
         }
     }
 
@@ -57,6 +67,10 @@ package enum PipelineOutput: Sendable, Hashable {
         package static let feedback = Kind(rawValue: 1 << 3)
         /// A calibration to remember (the host keeps it itself).
         package static let calibrationSave = Kind(rawValue: 1 << 4)
+        /// Text to type (the host types it itself, through the injector's backend, and tells the page what it could not).
+        package static let text = Kind(rawValue: 1 << 5)
+        /// A presenter's laser on or off (the host's laser hook takes it).
+        package static let laser = Kind(rawValue: 1 << 6)
     }
 }
 

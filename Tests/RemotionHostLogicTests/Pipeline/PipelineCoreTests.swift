@@ -12,6 +12,8 @@ import RemotionProtocol
     struct Rig {
         var core: PipelineCore
         var out: [PipelineOutput] = []
+        /// What the page is told of its last message (`web`, PipelineCoreWebInputTests).
+        var reply: WebInputReply?
         var now = Instant.zero
 
         init(_ profile: MappingProfile = MappingProfile(), trails: Bool = false, pads: VirtualPadSettings? = nil) {

@@ -65,7 +65,7 @@ extension HostPipeline {
 
     /// The backstop's deadline and the pipeline's own (typing's borrowed keycodes).
     package var nextDeadline: Instant? {
-        earliest(external.nextDeadline, lastTextAt.map { $0 + Self.typingRestoreDelay })
+        earliest(external.nextDeadline, core.typingRestoreDeadline)
     }
 
     package func tick(now: Instant) {

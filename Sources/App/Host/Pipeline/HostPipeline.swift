@@ -38,10 +38,10 @@ package final class HostPipeline: HostEventSink {
     package var closedTotals: ClosedSessionTotals { core.closedTotals }
     package var paused: Bool { core.paused }
     let logger: Logger
-    /// Whether phones may type at all (`remotion host --no-typing` sets false).
-    package var typingAllowed = true
-    /// Text and key messages refused because typing is off.
-    package internal(set) var typingRefusals = 0
+    /// Whether phones may type at all (`remotion host --no-typing` sets false; the core decides).
+    package var typingAllowed: Bool { get { core.typingAllowed } set { core.typingAllowed = newValue } }
+    /// Text and key messages refused: typing off for the host or the phone, or too fast.
+    package var typingRefusals: Int { core.typingRefusals }
     /// The injector as an output (always the first of `outputs`).
     let injectorOutput: InjectorOutput
     /// Every output, the injector first; `addOutput` adds more (the virtual pads).
@@ -65,8 +65,6 @@ package final class HostPipeline: HostEventSink {
     /// Builds status snapshots off this loop (HostPipeline+Snapshot).
     lazy var snapshotBuilder = publisher.map(SnapshotBuilder.init(publisher:))
     private var started: Instant?
-    /// When text was last typed (XTest borrows keycodes for it; given back a moment later).
-    var lastTextAt: Instant?
     /// Told about every controller's session, motion and buttons (the DSU server, the laser),
     /// while the desktop session is active: a suspended host tells them every session
     /// closed, then nothing, and opens them again when it is active (HostPipeline+WebInput).
@@ -192,9 +190,12 @@ package final class HostPipeline: HostEventSink {
     }
 
     /// Performs what the core appended since `start`, in order: each output to the outputs
-    /// that accept its kind, notes said here. (Index-based, so an output that calls back
-    /// into the pipeline only ever performs its own.)
-    func route(from start: Int, session id: SessionID, now: Instant) {
+    /// that accept its kind; notes, feedback, text and the laser here. Returns what the page
+    /// must be told about text it typed. (Index-based, so an output that calls back into the
+    /// pipeline only ever performs its own.)
+    @discardableResult
+    func route(from start: Int, session id: SessionID, now: Instant) -> WebInputReply? {
+        var reply: WebInputReply?
         var i = start
         while i < pending.count {
             let output = pending[i]
@@ -206,6 +207,11 @@ package final class HostPipeline: HostEventSink {
                 noticeSinks[id]?(.calibration(report))     // a page shows it; nothing else can
             } else if case let .calibrationSave(save) = output {
                 calibrations?.remember(save)
+            } else if case let .text(text) = output {
+                reply = type(text, now: now)
+            } else if case let .laser(on, from) = output {
+                // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
+                laserHook?.set(id, on: on, from: from.map { ($0.x, $0.y) })
             } else {
                 let kind = output.kind
                 for o in outputs where o.accepts.contains(kind) { o.perform(output, session: id, now: now) }
@@ -213,6 +219,7 @@ package final class HostPipeline: HostEventSink {
             i += 1
         }
         pending.removeSubrange(start...)
+        return reply
     }
 
     private func say(_ note: PipelineNote, session id: SessionID) {
@@ -260,16 +267,6 @@ package final class HostPipeline: HostEventSink {
 
     /// A new button map for the host's profile, applied at once to the sessions that follow it.
     package func update(buttons: ButtonMap) { core.update(buttons: buttons) }
-
-    /// One event through the output hooks into the injector (the web input's touchpad).
-    func inject(_ event: InputEvent, session id: SessionID, now: Instant) {
-        injectorOutput.inject(event, session: id, now: now)
-    }
-
-    /// A frame of events through the output hooks into the injector (the web input's clicks and keys).
-    func inject(_ events: [InputEvent], session id: SessionID, now: Instant) {
-        injectorOutput.inject(events, session: id, now: now)
-    }
 
     /// Starts a manual gyro calibration of one controller (hold it still for
     /// `calibration.duration` seconds).
