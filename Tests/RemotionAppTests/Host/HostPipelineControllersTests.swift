@@ -62,6 +62,27 @@ import Testing
         #expect(p.injector.held.values.allSatisfy { $0.isEmpty } && p.sessions.isEmpty, "closed when the host stops")
     }
 
+    /// A transport's command becomes the pipeline's own verb through its one entry
+    /// (`perform`), answered by at most one value; an unknown session answers what the
+    /// verbs say for it.
+    @Test func aCommandIsThePipelinesOwnVerbAnsweredOnce() throws {
+        let (p, _, driver) = Self.pipeline()
+        let phone = try #require(p.open(from: .web(device: "phone", peer: nil), name: "phone", now: .zero))
+        #expect(p.perform(.button(.a, isDown: true), for: phone, now: .milliseconds(1)) == nil)
+        #expect(p.injector.held[phone]?.isEmpty == false && driver.changes.map(\.membership) == [true, false])
+        #expect(p.perform(.mode(set: .fps), for: phone, now: .milliseconds(2)) == .mode(.fps))
+        #expect(p.perform(.mode(set: nil), for: phone, now: .milliseconds(2)) == .mode(.fps))
+        #expect(p.perform(.gyroStick(.left), for: phone, now: .milliseconds(2)) == .gyroStick(.left))
+        #expect(p.perform(.pad(on: true), for: phone, now: .milliseconds(2)) == .pad(nil), "this host makes no pads")
+        #expect(p.perform(.buttonLabels, for: phone, now: .milliseconds(2)) == .reply(p.buttonLabels(phone)))
+        let gone = SessionID(0xDEAD)
+        #expect(p.perform(.mode(set: nil), for: gone, now: .milliseconds(3)) == .mode(.pointer))
+        #expect(p.perform(.gyroStick(.left), for: gone, now: .milliseconds(3)) == .gyroStick(.off))
+        #expect(p.perform(.calibrate, for: gone, now: .milliseconds(3)) == nil)
+        #expect(p.perform(.close(.clientDisconnected(.user)), for: phone, now: .milliseconds(4)) == nil)
+        #expect(p.injector.held[phone] == nil && p.sessions[phone] == nil, "released and closed")
+    }
+
     /// On a real host: a phone's page holds the only slot, so a UDP controller is told the
     /// host is full; when the page leaves, the UDP controller gets in.
     @Test func aDatagramControllerFindsTheSlotThePageHolds() async throws {
