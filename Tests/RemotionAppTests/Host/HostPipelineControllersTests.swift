@@ -88,6 +88,7 @@ import Testing
     @Test func aDatagramControllerFindsTheSlotThePageHolds() async throws {
         let rig = try await PipelineRig.start(maximum: 1)
         let loop = HostLoop(rig.host)
+        let controllers = HostControllers(loop: loop, name: "test-host")
         // The page pings as a live page does, every second from the moment it opens, on the
         // host's own loop (where the backstop's timer runs too): however long a loaded machine
         // takes to resume this task and bring the UDP controller's hello (34 s once), the
@@ -96,7 +97,7 @@ import Testing
         let phone = try await loop.onLoop { pipeline, now -> (SessionID, RepeatedTask)? in
             guard let page = pipeline.open(from: .web(device: "phone", peer: nil), name: "phone", now: now) else { return nil }
             let pings = eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
-                loop.execute { $0.heard(page, now: $1) }
+                controllers.send(.heard, for: page)
             }
             return (page, pings)
         }
@@ -109,7 +110,7 @@ import Testing
         #expect(first == .disconnected(.full))
         await refused.close()
         pings.cancel()
-        loop.execute { $0.close(page, reason: .clientDisconnected(.user), now: $1) }
+        controllers.send(.close(.clientDisconnected(.user)), for: page)
         let admitted = try await ClientService<PlainClientFraming>.start(
             host: rig.host.localAddress, sessionID: SessionID(0xBEEF), plan: plan, makeFraming: { PlainClientFraming() })
         var next: ClientEvent?
