@@ -9,7 +9,7 @@ import Testing
 /// Controllers of other transports (the page, DSU, local pads) join the pipeline on the
 /// host's loop: they take slots beside the datagram sessions, release what they held however
 /// they end, and the UDP handler is only told, never passed through.
-@Suite struct HostPipelineControllersTests {
+@Suite struct HostPipelineExternalSessionsTests {
     static let screen = ScreenGeometry(width: 1920, height: 1080)
 
     static func pipeline() -> (HostPipeline, VirtualScreenBackend, RecordingSinkDriver) {
