@@ -114,7 +114,7 @@ package struct WebControllerService: Service {
             return rtc
         }
         let bound: Int
-        do { bound = try await server.start(configuration, host: PipelineControllers(loop: host, name: hostName)) }
+        do { bound = try await server.start(configuration, host: HostControllers(loop: host, name: hostName)) }
         catch { throw HostStartError("\(error); use --web-port to pick another port or --no-web") }
         let reachable = lan.first { !$0.contains(":") } ?? lan.first ?? "127.0.0.1"
         // A window at start only for the person at the terminal who has no phone yet (a

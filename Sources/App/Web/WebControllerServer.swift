@@ -11,7 +11,7 @@ import Synchronization
 /// The web controller server (docs/WEB-CONTROLLER.md): HTTPS on the LAN with the local
 /// CA's certificate, the controller page, pairing, and one WebSocket per phone. It never
 /// injects anything itself: each socket's frames go to the host's loop through
-/// `ExternalControllerHost`, which owns the sessions.
+/// `HostControllers`, which owns the sessions.
 package final class WebControllerServer: Sendable {
     package struct Configuration: Sendable {
         package var bind: String
@@ -54,7 +54,7 @@ package final class WebControllerServer: Sendable {
     package var port: Int? { boundPort.withLock { $0 } }
 
     /// Serves until `shutdown`; returns the bound port (0 picks a free one).
-    package func start(_ configuration: Configuration, host: any ExternalControllerHost) async throws -> Int {
+    package func start(_ configuration: Configuration, host: HostControllers) async throws -> Int {
         guard (0...65535).contains(configuration.port) else {
             throw WebServerError("web controller port \(configuration.port) is not between 0 and 65535")
         }

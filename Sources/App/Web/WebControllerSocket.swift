@@ -19,7 +19,7 @@ import Synchronization
 /// for anything. A socket whose writes back up reads nothing (the handler holds its reads),
 /// so the watchdog's silence limit is also every write's deadline.
 struct WebControllerSocket: Sendable {
-    let host: any ExternalControllerHost
+    let host: HostControllers
     let registry: WebDeviceRegistry
     let stats: WebControllerStats
     var timeout: Duration = .milliseconds(2500)
@@ -93,7 +93,7 @@ struct WebControllerSocket: Sendable {
         if let (driver, device) = session {
             guard registry.isTrusted(device) else { return .revoked }
             let may = registry.mayType(device)
-            if link.typing.exchange(may, ordering: .relaxed) != may, let id = driver.session { host.setTyping(id, allowed: may) }
+            if link.typing.exchange(may, ordering: .relaxed) != may, let id = driver.session { host.send(.setTyping(allowed: may), for: id) }
         }
         return nil
     }
@@ -114,7 +114,7 @@ struct WebControllerSocket: Sendable {
                 reason: "full", message: "every controller slot on \(host.name) is taken; try again when one leaves").text],
                            next: .end(.refused))
         }
-        host.setTyping(session, allowed: device.mayType)
+        host.send(.setTyping(allowed: device.mayType), for: session)
         link.typing.store(device.mayType, ordering: .relaxed)
         _ = opened.opened(session)
         link.session.withLock { $0 = (opened, device.id) }
@@ -122,7 +122,7 @@ struct WebControllerSocket: Sendable {
         stats.count(opened: 1)
         // Lanes may attach from here on (the page opens one after the welcome).
         registry.sessionOpened(device.id, token: token, label: session.description, core: opened)
-        let mode = await host.mode(session, set: nil)
+        let mode = await host.mode(session)
         var texts = [WebHostMessage.welcome(host: host.name, session: session, mode: mode,
                                             timeout: timeout.secondsDouble, name: device.name).text]
         if let labels = await host.buttonLabels(session) { texts.append(labels.text) }

@@ -9,7 +9,7 @@ import Synchronization
 /// or socket it came from). What goes back to the page is returned to the caller, who sends
 /// it outside the lock. One timer task at a time runs `expire` at the machine's deadline.
 final class WebSessionDriver: Sendable {
-    let host: any ExternalControllerHost
+    let host: HostControllers
     private let stats: WebControllerStats
     /// Stops the transport (a data channel's peer) when the machine says so.
     private let stop: @Sendable () -> Void
@@ -34,7 +34,7 @@ final class WebSessionDriver: Sendable {
 
     /// `limit`: the silence that ends the session (named in a timeout's goodbye); `clock`: the
     /// time every event and deadline is read on (the system's; virtual in tests).
-    init(host: any ExternalControllerHost, stats: WebControllerStats, transport: WebSession.Transport,
+    init(host: HostControllers, stats: WebControllerStats, transport: WebSession.Transport,
          limit: Duration, clock: WebClock = .system, stop: @escaping @Sendable () -> Void = {}) {
         self.host = host
         self.stats = stats
@@ -126,25 +126,20 @@ final class WebSessionDriver: Sendable {
             case .stopTransport: break          // by the caller, outside the lock
             case .end(let ending):
                 guard let id = s.session else { break }
-                host.close(id, reason: ending.closeReason)
+                host.send(.close(ending.closeReason), for: id)
                 stats.count(ended: ending.closeReason.description)
-            default:
-                guard let id = s.session else { break }
-                switch action {
-                case let .motion(sample, latency): host.motion(id, sample, latencyMicros: latency)
-                case let .button(button, isDown): host.button(id, button, isDown: isDown)
-                case .heard: host.heard(id)
-                case .recenter: host.recenter(id)
-                case .mode(let wanted): host.mode(id, set: wanted) { answer(.mode($0)) }
-                case .pad(let on): host.pad(id, on: on) { answer(.pad(on: $0 ?? false, available: $0 != nil)) }
-                case .gyroStick(let target): host.gyroStick(id, target) { answer(.gyroStick($0)) }
-                case .calibrate: host.calibrate(id) { answer($0.map(WebHostMessage.calibration)) }
-                case .input(let message):
-                    host.input(id, message) { [weak self] answer in
-                        self?.state.withLock { $0.machine.inputDone() }
-                        reply(answer)
-                    }
-                default: break
+            case let .motion(sample, latency): send(.motion(sample, latencyMicros: latency), to: s.session)
+            case let .button(button, isDown): send(.button(button, isDown: isDown), to: s.session)
+            case .heard: send(.heard, to: s.session)
+            case .recenter: send(.recenter, to: s.session)
+            case .mode(let wanted): send(.mode(set: wanted), to: s.session) { answer(Self.page($0)) }
+            case .pad(let on): send(.pad(on: on), to: s.session) { answer(Self.page($0)) }
+            case .gyroStick(let target): send(.gyroStick(target), to: s.session) { answer(Self.page($0)) }
+            case .calibrate: send(.calibrate, to: s.session) { answer(Self.page($0)) }
+            case .input(let message):
+                send(.input(message), to: s.session) { [weak self] answered in
+                    self?.state.withLock { $0.machine.inputDone() }
+                    if case .reply(let page)? = answered { reply(page) } else { reply(nil) }
                 }
             }
         }
@@ -159,6 +154,24 @@ final class WebSessionDriver: Sendable {
             s.timer = nil
         }
         return out
+    }
+
+    /// The session's command to the host, once it is open (before, nothing is sent).
+    private func send(_ command: ControllerCommand, to session: SessionID?, answer: HostControllers.Answer? = nil) {
+        guard let id = session else { return }
+        host.send(command, for: id, answer: answer)
+    }
+
+    /// What the page is told of a command's answer: the mode in effect, the pad's state,
+    /// the gyro stick's target, what a calibrate request came to; nil: nothing.
+    private static func page(_ answer: ControllerAnswer?) -> WebHostMessage? {
+        switch answer {
+        case .mode(let mode)?: .mode(mode)
+        case .pad(let has)?: .pad(on: has ?? false, available: has != nil)
+        case .gyroStick(let target)?: .gyroStick(target)
+        case .calibration(let report)?: .calibration(report)
+        case .reply?, nil: nil
+        }
     }
 
     /// Sleeps until the machine's deadline, runs `expire`, and goes on while there is a

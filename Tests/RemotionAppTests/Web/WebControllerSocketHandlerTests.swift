@@ -10,7 +10,7 @@ import Synchronization
 import Testing
 
 /// The phone's WebSocket handler (docs/WEB-CONTROLLER.md) on NIO's testing channel: frames
-/// in, the host's calls and the frames written out. The host is `RecordingHost` (it answers
+/// in, the host's commands and the frames written out. The host is `RecordingHost` (it answers
 /// when told, later, as the host's loop does); the registry and its store are real. The
 /// whole socket over TLS with a real page is scripts/web-controller-test.sh and the
 /// WebKit/Chromium stages.
@@ -34,7 +34,7 @@ import Testing
             guard case .accepted(let pairing) = try registry.collect(ticket: ticket) else { throw CancellationError() }
             (id, credential) = (pairing.device.id, pairing.credential)
             // Timeouts far past the test: the watchdog must not end the socket here.
-            let socket = WebControllerSocket(host: host, registry: registry, stats: WebControllerStats(),
+            let socket = WebControllerSocket(host: host.controllers, registry: registry, stats: WebControllerStats(),
                                              timeout: .seconds(60), helloTimeout: .seconds(60))
             let channel = self.channel, reads = self.reads
             try await channel.testingEventLoop.executeInContext {

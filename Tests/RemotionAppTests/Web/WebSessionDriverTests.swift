@@ -9,47 +9,54 @@ import Testing
 /// records its calls: what a data channel delivers reaches the host in one order, page input
 /// included, and closing releases and ends once.
 @Suite struct WebSessionDriverTests {
-    /// Records every call in order; answers input and modes when `answer` runs (as the host's
-    /// loop does, later: never from inside the call).
-    final class RecordingHost: ExternalControllerHost {
+    /// Records every command in order as `HostControllers` delivers it; answers input and
+    /// modes when `answer` runs (as the host's loop does, later: never from inside the call).
+    final class RecordingHost: Sendable {
         let calls = Mutex<[String]>([])
         let pending = Mutex<[@Sendable () -> Void]>([])
         func answer() { for reply in pending.withLock({ p in defer { p = [] }; return p }) { reply() } }
-        var name: String { "test-host" }
-        private func record(_ s: String) { calls.withLock { $0.append(s) } }
         /// The notices sink (rumble and light, calibration) the last `open` was given.
         let noticeSink = Mutex<(@Sendable (ControllerNotice) -> Void)?>(nil)
-        func open(from origin: HostControllerOrigin, name: String,
-                  notices: (@Sendable (ControllerNotice) -> Void)?) async -> SessionID? {
-            noticeSink.withLock { $0 = notices }
-            return SessionID(7)
-        }
-        func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?) { record("motion \(sample.buttons)") }
-        func button(_ id: SessionID, _ button: Button, isDown: Bool) { record("button \(button) \(isDown ? "down" : "up")") }
-        func close(_ id: SessionID, reason: SessionCloseReason) { record("close \(reason)") }
-        func heard(_ id: SessionID) { record("heard") }
-        func recenter(_ id: SessionID) { record("recenter") }
-        func setTyping(_ id: SessionID, allowed: Bool) {}
-        func mode(_ id: SessionID, set mode: MappingSettings.Mode?, reply: @escaping @Sendable (MappingSettings.Mode) -> Void) {
-            record("mode"); pending.withLock { $0.append { reply(mode ?? .pointer) } }
-        }
-        /// Pads: on for any session, as a host with `--gamepad` answers.
-        func pad(_ id: SessionID, on: Bool, reply: @escaping @Sendable (Bool?) -> Void) {
-            record("pad \(on)"); pending.withLock { $0.append { reply(on) } }
-        }
-        func gyroStick(_ id: SessionID, _ target: GyroStickSettings.Target,
-                       reply: @escaping @Sendable (GyroStickSettings.Target) -> Void) {
-            record("gyro-stick \(target.rawValue)"); pending.withLock { $0.append { reply(target) } }
-        }
         /// Calibration: what `calibration` says (started unless told otherwise).
         let calibration = Mutex<CalibrationReport?>(.running(progress: 0))
-        func calibrate(_ id: SessionID, reply: @escaping @Sendable (CalibrationReport?) -> Void) {
-            let report = calibration.withLock { $0 }
-            record("calibrate"); pending.withLock { $0.append { reply(report) } }
+
+        /// The seam the transports hold, delivering to this recorder.
+        var controllers: HostControllers {
+            HostControllers(name: "test-host", open: { [self] _, _, notices in
+                noticeSink.withLock { $0 = notices }
+                return SessionID(7)
+            }, deliver: { [self] command, _, answer in deliver(command, answer: answer ?? { _ in }) })
         }
-        func buttonLabels(_ id: SessionID) async -> WebInputReply? { nil }
-        func input(_ id: SessionID, _ message: WebInputMessage, reply: @escaping @Sendable (WebInputReply?) -> Void) {
-            record("input"); pending.withLock { $0.append { reply(nil) } }
+
+        private func deliver(_ command: ControllerCommand, answer: @escaping HostControllers.Answer) {
+            switch command {
+            case .setTyping: break
+            case .buttonLabels: answer(nil)     // no labels, at once (the hello awaits it)
+            case .mode(let mode): record("mode", answering: .mode(mode ?? .pointer), answer)
+            // Pads: on for any session, as a host with `--gamepad` answers.
+            case .pad(let on): record("pad \(on)", answering: .pad(on), answer)
+            case .gyroStick(let target): record("gyro-stick \(target.rawValue)", answering: .gyroStick(target), answer)
+            case .calibrate: record("calibrate", answering: calibration.withLock { $0 }.map(ControllerAnswer.calibration), answer)
+            case .input: record("input", answering: nil, answer)
+            default: record(Self.describe(command))
+            }
+        }
+
+        /// A command without an answer as the tests spell it.
+        static func describe(_ command: ControllerCommand) -> String {
+            switch command {
+            case .motion(let sample, _): "motion \(sample.buttons)"
+            case let .button(button, isDown): "button \(button) \(isDown ? "down" : "up")"
+            case .close(let reason): "close \(reason)"
+            case .heard: "heard"
+            case .recenter: "recenter"
+            default: "\(command)"
+            }
+        }
+
+        private func record(_ s: String, answering: ControllerAnswer? = nil, _ answer: HostControllers.Answer? = nil) {
+            calls.withLock { $0.append(s) }
+            if let answer { pending.withLock { $0.append { answer(answering) } } }
         }
     }
 
@@ -59,7 +66,7 @@ import Testing
     /// channel; the answer says the pad's state; on the motion channel it is dropped.
     @Test func aPadCommandReachesTheHostInOrderAndItsAnswerTheCaller() {
         let host = RecordingHost()
-        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels, limit: .seconds(2.5))
+        let driver = WebSessionDriver(host: host.controllers, stats: WebControllerStats(), transport: .dataChannels, limit: .seconds(2.5))
         #expect(driver.opened(SessionID(7)))
         let answers = Mutex<[WebHostMessage?]>([])
         _ = driver.received(Self.button(.a, down: true), on: .control)
@@ -84,7 +91,7 @@ import Testing
     @Test func dataChannelInputReachesTheHostInOrderWithItsButtons() {
         let host = RecordingHost()
         let stopped = Mutex(0)
-        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels,
+        let driver = WebSessionDriver(host: host.controllers, stats: WebControllerStats(), transport: .dataChannels,
                                       limit: .seconds(2.5), stop: { stopped.withLock { $0 += 1 } })
         #expect(driver.opened(SessionID(7)))
         _ = driver.received(Self.button(.a, down: true), on: .control)
@@ -109,7 +116,7 @@ import Testing
     /// what it came to; on the motion channel it is dropped and answered nil at once.
     @Test func aCalibrateCommandReachesTheHostAndItsAnswerThePage() {
         let host = RecordingHost()
-        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels, limit: .seconds(2.5))
+        let driver = WebSessionDriver(host: host.controllers, stats: WebControllerStats(), transport: .dataChannels, limit: .seconds(2.5))
         #expect(driver.opened(SessionID(7)))
         let answers = Mutex<[WebHostMessage?]>([])
         _ = driver.received(Self.button(.a, down: true), on: .control)
@@ -144,7 +151,7 @@ import Testing
         let host = RecordingHost()
         let time = VirtualClock()
         let stopped = Mutex(0)
-        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels,
+        let driver = WebSessionDriver(host: host.controllers, stats: WebControllerStats(), transport: .dataChannels,
                                       limit: .seconds(2.5), clock: time.clock, stop: { stopped.withLock { $0 += 1 } })
         #expect(driver.opened(SessionID(7)))
         _ = driver.received(Self.button(.a, down: true), on: .control)
@@ -159,7 +166,7 @@ import Testing
     @Test func aClosedPageStopsAtOnceAndNothingReachesTheHostAfter() {
         let host = RecordingHost()
         let stopped = Mutex(0)
-        let driver = WebSessionDriver(host: host, stats: WebControllerStats(), transport: .dataChannels,
+        let driver = WebSessionDriver(host: host.controllers, stats: WebControllerStats(), transport: .dataChannels,
                                       limit: .seconds(2.5), stop: { stopped.withLock { $0 += 1 } })
         #expect(driver.opened(SessionID(7)))
         driver.close(.closedByPage)

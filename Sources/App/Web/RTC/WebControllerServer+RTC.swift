@@ -5,7 +5,7 @@ extension WebControllerServer {
     /// `POST /api/rtc` and the peers behind it. Without `configuration.rtc`, or where
     /// GStreamer's webrtcbin cannot start (`rtcUnavailable` says why; the host prints it), the route answers 503 and
     /// pages use the WebSocket.
-    func addRTC(_ configuration: Configuration, host: any ExternalControllerHost, guardian: WebRequestGuard,
+    func addRTC(_ configuration: Configuration, host: HostControllers, guardian: WebRequestGuard,
                 routes: WebControllerRoutes, router: Router<WebRequestContext>) throws {
         #if canImport(CWebRTCPeer)
         var peers: WebRTCPeers?

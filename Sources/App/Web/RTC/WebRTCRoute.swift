@@ -13,7 +13,7 @@ struct WebRTCRoute: Sendable {
     let refuse: @Sendable (WebRequestGuard.Refusal) -> Response
     #if canImport(CWebRTCPeer)
     let peers: WebRTCPeers?
-    let host: any ExternalControllerHost
+    let host: HostControllers
     let timeout: Duration
     #endif
 

@@ -56,7 +56,7 @@ final class WebRTCSession: Sendable {
         var lastHeard = NIODeadline.now()
     }
 
-    let host: any ExternalControllerHost
+    let host: HostControllers
     let registry: WebDeviceRegistry
     let stats: WebControllerStats
     let device: WebDevice
@@ -72,7 +72,7 @@ final class WebRTCSession: Sendable {
     /// The host's answers (page input, modes) go back in order, off the host's loop.
     private let replies = DispatchQueue(label: "remotion.webrtc.replies")
 
-    init(host: any ExternalControllerHost, registry: WebDeviceRegistry, stats: WebControllerStats, device: WebDevice, timeout: Duration) {
+    init(host: HostControllers, registry: WebDeviceRegistry, stats: WebControllerStats, device: WebDevice, timeout: Duration) {
         self.host = host; self.registry = registry; self.stats = stats; self.device = device; self.timeout = timeout
         let slot = PeerSlot()
         self.slot = slot
@@ -177,11 +177,11 @@ final class WebRTCSession: Sendable {
             return
         }
         // Ended meanwhile: the machine is closed and never saw this session.
-        guard driver.opened(id) else { host.close(id, reason: .clientDisconnected(.user)); return }
+        guard driver.opened(id) else { host.send(.close(.clientDisconnected(.user)), for: id); return }
         state.withLock { $0.lastHeard = .now() }
-        host.setTyping(id, allowed: registry.mayType(device.id))
+        host.send(.setTyping(allowed: registry.mayType(device.id)), for: id)
         stats.count(opened: 1)
-        let mode = await host.mode(id, set: nil)
+        let mode = await host.mode(id)
         send(WebHostMessage.welcome(host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text)
         if let labels = await host.buttonLabels(id) { send(labels.text) }
     }
@@ -227,7 +227,7 @@ final class WebRTCSession: Sendable {
                 end(.revoked); return        // the machine says goodbye ("revoked")
             }
             let may = registry.mayType(device.id)
-            if let session, may != typing { typing = may; host.setTyping(session, allowed: may) }
+            if let session, may != typing { typing = may; host.send(.setTyping(allowed: may), for: session) }
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 /// Controllers of other transports (the page, DSU, local pads) join the pipeline on the
 /// host's loop: they take slots beside the datagram sessions, release what they held however
 /// they end, and the UDP handler is only told, never passed through.
-@Suite struct HostPipelineControllersTests {
+@Suite struct HostPipelineExternalSessionsTests {
     static let screen = ScreenGeometry(width: 1920, height: 1080)
 
     static func pipeline() -> (HostPipeline, VirtualScreenBackend, RecordingSinkDriver) {
@@ -62,11 +62,33 @@ import Testing
         #expect(p.injector.held.values.allSatisfy { $0.isEmpty } && p.sessions.isEmpty, "closed when the host stops")
     }
 
+    /// A transport's command becomes the pipeline's own verb through its one entry
+    /// (`perform`), answered by at most one value; an unknown session answers what the
+    /// verbs say for it.
+    @Test func aCommandIsThePipelinesOwnVerbAnsweredOnce() throws {
+        let (p, _, driver) = Self.pipeline()
+        let phone = try #require(p.open(from: .web(device: "phone", peer: nil), name: "phone", now: .zero))
+        #expect(p.perform(.button(.a, isDown: true), for: phone, now: .milliseconds(1)) == nil)
+        #expect(p.injector.held[phone]?.isEmpty == false && driver.changes.map(\.membership) == [true, false])
+        #expect(p.perform(.mode(set: .fps), for: phone, now: .milliseconds(2)) == .mode(.fps))
+        #expect(p.perform(.mode(set: nil), for: phone, now: .milliseconds(2)) == .mode(.fps))
+        #expect(p.perform(.gyroStick(.left), for: phone, now: .milliseconds(2)) == .gyroStick(.left))
+        #expect(p.perform(.pad(on: true), for: phone, now: .milliseconds(2)) == .pad(nil), "this host makes no pads")
+        #expect(p.perform(.buttonLabels, for: phone, now: .milliseconds(2)) == .reply(p.buttonLabels(phone)))
+        let gone = SessionID(0xDEAD)
+        #expect(p.perform(.mode(set: nil), for: gone, now: .milliseconds(3)) == .mode(.pointer))
+        #expect(p.perform(.gyroStick(.left), for: gone, now: .milliseconds(3)) == .gyroStick(.off))
+        #expect(p.perform(.calibrate, for: gone, now: .milliseconds(3)) == nil)
+        #expect(p.perform(.close(.clientDisconnected(.user)), for: phone, now: .milliseconds(4)) == nil)
+        #expect(p.injector.held[phone] == nil && p.sessions[phone] == nil, "released and closed")
+    }
+
     /// On a real host: a phone's page holds the only slot, so a UDP controller is told the
     /// host is full; when the page leaves, the UDP controller gets in.
     @Test func aDatagramControllerFindsTheSlotThePageHolds() async throws {
         let rig = try await PipelineRig.start(maximum: 1)
         let loop = HostLoop(rig.host)
+        let controllers = HostControllers(loop: loop, name: "test-host")
         // The page pings as a live page does, every second from the moment it opens, on the
         // host's own loop (where the backstop's timer runs too): however long a loaded machine
         // takes to resume this task and bring the UDP controller's hello (34 s once), the
@@ -75,7 +97,7 @@ import Testing
         let phone = try await loop.onLoop { pipeline, now -> (SessionID, RepeatedTask)? in
             guard let page = pipeline.open(from: .web(device: "phone", peer: nil), name: "phone", now: now) else { return nil }
             let pings = eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
-                loop.execute { $0.heard(page, now: $1) }
+                controllers.send(.heard, for: page)
             }
             return (page, pings)
         }
@@ -88,7 +110,7 @@ import Testing
         #expect(first == .disconnected(.full))
         await refused.close()
         pings.cancel()
-        loop.execute { $0.close(page, reason: .clientDisconnected(.user), now: $1) }
+        controllers.send(.close(.clientDisconnected(.user)), for: page)
         let admitted = try await ClientService<PlainClientFraming>.start(
             host: rig.host.localAddress, sessionID: SessionID(0xBEEF), plan: plan, makeFraming: { PlainClientFraming() })
         var next: ClientEvent?
