@@ -6,11 +6,11 @@ import RemotionHostLogic
 /// A game's light colour on a pad's LEDs (docs/LOCAL-PADS.md "Light"): `LocalPadLight` says
 /// what to write where; this finds the LED class devices and writes their attributes.
 extension EvdevSysfs {
-    /// The RGB light of the pad `node` belongs to: the LED class devices under its HID device
+    /// The RGB light of the pad whose HID device is `hid`: the LED class devices under it
     /// (/sys/class/input/eventN/device/device/leds/…, where every driver here puts them).
-    static func light(of node: EvdevNodeInfo) -> LocalPadLight? {
-        guard !node.parent.isEmpty else { return nil }
-        let leds = "\(node.parent)/leds"
+    static func light(hidDevice hid: String) -> LocalPadLight? {
+        guard !hid.isEmpty else { return nil }
+        let leds = "\(hid)/leds"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: leds)) ?? []
         return LocalPadLight.layout(leds: leds, names: names, read: text).map(LocalPadLight.init)
     }
@@ -34,6 +34,11 @@ extension LocalPadReaderLoop {
     mutating func showLights() {
         for (key, colour) in mailbox.takeLights() {
             guard var p = pads[key] else { continue }
+            if !p.lightLooked {
+                p.lightLooked = true
+                p.light = EvdevSysfs.light(hidDevice: p.hidDevice)
+                pads[key] = p
+            }
             guard var light = p.light else {
                 say("local pads: \(p.name) has no RGB light Remotion knows (its driver makes none), so a game's colour cannot reach it")
                 continue
