@@ -6,10 +6,12 @@ import RemotionHostLogic
 /// A game's light colour on a pad's LEDs (docs/LOCAL-PADS.md "Light"): `LocalPadLight` says
 /// what to write where; this finds the LED class devices and writes their attributes.
 extension EvdevSysfs {
-    /// The RGB light of the pad whose HID device is `hid`: the LED class devices under it
-    /// (/sys/class/input/eventN/device/device/leds/…, where every driver here puts them).
-    static func light(hidDevice hid: String) -> LocalPadLight? {
-        guard !hid.isEmpty else { return nil }
+    /// The RGB light of the pad whose event node is `node` (/dev/input/eventN): the LED class
+    /// devices under its HID device (/sys/class/input/eventN/device/device/leds/…, where
+    /// every driver here puts them), resolved now: a node's name is reused by the next pad.
+    static func light(ofNode node: String) -> LocalPadLight? {
+        let event = node.split(separator: "/").last.map(String.init) ?? ""
+        guard event.hasPrefix("event"), let hid = resolved("\(classDirectory)/\(event)/device/device") else { return nil }
         let leds = "\(hid)/leds"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: leds)) ?? []
         return LocalPadLight.layout(leds: leds, names: names, read: text).map(LocalPadLight.init)
@@ -36,7 +38,7 @@ extension LocalPadReaderLoop {
             guard var p = pads[key] else { continue }
             if !p.lightLooked {
                 p.lightLooked = true
-                p.light = EvdevSysfs.light(hidDevice: p.hidDevice)
+                p.light = EvdevSysfs.light(ofNode: p.motion.path)
                 pads[key] = p
             }
             guard var light = p.light else {

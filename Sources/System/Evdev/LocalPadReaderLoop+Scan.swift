@@ -66,8 +66,7 @@ extension LocalPadReaderLoop {
         do {
             let pad = try LocalPad(driver: plan.driver, motionAxes: device.absInfos(EvdevCode.motionAxes))
             let name = LocalPadNodes.displayName(plan.motion)
-            pads[plan.motion.path] = OpenPad(pad: pad, motion: device, name: name, driver: plan.driver.rawValue,
-                                             hidDevice: plan.motion.parent)
+            pads[plan.motion.path] = OpenPad(pad: pad, motion: device, name: name, driver: plan.driver.rawValue)
             notify(.opened(key: plan.motion.path, name: name, uniq: plan.motion.uniq))
             // Said every time (a pad plugged in again is read again).
             notify(.say("local pads: reading \(name) from \(plan.motion.path) "

@@ -84,8 +84,6 @@ struct LocalPadReaderLoop {
         /// For the inventory: its controller's name and its driver's axis convention.
         var name = ""
         var driver = ""
-        /// Its HID device in sysfs, whose `leds` hold its light.
-        var hidDevice = ""
         /// Its RGB light's LEDs (looked for at the first colour a game sets: hid-playstation
         /// registers them after the input nodes the reader opens the pad by; nil: none known).
         var light: LocalPadLight?
