@@ -12,7 +12,10 @@
 # second reader of the grabbed evdev node gets nothing; Cross is a click pressed and
 # released once; a second pad unplugged (SIGKILL, no rest report) while Cross is held releases
 # it; the host skips the virtual DualSense it made (no feedback loop) and that pad turns at the
-# owned pad's rate. No network device.
+# owned pad's rate; a game's rumble and then its light (the virtual pad's LED in sysfs) on the
+# second pad's virtual DualSense reach the owned pad (its probe logs hid-playstation's output
+# reports), and the package's udev rule makes only that pad's lightbar attributes writable.
+# No network device.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s.%N)

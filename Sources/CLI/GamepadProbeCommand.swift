@@ -55,8 +55,10 @@ struct GamepadProbeCommand: ParsableCommand {
                 default: break
                 }
             }, onOutput: { output in
+                // "lightbar": the colour the report sets, null when it sets none.
+                let light: Any = output.lightbar.map { [Int($0.red), Int($0.green), Int($0.blue)] } ?? NSNull()
                 say(["event": "output", "rumble_left": Int(output.rumbleLeft), "rumble_right": Int(output.rumbleRight),
-                     "sets_rumble": output.setsRumble])
+                     "sets_rumble": output.setsRumble, "lightbar": light])
             })
         } catch {
             throw UserError(error.description)

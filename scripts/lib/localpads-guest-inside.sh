@@ -16,6 +16,9 @@ fact kernel "$(uname -r)"
 
 ip link set lo up
 say "udev"
+# Remotion's own rules, as the package installs them: the light's line makes the pads' lightbar
+# attributes writable (checked below on the owned pad); uaccess needs logind, absent here.
+mkdir -p /run/udev/rules.d && cp "$(dirname "$0")/../../packaging/60-remotion-uinput.rules" /run/udev/rules.d/
 /lib/systemd/systemd-udevd --daemon
 udevadm trigger --action=add --subsystem-match=input --subsystem-match=misc >/dev/null 2>&1
 udevadm settle -t 20
@@ -94,6 +97,10 @@ if wait_for 30 "the host reads the second pad" at_least "$out/host.err" "local p
     snapshot "$(ready_value /tmp/nobody/ready dashboardPort)" "$out/nobody-snapshot.json"
     rumble_ended() { awk '/"rumble_left":255/ { on = 1 } on && /"rumble_left":0,"rumble_right":0,"sets_rumble":true/ { found = 1 } END { exit !found }' "$out/probe2.out"; }
     wait_for 20 "the owned pad's rumble ends" rumble_ended
+    say "a game sets the light of the second pad's virtual DualSense (its LED in sysfs)"
+    /usr/bin/python3 "$(dirname "$0")/localpads_guest_light.py" "$out/light.json" >"$out/light.out" 2>&1
+    fact light_rc $?
+    wait_for 20 "the owned pad's light" at_least "$out/probe2.out" '"lightbar":\[255,64,16\]' 1
     t0=$(now); kill -9 "$probe"
     wait_for 40 "the release after the unplug" at_least "$out/libinput" "BTN_LEFT (272) released" 2
     fact unplug_release_seconds "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"

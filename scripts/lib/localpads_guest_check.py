@@ -135,6 +135,23 @@ def main():
           facts.get("rumble_rc") == "0" and on is not None and motors[on] == (255, 128), (game, motors, read("rumble.out")[-300:]))
     check("... and stops there when the game's 400 ms are over",
           on is not None and (0, 0) in motors[on + 1:], motors)
+    # Then a game's light on the same virtual pad (its LED: 255 64 16 into multi_intensity, 255
+    # into brightness) reaches the owned pad: its hid-playstation's output report to the probe
+    # carries the colour exactly. No tolerance: the brightness is written at max_brightness
+    # (255) by the game and by the host, so the driver's intensity x brightness / max_brightness
+    # is the identity at both ends.
+    light = json.loads(read("light.json") or "{}")
+    colour = light.get("colour")
+    lightbars = [o.get("lightbar") for o in outputs if o.get("lightbar") is not None]
+    got = [c for c in lightbars if c == colour]
+    check(f"a game's light on the virtual pad reaches the owned pad: {colour} (the probe's lightbars: {lightbars})",
+          facts.get("light_rc") == "0" and colour is not None and bool(got), (light, read("light.out")[-300:]))
+    # The host writes a colour once (multi_intensity, then brightness): not again per refresh.
+    check(f"... written once: {len(got)} of the owned pad's reports carry it (at most 2)", 1 <= len(got) <= 2, lightbars)
+    modes = light.get("owned_modes") or {}
+    check(f"Remotion's udev rule makes only the owned pad's lightbar colour and brightness writable: {modes}",
+          modes.get("multi_intensity") == "666" and modes.get("brightness") == "666"
+          and modes.get("trigger") == "644" and modes.get("player_brightness") == "644", light)
     # The dashboard's status (GET /api/snapshot) says which pads are read and which nodes are
     # not, with why: the second pad read (grabbed, its gamepad node, rumble), its virtual
     # DualSense skipped as Remotion's own; nobody's host: the pad not readable, with the fix.

@@ -19,13 +19,15 @@ package final class LocalPadBridge: Sendable {
 
     package static func start(host: HostLoop, config: LocalPadsConfig, logger: Logger) async throws -> LocalPadBridge {
         let loop = host.eventLoop
-        // A game's rumble goes back to the pad's reader; a pad can open (and a game rumble it)
-        // before the watcher below is made, so the sessions reach it through this.
-        let rumbleTarget = Mutex<LocalPadWatcher?>(nil)
+        // A game's rumble and light go back to the pad's reader; a pad can open (and a game
+        // rumble it) before the watcher below is made, so the sessions reach it through this.
+        let feedbackTarget = Mutex<LocalPadWatcher?>(nil)
         let sessions = try await host.onLoop { pipeline, _ in
-            let s = LocalPadSessions(pipeline: pipeline, logger: logger) { key, rumble in
-                rumbleTarget.withLock { $0 }?.rumble(key, rumble)
-            }
+            let s = LocalPadSessions(pipeline: pipeline, logger: logger, rumble: { key, rumble in
+                feedbackTarget.withLock { $0 }?.rumble(key, rumble)
+            }, light: { key, colour in
+                feedbackTarget.withLock { $0 }?.light(key, colour)
+            })
             pipeline.dropReporters.append(s)
             return NIOLoopBound(s, eventLoop: loop)
         }
@@ -39,7 +41,7 @@ package final class LocalPadBridge: Sendable {
                 for notice in notices { sessions.value.handle(notice, now: now) }
             }
         }
-        rumbleTarget.withLock { $0 = watcher }
+        feedbackTarget.withLock { $0 = watcher }
         return LocalPadBridge(watcher: watcher)
     }
 
@@ -70,12 +72,16 @@ final class LocalPadSessions: HostDropReporter {
     private var hostBehindEvents = 0
     private var saidBehind: Set<String> = []
     private let rumble: @Sendable (String, LocalPadRumble) -> Void
+    private let light: @Sendable (String, ControllerFeedback.Color) -> Void
 
-    /// `rumble` plays a game's rumble on the pad named by its key (the reader's thread does it).
-    init(pipeline: HostPipeline, logger: Logger, rumble: @escaping @Sendable (String, LocalPadRumble) -> Void) {
+    /// `rumble` plays a game's rumble on the pad named by its key, `light` shows the colour
+    /// the game set (the reader's thread does both; it writes a colour only when it changed).
+    init(pipeline: HostPipeline, logger: Logger, rumble: @escaping @Sendable (String, LocalPadRumble) -> Void,
+         light: @escaping @Sendable (String, ControllerFeedback.Color) -> Void = { _, _ in }) {
         self.pipeline = pipeline
         self.logger = logger
         self.rumble = rumble
+        self.light = light
     }
 
     /// Events the loop fell too far behind to take (`LocalPadInbox`), by pad: counted with the
@@ -95,10 +101,12 @@ final class LocalPadSessions: HostDropReporter {
             guard sessions[key] == nil else { return }
             // The node's path names the pad (its origin; a local pad has no network address);
             // its uniq names it for calibration memory (the path changes when it is plugged in again).
-            let rumble = self.rumble
-            // The pad's way back: a game's rumble on its virtual pad reaches the real one.
+            let rumble = self.rumble, light = self.light
+            // The pad's way back: a game's rumble and light on its virtual pad reach the real one.
             let notices: @Sendable (ControllerNotice) -> Void = { notice in
-                if case .feedback(let f) = notice { rumble(key, LocalPadRumble(f)) }
+                guard case .feedback(let f) = notice else { return }
+                rumble(key, LocalPadRumble(f))
+                if let colour = f.lightbar { light(key, colour) }
             }
             guard let id = pipeline.open(from: .localPad(key), name: name,
                                          calibrationKey: ControllerCalibrationKey.localPad(uniq: uniq),

@@ -20,6 +20,8 @@ package struct LocalPadCounters: Sendable, Equatable {
     package var outOfRange = 0
     /// A read that was not a whole number of input events (evdev never does this).
     package var partialReads = 0
+    /// A game's light this user may not write to the pad's LEDs (EACCES/EPERM: `LocalPadLight`).
+    package var lightDenied = 0
     /// The furthest the reader fell behind the pad: from the oldest event of a read to the
     /// read, µs (both CLOCK_MONOTONIC). Not a drop; the pad's end line says it when it is
     /// long enough to have lost frames (`LocalPadCounters.lagWorthSaying`).
@@ -33,7 +35,8 @@ package struct LocalPadCounters: Sendable, Equatable {
     package var counts: [String: Int] {
         let all = ["dropped-by-kernel": droppedByKernel, "timestamp-backwards": timestampBackwards,
                    "timestamp-repeated": timestampRepeated, "no-timestamp": noTimestamp,
-                   "out-of-range": outOfRange, "partial-read": partialReads]
+                   "out-of-range": outOfRange, "partial-read": partialReads,
+                   "light-denied": lightDenied]
         return all.filter { $0.value > 0 }
     }
 }

@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import RemotionHostLogic
+import RemotionProtocol
 import Synchronization
 
 /// What the local-pads reader tells the host, in order, from its own thread.
@@ -56,6 +57,10 @@ package final class LocalPadWatcher: Sendable {
     /// pad's gamepad node; a newer one for the same pad replaces one not yet played.
     package func rumble(_ key: String, _ rumble: LocalPadRumble) { mailbox.post(key, rumble) }
 
+    /// A game's light colour for the pad named `key` (from any thread): the reader writes it
+    /// to the pad's LEDs when it differs from the last (`LocalPadLight`).
+    package func light(_ key: String, _ colour: ControllerFeedback.Color) { mailbox.post(key, light: colour) }
+
     /// Stops the reader: every open pad is closed (a `.closed` notice each) before this returns.
     package func stop() {
         guard mailbox.requestStop() else { return }
@@ -64,61 +69,6 @@ package final class LocalPadWatcher: Sendable {
     }
 
     deinit { stop() }
-}
-
-/// What other threads hand the reader thread: rumbles to play and the stop request, each
-/// followed by a byte on the wake pipe. Bounded: one pending rumble per pad key, and the
-/// keys of pads that are gone are dropped when the reader takes them.
-final class LocalPadMailbox: Sendable {
-    private struct State {
-        var wake: Int32
-        var stopping = false
-        var rumbles: [String: LocalPadRumble] = [:]
-    }
-    private let state: Mutex<State>
-
-    init(wake: Int32) { state = Mutex(State(wake: wake)) }
-
-    /// Under the lock, so the wake descriptor cannot be closed (and reused) mid-write.
-    private static func poke(_ s: inout State) {
-        guard s.wake >= 0 else { return }
-        var one: UInt8 = 1
-        _ = Glibc.write(s.wake, &one, 1)   // non-blocking: a full pipe already wakes the reader
-    }
-
-    func post(_ key: String, _ rumble: LocalPadRumble) {
-        state.withLock { s in
-            guard !s.stopping else { return }
-            s.rumbles[key] = rumble
-            Self.poke(&s)
-        }
-    }
-
-    /// True the first time (the reader is woken to stop).
-    func requestStop() -> Bool {
-        state.withLock { s in
-            guard !s.stopping else { return false }
-            s.stopping = true
-            Self.poke(&s)
-            return true
-        }
-    }
-
-    var isStopping: Bool { state.withLock { $0.stopping } }
-
-    func takeRumbles() -> [String: LocalPadRumble] {
-        state.withLock { s in
-            defer { s.rumbles.removeAll() }
-            return s.rumbles
-        }
-    }
-
-    func closeWake() {
-        state.withLock { s in
-            if s.wake >= 0 { Glibc.close(s.wake) }
-            s.wake = -1
-        }
-    }
 }
 
 /// The reader thread's state: the inotify watch, the open pads, the lines already said.
@@ -134,6 +84,17 @@ struct LocalPadReaderLoop {
         /// For the inventory: its controller's name and its driver's axis convention.
         var name = ""
         var driver = ""
+        /// Its RGB light's LEDs (looked for at the first colour a game sets: hid-playstation
+        /// registers them after the input nodes the reader opens the pad by; nil: none known).
+        var light: LocalPadLight?
+        var lightLooked = false
+
+        /// What it dropped so far, with the light's refused writes.
+        var counters: LocalPadCounters {
+            var c = pad.counters
+            c.lightDenied = light?.refused ?? 0
+            return c
+        }
     }
 
     let config: LocalPadsConfig
@@ -183,6 +144,7 @@ struct LocalPadReaderLoop {
                 while drain.withUnsafeMutableBytes({ Glibc.read(wake, $0.baseAddress, $0.count) }) > 0 {}
                 if mailbox.isStopping { break }
                 playRumbles()
+                showLights()
             }
             if fds[1].revents & Int16(POLLIN) != 0 {
                 let start = Self.nowMillis()
@@ -197,7 +159,7 @@ struct LocalPadReaderLoop {
             noteBusy(now - start, doing: "reading the pads")
             if now - lastAlive >= 500 {
                 lastAlive = now
-                if !pads.isEmpty { notify(.alive(pads.mapValues(\.pad.counters))) }
+                if !pads.isEmpty { notify(.alive(pads.mapValues(\.counters))) }
             }
         }
         for key in pads.keys.sorted() { close(key, why: "host-shutdown") }
@@ -243,7 +205,7 @@ struct LocalPadReaderLoop {
         guard let p = pads.removeValue(forKey: key) else { return }
         p.controls?.close()
         p.motion.close()
-        notify(.closed(key: key, why: why, counters: p.pad.counters))
+        notify(.closed(key: key, why: why, counters: p.counters))
         publishInventory()
     }
 

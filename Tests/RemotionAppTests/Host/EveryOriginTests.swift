@@ -58,9 +58,11 @@ import Testing
             web = try #require(rig.pipeline.open(from: .web(device: "phone", peer: nil), name: "phone", now: rig.now))
             rig.pipeline.button(web, .a, isDown: true, now: rig.now)
             let rumbles = self.rumbles
-            localPads = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger) { key, r in
+            localPads = LocalPadSessions(pipeline: rig.pipeline, logger: RecordingLog().logger, rumble: { key, r in
                 rumbles.sent.withLock { $0.append((key, r)) }
-            }
+            }, light: { key, colour in
+                rumbles.lights.withLock { $0.append((key, colour)) }
+            })
             localPads.handle(.opened(key: "/dev/input/event7", name: "Pro Controller"), now: rig.now)
             localPads.handle(.events(key: "/dev/input/event7", [.button(.a, isDown: true)]), now: rig.now)
         }
@@ -73,6 +75,7 @@ import Testing
     /// the host's loop, which here is the test's own thread).
     final class RumbleLog: Sendable {
         let sent = Mutex<[(String, LocalPadRumble)]>([])
+        let lights = Mutex<[(String, ControllerFeedback.Color)]>([])
     }
 
     @Test func fourOriginsOneHostEachHoldingItsButton() throws {
@@ -95,6 +98,19 @@ import Testing
         rig.advance(by: .milliseconds(100))
         rig.pipeline.padFeedback(pad, FeedbackChange(rumble: .init(low: 0, high: 0)), now: rig.now)
         #expect(host.rumbles.sent.withLock { $0.last?.1.isOff } == true, "the game's stop reaches the pad too")
+    }
+
+    /// A game sets the light of the local pad's virtual pad: the colour goes back to its reader
+    /// by its node (the reader writes it to the pad's LEDs only when it changed).
+    @Test func aGamesLightGoesBackToTheLocalPadItself() throws {
+        let host = try Host()
+        let rig = host.rig
+        let pad = try #require(rig.pipeline.sessions.first { $0.value.telemetry.address.hasSuffix("/dev/input/event7") }?.key)
+        let orange = ControllerFeedback.Color(red: 255, green: 64, blue: 16)
+        rig.pipeline.padFeedback(pad, FeedbackChange(lightbar: orange), now: rig.now)
+        let lights = host.rumbles.lights.withLock { $0 }
+        #expect(lights.count == 1 && lights.first?.0 == "/dev/input/event7" && lights.first?.1 == orange)
+        #expect(host.rumbles.sent.withLock { $0.last?.1.isOff } == true, "a colour alone leaves the motors off")
     }
 
     @Test func aUserSwitchReleasesEveryOriginAndSilencesEveryPad() throws {
