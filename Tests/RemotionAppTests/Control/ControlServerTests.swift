@@ -95,7 +95,7 @@ import Testing
         #expect(try await client.send(ControlRequest("watch")).ok)
         #expect(!closed.value)
         await client.close()
-        #expect(await eventually(within: .seconds(10)) { closed.value })
+        #expect(await eventually(within: .seconds(30)) { closed.value })
         await server.shutdown()
     }
 }

@@ -74,7 +74,7 @@ import Testing
         #expect(try rig.store.pairedControllers().map(\.name) == ["phone"])
         await client.close()
         // One controller per code: the window closes (after the answer's grace period).
-        #expect(try await eventually(within: .seconds(10)) { try await !rig.isPairing() })
+        #expect(try await eventually(within: .seconds(30)) { try await !rig.isPairing() })
         await rig.stop()
     }
 
@@ -103,7 +103,7 @@ import Testing
         let notYours = try await second.send(ControlRequest("pair-wait"))
         #expect(!notYours.ok, "a window answers only the connection that opened it")
         await first.close()
-        #expect(try await eventually(within: .seconds(10)) { try await !rig.isPairing() })
+        #expect(try await eventually(within: .seconds(30)) { try await !rig.isPairing() })
         #expect(try await second.send(ControlRequest("pair-window", ["seconds": .number(60)])).ok, "a closed window frees the host")
         await second.close()
         await rig.stop()

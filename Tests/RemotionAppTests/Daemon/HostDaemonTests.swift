@@ -44,7 +44,7 @@ import Testing
         // The readiness record: written by run() once every port listens and signals are handled.
         #expect(!FileManager.default.fileExists(atPath: options.readyFile!), "not ready before run()")
         let running = Task { try await daemon.run() }
-        #expect(await eventually(within: .seconds(10)) { FileManager.default.fileExists(atPath: options.readyFile!) })
+        #expect(await eventually(within: .seconds(30)) { FileManager.default.fileExists(atPath: options.readyFile!) })
         let ready = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: options.readyFile!)))
                                  as? [String: Any])
         let udpPort = try #require(ready["udpPort"] as? Int)
@@ -77,7 +77,7 @@ import Testing
         let client = try await ClientService<PlainClientFraming>.start(
             host: try SocketAddress(ipAddress: "127.0.0.1", port: udpPort), sessionID: SessionID(0xDAE), plan: plan,
             makeFraming: { PlainClientFraming() })
-        #expect(await eventually(within: .seconds(10)) { out.text.contains("\"state\":\"down\"") },
+        #expect(await eventually(within: .seconds(30)) { out.text.contains("\"state\":\"down\"") },
                 "the press reaches the log injector: \(out.text.suffix(400))")
         #expect(out.text.contains("\"kind\":\"move"), "and the motion")
         #expect(!out.text.contains("\"state\":\"up\""), "still held while the controller holds it")

@@ -44,7 +44,7 @@ import Testing
         let client = try await ClientService<NoiseClientFraming>.start(
             host: host.localAddress, sessionID: SessionID(77), plan: plan,
             makeFraming: { NoiseClientFraming(staticKey: clientKey, hostStatic: hostKey) })
-        #expect(await eventually(within: .seconds(10)) { publisher.current().controllers.first?.name == "kitchen phone" },
+        #expect(await eventually(within: .seconds(30)) { publisher.current().controllers.first?.name == "kitchen phone" },
                 "names: \(publisher.current().controllers.map(\.name))")
         await client.close()
         await host.shutdown()

@@ -157,7 +157,7 @@ import Testing
         _ = driver.received(Self.button(.a, down: true), on: .control)
         let goodbye = driver.close(.revoked)
         #expect(goodbye.count == 1 && host.calls.withLock { $0 } == ["button A down", "button A up", "close revoked"])
-        let stops = await eventually(within: .seconds(10)) { stopped.withLock { $0 } == 1 }
+        let stops = await eventually(within: .seconds(30)) { stopped.withLock { $0 } == 1 }
         #expect(stops, "the peer stopped at the linger deadline")
         let waited = Duration.nanoseconds(time.nanos.withLock { $0 } - 1_000_000_000)
         #expect(waited >= WebSession.linger && waited < WebSession.linger * 2, "stopped after \(waited) of the driver's time")

@@ -82,7 +82,7 @@ struct UDPPeer: Sendable {
     /// Waits until at least `count` datagrams arrived or `timeout` passed; then waits
     /// `settle` more so late extras would be seen too. The timeout is for datagrams that never
     /// come (a loaded machine's test task may wait its turn on the pool for seconds).
-    func waitFor(_ count: Int, timeout: Duration = .seconds(10), settle: Duration = .milliseconds(30)) async throws -> [Received] {
+    func waitFor(_ count: Int, timeout: Duration = .seconds(30), settle: Duration = .milliseconds(30)) async throws -> [Received] {
         let deadline = ContinuousClock.now + timeout
         while recorder.received.count < count, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))

@@ -17,7 +17,7 @@ import Testing
         let client = try await startSecureClient(to: host.localAddress, key: key, hostKey: hostKey, duration: 30,
                                                  presses: [.init(button: .a, at: 0.2, hold: 20)])
         let collected = Task { await events(of: client) }
-        #expect(try await eventually(within: .seconds(10)) { try await recorded(host).buttonEdges == ["A↓"] })
+        #expect(try await eventually(within: .seconds(30)) { try await recorded(host).buttonEdges == ["A↓"] })
         let revokedAt = ContinuousClock.now
         #expect(try hostStore.revoke(KeyFingerprint.fingerprint(of: key.publicKey)).count == 1)
         let seen = await collected.value
@@ -43,7 +43,7 @@ import Testing
         let host = try await startSecureHost(store: hostStore, maximumSessions: 1)
         let first = try await startSecureClient(to: host.localAddress, key: key, hostKey: hostKey, duration: 3)
         let firstEvents = Task { await events(of: first) }
-        #expect(try await eventually(within: .seconds(10)) { try await recorded(host).opened == 1 })
+        #expect(try await eventually(within: .seconds(30)) { try await recorded(host).opened == 1 })
         let second = try await startSecureClient(to: host.localAddress, key: key, hostKey: hostKey, duration: 1)
         let seen = await events(of: second)
         await second.close()

@@ -21,7 +21,7 @@ import Testing
         await client.close()
         #expect(seen.first == .connected, "events: \(seen)")
         let expected = presses.flatMap { ["\($0.button)true", "\($0.button)false"] }
-        #expect(try await eventually(within: .seconds(10)) {
+        #expect(try await eventually(within: .seconds(30)) {
             try await recorded(host).buttonEdges.count >= expected.count
         })
         let r = try await recorded(host)

@@ -18,7 +18,7 @@ import Testing
             return
         }
         #expect(stats.buttonEdges == 2, "down and up")
-        #expect(try await eventually(within: .seconds(10)) { try await recorded(host).closeReasons.count == 1 })
+        #expect(try await eventually(within: .seconds(30)) { try await recorded(host).closeReasons.count == 1 })
         #expect(try await recorded(host).buttonEdges.map { "\($0.0)\($0.1)" } == ["Atrue", "Afalse"])
         await host.shutdown()
     }
