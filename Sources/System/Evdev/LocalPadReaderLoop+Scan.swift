@@ -32,7 +32,14 @@ extension LocalPadReaderLoop {
             if !watchingInput { _ = inotify_add_watch(inotify, "/dev", 0x100) }
         }
         if let changed {
-            for name in changed where name.hasPrefix("event") { known[name] = EvdevSysfs.node(name) }
+            // A node whose /dev entry is gone is forgotten, not read: the kernel removes the
+            // entry before the node's sysfs directory, so reading it then cached the unplugged
+            // pad's name, uniq and parent under a name the next pad reuses, and the next pad
+            // opened with the old one's identity (seen in the guest: a second DualSense read
+            // as the first, its calibration key the first's).
+            for name in changed where name.hasPrefix("event") {
+                known[name] = access("\(EvdevSysfs.devDirectory)/\(name)", F_OK) == 0 ? EvdevSysfs.node(name) : nil
+            }
         } else {
             known = EvdevSysfs.nodesByName()
         }
