@@ -71,7 +71,7 @@ final class WebSessionDriver: Sendable {
         let asked = state.withLock { s -> Bool in
             let actions = s.machine.command(message, on: channel)
             _ = perform(actions, &s, reply: { _ in }, answer: reply)
-            return actions.contains { switch $0 { case .mode, .pad, .gyroStick, .calibrate: true; default: false } }
+            return actions.contains { switch $0 { case .host(.mode), .host(.pad), .host(.gyroStick), .host(.calibrate): true; default: false } }
         }
         if !asked { reply(nil) }
     }
@@ -83,7 +83,7 @@ final class WebSessionDriver: Sendable {
         let sent = state.withLock { s -> Bool in
             let actions = s.machine.input(message, on: channel)
             _ = perform(actions, &s, reply: reply, answer: { _ in })
-            return actions.contains { if case .input = $0 { true } else { false } }
+            return actions.contains { if case .host(.input) = $0 { true } else { false } }
         }
         if !sent { reply(nil) }
     }
@@ -128,18 +128,15 @@ final class WebSessionDriver: Sendable {
                 guard let id = s.session else { break }
                 host.send(.close(ending.closeReason), for: id)
                 stats.count(ended: ending.closeReason.description)
-            case let .motion(sample, latency): send(.motion(sample, latencyMicros: latency), to: s.session)
-            case let .button(button, isDown): send(.button(button, isDown: isDown), to: s.session)
-            case .heard: send(.heard, to: s.session)
-            case .recenter: send(.recenter, to: s.session)
-            case .mode(let wanted): send(.mode(set: wanted), to: s.session) { answer(Self.page($0)) }
-            case .pad(let on): send(.pad(on: on), to: s.session) { answer(Self.page($0)) }
-            case .gyroStick(let target): send(.gyroStick(target), to: s.session) { answer(Self.page($0)) }
-            case .calibrate: send(.calibrate, to: s.session) { answer(Self.page($0)) }
-            case .input(let message):
-                send(.input(message), to: s.session) { [weak self] answered in
-                    self?.state.withLock { $0.machine.inputDone() }
-                    if case .reply(let page)? = answered { reply(page) } else { reply(nil) }
+            case .host(let command):
+                switch command {
+                case .mode, .pad, .gyroStick, .calibrate: send(command, to: s.session) { answer(Self.page($0)) }
+                case .input:
+                    send(command, to: s.session) { [weak self] answered in
+                        self?.state.withLock { $0.machine.inputDone() }
+                        if case .reply(let page)? = answered { reply(page) } else { reply(nil) }
+                    }
+                default: send(command, to: s.session)
                 }
             }
         }

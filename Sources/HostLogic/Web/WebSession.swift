@@ -50,22 +50,11 @@ package struct WebSession: Sendable {
     }
 
     package enum Action: Sendable, Equatable {
-        /// To the host: a sample (its button field the session's button state).
-        case motion(MotionSample, latencyMicros: Int64?)
-        case button(Button, isDown: Bool)
-        /// To the host: the page is alive (a ping).
-        case heard
-        /// To the host: a touchpad, typing or laser message (`inputDone` when it replied).
-        case input(WebInputMessage)
-        case recenter
-        /// To the host: set (or read, nil) the mode and tell the page.
-        case mode(MappingSettings.Mode?)
-        /// Give the session a virtual pad, or take it away (the page's Gamepad mode).
-        case pad(Bool)
-        /// To the host: the session's gyro as a pad stick, and tell the page.
-        case gyroStick(GyroStickSettings.Target)
-        /// To the host: calibrate this session's gyro (not restarting one that runs), and tell the page.
-        case calibrate
+        /// To the host: one engine command for the session (`ControllerCommand`: a sample
+        /// — its button field the session's button state —, an edge, a ping's `heard`, page
+        /// input — `inputDone` when it replied —, recenter, mode, pad, gyro stick, calibrate;
+        /// the page is told the answer).
+        case host(ControllerCommand)
         /// To the page: bytes (MOTION-ACK, PONG) or text (a goodbye) on a channel.
         case send([UInt8], on: Channel)
         case sendText(String, on: Channel)
@@ -144,7 +133,7 @@ package struct WebSession: Sendable {
             if channel != .lane {
                 clock.ping(pageTimeMillis: pageTime, rttMillis: rtt == 0 ? nil : Double(rtt) / 10, hostNowMillis: time.epochMillis)
             }
-            return [.heard, .send(WebFrame.pong(echoing: bytes), on: channel == .motion ? .control : channel)]
+            return [.host(.heard), .send(WebFrame.pong(echoing: bytes), on: channel == .motion ? .control : channel)]
         }
     }
 
@@ -175,7 +164,7 @@ package struct WebSession: Sendable {
         guard inputsInFlight < Self.maxInputsInFlight else { return [.drop(.inputBacklog)] }
         inputsInFlight += 1
         // The held motion goes first: what the page sent before the message reaches the host before it.
-        return deliver(intake.sendHeld()) + [.input(message)]
+        return deliver(intake.sendHeld()) + [.host(.input(message))]
     }
 
     /// The host answered an `.input`.
@@ -187,11 +176,11 @@ package struct WebSession: Sendable {
         guard channel.ownsSession else { return [.drop(channel == .lane ? .laneText : .badText)] }
         guard phase == .open else { return [] }
         switch message {
-        case .recenter: return [.recenter]
-        case .mode(let wanted): return [.mode(wanted)]
-        case .pad(let on): return [.pad(on)]
-        case .gyroStick(let target): return [.gyroStick(target)]
-        case .calibrate: return [.calibrate]
+        case .recenter: return [.host(.recenter)]
+        case .mode(let wanted): return [.host(.mode(set: wanted))]
+        case .pad(let on): return [.host(.pad(on: on))]
+        case .gyroStick(let target): return [.host(.gyroStick(target))]
+        case .calibrate: return [.host(.calibrate)]
         case .hello, .lane: return []
         }
     }
@@ -204,7 +193,7 @@ package struct WebSession: Sendable {
         let wasOpen = phase == .open
         var actions: [Action] = []
         if wasOpen {
-            actions = buttons.buttons.map { .button($0, isDown: false) } + [.end(ending)]
+            actions = buttons.buttons.map { .host(.button($0, isDown: false)) } + [.end(ending)]
         }
         buttons = .none
         switch transport {
@@ -236,8 +225,8 @@ package struct WebSession: Sendable {
     private func deliver(_ outputs: [NewestWinsIntake.Output]) -> [Action] {
         outputs.map { output in
             switch output {
-            case let .motion(sample, latency, _): .motion(sample, latencyMicros: latency)
-            case let .button(button, isDown): .button(button, isDown: isDown)
+            case let .motion(sample, latency, _): .host(.motion(sample, latencyMicros: latency))
+            case let .button(button, isDown): .host(.button(button, isDown: isDown))
             }
         }
     }

@@ -45,7 +45,7 @@ import Testing
         return s
     }
     static func motions(_ actions: [Action]) -> [MotionSample] {
-        actions.compactMap { if case let .motion(s, _) = $0 { s } else { nil } }
+        actions.compactMap { if case let .host(.motion(s, _)) = $0 { s } else { nil } }
     }
     static func hostSide(_ actions: [Action]) -> [Action] {
         actions.filter { if case .send = $0 { false } else { true } }
@@ -91,12 +91,12 @@ import Testing
 
     @Test func theMotionChannelCarriesTheControlChannelsButtons() {
         var s = Self.open(.dataChannels)
-        #expect(Self.hostSide(s.received(Self.button(.c, down: true), on: .control, at: Self.onTime(0))) == [.button(.c, isDown: true)])
+        #expect(Self.hostSide(s.received(Self.button(.c, down: true), on: .control, at: Self.onTime(0))) == [.host(.button(.c, isDown: true))])
         #expect(s.received(Self.button(.c, down: false), on: .motion, at: Self.onTime(0)) == [.drop(.buttonOnMotion)])
         let m = Self.motions(s.received(Self.motion(1, buttons: .none), on: .motion, at: Self.onTime(1)))
         #expect(m.map(\.buttons) == [ButtonSet([.c])], "a late or forged motion frame cannot undo an edge")
         #expect(s.input(.click(.left, down: nil), on: .motion) == [.drop(.badText)])
-        #expect(s.input(.click(.left, down: nil), on: .control) == [.input(.click(.left, down: nil))])
+        #expect(s.input(.click(.left, down: nil), on: .control) == [.host(.input(.click(.left, down: nil)))])
     }
 
     @Test func heldMotionGoesBeforeAnEdgeOrAPageMessage() {
@@ -110,11 +110,11 @@ import Testing
             let edge = Self.hostSide(s.received(Self.button(.a, down: true), on: channel, at: Self.onTime(10, late: 201)))
             #expect(edge.count == 2)
             #expect(Self.motions(Array(edge.prefix(1))).count == 1, "the held motion first")
-            #expect(edge.last == .button(.a, isDown: true), "then the edge")
+            #expect(edge.last == .host(.button(.a, isDown: true)), "then the edge")
 
             _ = s.received(Self.motion(11), on: channel, at: Self.onTime(11, late: 400))
             let typed = s.input(.text("hi"), on: channel)
-            #expect(typed.last == .input(.text("hi")))
+            #expect(typed.last == .host(.input(.text("hi"))))
             #expect(Self.motions(typed).count == 1 && typed.count == 2, "the held frame, then the message")
             #expect(s.nextDeadline == nil, "nothing is left held behind the message")
         }
@@ -128,25 +128,25 @@ import Testing
 
     @Test func theClockOffsetComesFromPingsButNotALanes() {
         var s = Self.open(.webSocket)
-        guard case let .motion(_, first)? = s.received(Self.motion(1), on: .primary, at: Self.onTime(1)).first else {
+        guard case let .host(.motion(_, first))? = s.received(Self.motion(1), on: .primary, at: Self.onTime(1)).first else {
             Issue.record("no motion"); return
         }
         #expect(first == nil, "no estimate before a ping")
         // A lane's ping: heard and answered, no estimate.
         let lanePing = Self.ping(pageMillis: Self.pageMillis(2))
-        #expect(s.received(lanePing, on: .lane, at: Self.onTime(2)) == [.heard, .send(WebFrame.pong(echoing: lanePing), on: .lane)])
+        #expect(s.received(lanePing, on: .lane, at: Self.onTime(2)) == [.host(.heard), .send(WebFrame.pong(echoing: lanePing), on: .lane)])
         var m = s.received(Self.motion(3), on: .primary, at: Self.onTime(3))
-        guard case let .motion(_, latency)? = m.first else { Issue.record("no motion"); return }
+        guard case let .host(.motion(_, latency))? = m.first else { Issue.record("no motion"); return }
         #expect(latency == nil, "no estimate from a lane's ping")
         // The primary's ping: 5 s offset, so the frame's 3 ms on the wire is its latency.
         _ = s.received(Self.ping(pageMillis: Self.pageMillis(4)), on: .primary, at: Self.onTime(4, late: -3))
         m = s.received(Self.motion(5), on: .primary, at: Self.onTime(5))
-        guard case let .motion(_, latency)? = m.first else { Issue.record("no motion"); return }
+        guard case let .host(.motion(_, latency))? = m.first else { Issue.record("no motion"); return }
         #expect(latency == 3000)
 
         var d = Self.open(.dataChannels)
         let ping = Self.ping(pageMillis: 1)
-        #expect(d.received(ping, on: .motion, at: Self.onTime(0)) == [.heard, .send(WebFrame.pong(echoing: ping), on: .control)],
+        #expect(d.received(ping, on: .motion, at: Self.onTime(0)) == [.host(.heard), .send(WebFrame.pong(echoing: ping), on: .control)],
                 "a data channel's pong goes back on control")
     }
 
@@ -155,7 +155,7 @@ import Testing
         _ = s.received(Self.button(.b, down: true), on: .primary, at: Self.onTime(0))
         _ = s.received(Self.button(.a, down: true), on: .primary, at: Self.onTime(0))
         let closed = s.close(.revoked, limit: .seconds(2.5), at: Self.onTime(1))
-        #expect(closed == [.button(.a, isDown: false), .button(.b, isDown: false), .end(.revoked)])
+        #expect(closed == [.host(.button(.a, isDown: false)), .host(.button(.b, isDown: false)), .end(.revoked)])
         #expect(s.isClosed && s.buttons == .none)
         #expect(s.received(Self.motion(2, buttons: ButtonSet([.a])), on: .primary, at: Self.onTime(2)) == [])
         #expect(s.received(Self.button(.a, down: true), on: .primary, at: Self.onTime(2)) == [])
@@ -173,7 +173,7 @@ import Testing
         let at = Self.onTime(9, late: 200)
         let closed = s.close(.timedOut, limit: .seconds(2.5), at: at)
         let goodbye = WebSessionEnding.timedOut.goodbye(limit: .seconds(2.5))!.text
-        #expect(closed == [.button(.d, isDown: false), .end(.timedOut), .sendText(goodbye, on: .control)])
+        #expect(closed == [.host(.button(.d, isDown: false)), .end(.timedOut), .sendText(goodbye, on: .control)])
         #expect(s.nextDeadline == at.monotonic + WebSession.linger)
         #expect(s.expire(at: WebSession.Time(monotonic: at.monotonic + .milliseconds(49), epochMillis: 0)) == [])
         #expect(s.expire(at: WebSession.Time(monotonic: at.monotonic + WebSession.linger, epochMillis: 0)) == [.stopTransport])
@@ -200,10 +200,10 @@ import Testing
 
     @Test func pageInputWaitingForTheHostIsBounded() {
         var s = Self.open(.dataChannels)
-        for _ in 0..<WebSession.maxInputsInFlight { #expect(s.input(.scroll(dx: 0, dy: 1), on: .control) == [.input(.scroll(dx: 0, dy: 1))]) }
+        for _ in 0..<WebSession.maxInputsInFlight { #expect(s.input(.scroll(dx: 0, dy: 1), on: .control) == [.host(.input(.scroll(dx: 0, dy: 1)))]) }
         #expect(s.input(.scroll(dx: 0, dy: 1), on: .control) == [.drop(.inputBacklog)])
         s.inputDone()
-        #expect(s.input(.scroll(dx: 0, dy: 1), on: .control) == [.input(.scroll(dx: 0, dy: 1))])
+        #expect(s.input(.scroll(dx: 0, dy: 1), on: .control) == [.host(.input(.scroll(dx: 0, dy: 1)))])
     }
 
     @Test func badFramesAreDroppedWithTheirReason() {
