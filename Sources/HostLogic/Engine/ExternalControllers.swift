@@ -60,9 +60,7 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
         defer { if awake.map({ now > $0 }) ?? true { awake = now } }
         guard let last = awake, now > last + stallAllowance else { return }
         let stall = now - last
-        for id in controllers.keys {
-            if let heard = controllers[id]?.lastHeard { controllers[id]?.lastHeard = Swift.min(heard + stall, now) }
-        }
+        for (id, c) in controllers { controllers[id]?.lastHeard = Swift.min(c.lastHeard + stall, now) }
     }
 
     /// A controller from `origin`: its id and `.sessionOpened`, or nil when the host holds

@@ -147,8 +147,7 @@ package struct NewestWinsIntake: Sendable, Equatable {
         // the hold goes on with this frame (its limit still counted from the first).
         var sent: [Output] = []
         let since = held?.since
-        if let last = lastSentPageMicros, held != nil, page > last,
-           Double(page - last) / 1e6 > GyroMouseMapper.maxStep {
+        if since != nil, let last = lastSentPageMicros, page > last, Double(page - last) / 1e6 > GyroMouseMapper.maxStep {
             sent = flush()
         }
         merge(frame, dt: dt, now: now, since: since ?? now)
