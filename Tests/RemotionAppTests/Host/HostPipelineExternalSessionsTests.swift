@@ -74,7 +74,7 @@ import Testing
         #expect(p.perform(.mode(set: nil), for: phone, now: .milliseconds(2)) == .mode(.fps))
         #expect(p.perform(.gyroStick(.left), for: phone, now: .milliseconds(2)) == .gyroStick(.left))
         #expect(p.perform(.pad(on: true), for: phone, now: .milliseconds(2)) == .pad(nil), "this host makes no pads")
-        #expect(p.perform(.buttonLabels, for: phone, now: .milliseconds(2)) == .reply(p.buttonLabels(phone)))
+        #expect(p.perform(.buttonLabels, for: phone, now: .milliseconds(2)) == .reply(.buttons(of: p.buttonMap)))
         let gone = SessionID(0xDEAD)
         #expect(p.perform(.mode(set: nil), for: gone, now: .milliseconds(3)) == .mode(.pointer))
         #expect(p.perform(.gyroStick(.left), for: gone, now: .milliseconds(3)) == .gyroStick(.off))

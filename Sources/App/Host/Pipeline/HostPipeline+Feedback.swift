@@ -9,8 +9,8 @@ extension HostPipeline {
     /// A game wrote `change` to the pad of `id` (on the host's loop).
     package func padFeedback(_ id: SessionID, _ change: FeedbackChange, now: Instant) {
         let start = pending.count
-        core.padFeedback(id, change, now: now, into: &pending)
-        route(from: start, session: id, now: now)
+        engine.padFeedback(id, change, now: now, into: &pending)
+        route(from: start, now: now)
     }
 
     /// Hands `feedback` to the transport of `id`'s controller.

@@ -29,11 +29,11 @@ extension HostPipeline {
                                     settings: settings, uptime: (now - startInstant(now)).secondsDouble,
                                     drops: report.drops, kernelDrops: report.kernelDrops,
                                     protocolSessions: report.sessions, sessions: sessions, held: injector.held, now: now)
-        inputs.padsAvailable = core.pads != nil
+        inputs.padsAvailable = engine.core.pads != nil
         inputs.localPads = localPads
         // Controllers of other transports refused because every slot was taken (the datagram
         // sessions' are among the protocol's drops).
-        if external.refusedFull > 0 { inputs.adapterDrops["controllers too-many-sessions"] = external.refusedFull }
+        if engine.refusedFull > 0 { inputs.adapterDrops["controllers too-many-sessions"] = engine.refusedFull }
         for r in dropReporters {
             for (reason, n) in r.dropCounts { inputs.adapterDrops["\(r.dropLabel) \(reason)", default: 0] += n }
         }
@@ -55,7 +55,7 @@ extension HostPipeline {
 extension HostPipeline {
     /// One-way latency over every session served so far (open, and the closed ones'
     /// totals), in µs; nil when no sample's latency could be measured.
-    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64)? { core.latencySummary() }
+    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64)? { engine.core.latencySummary() }
 
     /// The stop line's latency words: "one-way latency p50 … ms, p99 … ms over N samples",
     /// or that it was not measured (no shared or estimated clock).
@@ -67,7 +67,7 @@ extension HostPipeline {
     /// The stop line's words on controllers' sample clocks, nil when every sample kept its
     /// own step (`SampleTimeline`: re-timed = pulled toward the host's clock).
     package var sampleClockText: String? {
-        let t = core.sampleClockTotals()
+        let t = engine.core.sampleClockTotals()
         guard t.reanchors > 0 || t.restarts > 0 else { return nil }
         return "sample clocks: \(t.reanchors) samples re-timed, \(t.restarts) restarts"
     }

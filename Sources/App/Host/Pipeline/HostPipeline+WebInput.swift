@@ -9,14 +9,12 @@ extension HostPipeline {
     /// typed here. Returns a reply for the page (typing refused, characters that could not be typed).
     @discardableResult
     package func webInput(_ id: SessionID, _ message: WebInputMessage, now: Instant) -> WebInputReply? {
-        let start = pending.count
-        let refused = core.webInput(id, message, now: now, into: &pending)
-        let typed = route(from: start, session: id, now: now)
-        return refused ?? typed
+        if case .reply(let reply)? = perform(.input(message), for: id, now: now) { return reply }
+        return nil
     }
 
     /// One session's typing permission (its device's, set by the transport when it opens).
-    package func setTyping(_ id: SessionID, allowed: Bool) { core.setTyping(id, allowed: allowed) }
+    package func setTyping(_ id: SessionID, allowed: Bool) { engine.core.setTyping(id, allowed: allowed) }
 
     /// Types what the core let through (`PipelineOutput.text`) with the injector's backend:
     /// whether it can type, and what it could not, are the backend's to say.
@@ -44,17 +42,9 @@ extension HostPipeline {
     /// pad reports and observed motion until active again, when the observers see the open
     /// sessions come back (one rule for all the outputs: rest, release, then silence).
     package func setDesktopSessionActive(_ active: Bool, now: Instant) {
-        let wasSuspended = core.suspended
-        for (id, rest) in core.setSuspended(!active) {
-            for o in padOutputs { o.perform(.pad(rest), session: id, now: now) }
-        }
-        if core.suspended != wasSuspended {
-            for (id, origin) in origins.sorted(by: { $0.key < $1.key }) {
-                for o in observers {
-                    if core.suspended { o.sessionClosed(id, now: now) } else { o.sessionOpened(id, origin: origin, now: now) }
-                }
-            }
-        }
+        let start = pending.count
+        engine.setSuspended(!active, into: &pending)
+        route(from: start, now: now)
         guard active == injector.isSuspended else { return }
         if active {
             injector.resume()
@@ -69,19 +59,6 @@ extension HostPipeline {
     /// How long after the last text the borrowed keycodes are given back (the core's).
     package static let typingRestoreDelay = PipelineCore.typingRestoreDelay
 
-    /// Gives back the keycodes typing borrowed when the core says they are due (no text for
-    /// `typingRestoreDelay`; a newer text postpones it). On the host's timer: `nextDeadline`
-    /// asks for it, `tick` does it; nothing here schedules a task or reads a clock.
-    package func restoreTypingIfIdle(now: Instant) {
-        guard core.typingRestoreDue(now: now) else { return }
-        if let typist = injector.backend as? any TextTypingBackend { typist.restoreBorrowedKeycodes() }
-    }
-
     /// The presenter's laser among the output hooks (wired by the daemon).
     var laserHook: LaserOverlayHook? { outputHooks.lazy.compactMap { $0 as? LaserOverlayHook }.first }
-
-    /// The session's button map, for the page's labels.
-    package func buttonLabels(_ id: SessionID) -> WebInputReply {
-        .buttons(of: sessions[id]?.buttons ?? buttonMap)
-    }
 }
