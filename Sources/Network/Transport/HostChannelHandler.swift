@@ -96,8 +96,15 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     /// How often the framing's housekeeping runs (trust reloads: a revoked controller
     /// is gone within this, plus one report tick).
     public static var framingTickInterval: Duration { .milliseconds(250) }
+    /// The wire machine's `stallAllowance`: ten report intervals.
+    public static var stallAllowance: Duration { .seconds(1) }
 
     public init(configuration: HostStateMachine<SocketAddress>.Configuration, framing: Framing, sink: Sink) {
+        // This handler looks in at least every `reportInterval` while sessions are open, so
+        // a longer gap is the loop's own stall (the datagrams wait in the socket), not the
+        // controllers' silence.
+        var configuration = configuration
+        if configuration.stallAllowance == nil { configuration.stallAllowance = Self.stallAllowance }
         self.machine = HostStateMachine(configuration: configuration)
         self.framing = framing
         self.sink = sink

@@ -8,6 +8,14 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         /// Silence after which a session is closed.
         public var timeout: Duration = .milliseconds(2500)
         public var maximumSessions = 16
+        /// A gap longer than this between two times the machine is given (`receive`,
+        /// `tick`) is the host's own stall — its loop blocked or starved, the datagrams
+        /// waiting in the socket — not the controllers' silence: it is added to every
+        /// session's last-heard time, so the first timer after a stall does not close
+        /// sessions whose datagrams are still queued. While sessions are open `nextDeadline`
+        /// asks to look in every half of it. nil (the default): every gap is silence, for a
+        /// caller that does not look in regularly.
+        public var stallAllowance: Duration?
         public init() {}
     }
 
@@ -42,7 +50,28 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     public var nextDeadline: Instant? {
         var oldest: Instant?
         for session in sessions.values where oldest.map({ session.lastHeard < $0 }) ?? true { oldest = session.lastHeard }
-        return oldest.map { $0 + configuration.timeout }
+        guard let silence = oldest.map({ $0 + configuration.timeout }) else { return nil }
+        guard let allowance = configuration.stallAllowance, let awake else { return silence }
+        return min(silence, awake + allowance / 2)
+    }
+
+    /// The latest time the machine was given: the host ran then.
+    @usableFromInline var awake: Instant?
+
+    /// The host runs at `now`; a gap since it last ran longer than `stallAllowance` was its
+    /// own stall and is credited to every session (`Configuration.stallAllowance`).
+    @inlinable
+    mutating func wake(_ now: Instant) {
+        guard let allowance = configuration.stallAllowance else { return }
+        if let last = awake, now > last + allowance { creditStall(now - last, now: now) }
+        if awake.map({ now > $0 }) ?? true { awake = now }
+    }
+
+    @usableFromInline
+    mutating func creditStall(_ stall: Duration, now: Instant) {
+        for id in storedSessions.keys {
+            if let heard = storedSessions[id]?.lastHeard { storedSessions[id]?.lastHeard = min(heard + stall, now) }
+        }
     }
 
     /// A decoded (and, with the security layer, authenticated) message.
@@ -57,6 +86,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     @inlinable
     public mutating func receive(_ message: Message, session id: SessionID, from address: Address, now: Instant,
                                  into actions: inout [HostAction<Address>]) {
+        wake(now)
         guard var session = storedSessions[id] else {
             guard !sessionsElsewhere.contains(id), case let .ping(clientTime, offset) = message else {
                 storedDrops.count(.unknownSession)
@@ -138,6 +168,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
 
     /// Closes every session that has been silent for the timeout.
     public mutating func tick(now: Instant) -> [HostAction<Address>] {
+        wake(now)
         let expired = storedSessions.values.filter { now - $0.lastHeard >= configuration.timeout }.map(\.id).sorted()
         return expired.flatMap { close($0, reason: .timedOut) }
     }

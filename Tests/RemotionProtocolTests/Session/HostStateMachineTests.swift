@@ -178,6 +178,36 @@ private func buttonActions(_ a: [Act]) -> [Act] { a.filter { if case .button = $
         #expect(h.tick(now: ms(9000)).isEmpty)
     }
 
+    /// The host's loop blocked for 12 s (the datagrams waiting in its socket): the first
+    /// timer after it closes nobody, because a gap longer than `stallAllowance` between the
+    /// times the machine is given is the host's, not the controllers'. Real silence still
+    /// closes the session with what it held released, and the machine asks to look in often
+    /// enough that a caller honouring `nextDeadline` never looks like a stall.
+    @Test func aHostStallIsNotTheControllersSilence() {
+        var config = Host.Configuration()
+        config.stallAllowance = .seconds(1)
+        var h = opened(config)
+        _ = h.receive(.buttons([edge(1, .a, true)]), session: s1, from: addr, now: ms(100))
+        #expect(h.nextDeadline == ms(600), "half the allowance after the last time it was given")
+        #expect(h.tick(now: ms(12_100)).isEmpty, "a 12 s stall closes nobody")
+        #expect(h.sessions[s1]?.lastHeard == ms(12_100))
+        var now = ms(12_100)
+        var closed: [Act] = []
+        while closed.isEmpty, now < ms(20_000), let next = h.nextDeadline {
+            #expect(next - now <= .milliseconds(500))
+            now = next
+            closed = h.tick(now: now)
+        }
+        #expect(closed == [.button(s1, .a, isDown: false), .sessionClosed(s1, .timedOut)])
+        #expect(now == ms(14_600), "2.5 s of real silence after the stall")
+    }
+
+    /// Without a stall allowance (the default) every gap is silence, however the caller looks in.
+    @Test func withoutAnAllowanceEveryGapIsSilence() {
+        var h = opened()
+        #expect(h.tick(now: ms(12_100)) == [.sessionClosed(s1, .timedOut)])
+    }
+
     @Test func disconnectClosesAtOnceAndReleases() {
         var h = opened()
         _ = h.receive(.buttons([edge(1, .p, true)]), session: s1, from: addr, now: ms(1))
