@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gamepads people own as controllers, on a real Linux kernel (docs/LOCAL-PADS.md, "Tests").
 # Debian's kernel boots in QEMU (scripts/lib/kernel-guest.sh) with uhid, hid-playstation,
-# evdev and uinput. Inside (scripts/lib/localpads-guest-inside.sh): `remotion gamepad-probe`
+# hid-sony, hid-nintendo, evdev and uinput. Inside (scripts/lib/localpads-guest-inside.sh): `remotion gamepad-probe`
 # --as-owned makes a DualSense over UHID that looks like one a person owns (a real pad's name,
 # a phys that is not Remotion's), fed a known rotation (90 °/s to the right) and a Cross press;
 # the kernel's hid-playstation makes its Motion Sensors node; `remotion host --local-pads
@@ -15,6 +15,10 @@
 # owned pad's rate; a game's rumble and then its light (the virtual pad's LED in sysfs) on the
 # second pad's virtual DualSense reach the owned pad (its probe logs hid-playstation's output
 # reports), and the package's udev rule makes only that pad's lightbar attributes writable.
+# Then a DualShock 4 and a Switch Pro Controller, each a small UHID emulator
+# (scripts/lib/uhid_ds4.py, uhid_switchpro.py) that answers its driver's probe (hid-sony,
+# hid-nintendo): each pad's 2 s right turn moves the pointer by what its own reports give
+# within 2%, its bottom face button is one click, the host gives it a virtual DualSense.
 # No network device.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +26,7 @@ started=$(date +%s.%N)
 . scripts/lib/kernel-guest.sh
 kguest_init kguest-localpads
 kguest_kernel
-kguest_initramfs scripts/lib/localpads-guest-inside.sh virtio_pci 9pnet_virtio 9p evdev uinput uhid hid_playstation
+kguest_initramfs scripts/lib/localpads-guest-inside.sh virtio_pci 9pnet_virtio 9p evdev uinput uhid hid_playstation hid_sony hid_nintendo
 cat >"$results/guest.env" <<ENV
 REMOTION_BIN='/run/bin/$(basename "$bin")'
 PROBE_SECONDS=2

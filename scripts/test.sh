@@ -71,7 +71,7 @@ stage "remotion doctor in namespaces: nftables drop, avahi stopped, a taken port
 stage "uinput on Debian's kernel in QEMU (libinput reads it)" env REMOTION_SKIP_BUILD=1 bash scripts/kernel-guest-test.sh
 stage "virtual DualSense through UHID on Debian's kernel in QEMU (hid-playstation binds it; probe, SDL2 witness, host --gamepad, rumble back, a DSU source, two players in SDL, a DSU source's touchpad on the Touchpad node and through SDL; ~100-170 s)" env REMOTION_SKIP_BUILD=1 bash scripts/gamepad-guest-test.sh
 stage "the phone page drives a virtual DualSense on Debian's kernel in QEMU (Chromium here, the host in the guest behind one port forwarded from 127.0.0.1, restrict=on; SDL 2 reads both sticks, L2/R2, Cross, the d-pad and the gyro within 2%, and each rest; ~40-70 s)" env REMOTION_SKIP_BUILD=1 bash scripts/page-guest-test.sh
-stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press, a game's rumble back to it, the dashboard's list; 25-45 s)" env REMOTION_SKIP_BUILD=1 bash scripts/localpads-guest-test.sh
+stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press, a game's rumble and light back to it, the dashboard's list; a DualShock 4 on hid-sony and a Switch Pro on hid-nintendo, UHID emulators, each turn within 2% and a click; 40-90 s)" env REMOTION_SKIP_BUILD=1 bash scripts/localpads-guest-test.sh
 stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
   env REMOTION_SKIP_BUILD=1 SMOKE=1 SECONDS_PER_RUN=1 LOADS=2x250 CORE_PACKETS=2000 bash scripts/bench.sh debug
 

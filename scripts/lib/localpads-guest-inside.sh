@@ -6,6 +6,8 @@
 # hid-playstation gives it a Motion Sensors node; the host under test reads it with
 # `--local-pads --local-pads-grab`, injects through uinput (libinput the witness) and gives the
 # pad's controller a virtual DualSense (`--gamepad dualsense`), which it must not read back.
+# Then a DualShock 4 (hid-sony) and a Switch Pro Controller (hid-nintendo), each a UHID
+# emulator (uhid_ds4.py, uhid_switchpro.py), read by the same host.
 # The checks run outside (localpads_guest_check.py). No network device; loopback only.
 set -uo pipefail
 out=/run/results
@@ -72,7 +74,7 @@ virtual=$!; pids+=("$virtual")
 "$REMOTION_BIN" gamepad-probe --as-owned --seconds "$PROBE_SECONDS" --rate 100 --gyro 0,-90,0 --identity owned-pad \
   --go-file /tmp/go1 >"$out/probe1.out" 2>"$out/probe1.err" &
 probe=$!; pids+=("$probe")
-/usr/bin/python3 "$(dirname "$0")/localpads_guest_read.py" "$out/probe1.out" "$(ready_value "$HOME/host.ready" dashboardPort)" /tmp/go1 \
+/usr/bin/python3 "$(dirname "$0")/localpads_guest_read.py" "$out/probe1.out" "$host" /tmp/go1 \
   "$out/frames.json" >"$out/reader.out" 2>&1
 fact reader_rc $?
 wait "$probe"; fact probe1_rc $?
@@ -107,6 +109,28 @@ if wait_for 30 "the host reads the second pad" at_least "$out/host.err" "local p
   fi
 fi
 kill -9 "$probe" 2>/dev/null; wait "$probe" 2>/dev/null
+
+# Pads of the other drivers, each a small UHID emulator that answers its driver's probe
+# (scripts/lib/uhid_ds4.py: hid-sony's feature reports; uhid_switchpro.py: hid-nintendo's USB
+# handshake and UART subcommands), then turns right for 2 s on its own clock with its bottom
+# face button (BTN_SOUTH: Cross, B) held in the middle. The witness waits until the host has
+# the pad and its virtual DualSense before the emulator starts the turn.
+lib=$(dirname "$0")
+released_since() { tail -n +"$(($1 + 1))" "$out/libinput" | grep -q "BTN_LEFT (272) released"; }
+for pad in ds4 switchpro; do
+  wc -l <"$out/libinput" >"$out/libinput.$pad.mark"
+  say "a $pad over UHID turning right for 2 s, its bottom face button held over the middle"
+  /usr/bin/python3 "$lib/uhid_$pad.py" "$out/$pad.jsonl" "/tmp/go-$pad" 2.5 0.25-2.25 0.9-1.6 >"$out/$pad.out" 2>&1 &
+  emu=$!; pids+=("$emu")
+  /usr/bin/python3 "$lib/localpads_guest_read.py" "$out/$pad.jsonl" "$host" "/tmp/go-$pad" \
+    "$out/$pad-frames.json" >"$out/$pad-reader.out" 2>&1
+  fact "${pad}_reader_rc" $?
+  wait "$emu"; fact "${pad}_rc" $?
+  uniq=$(sed -n 's/.*"event": "created", "uniq": "\([^"]*\)".*/\1/p' "$out/$pad.jsonl")
+  wait_for 20 "the host ends the $pad's session" at_least "$out/host.err" "local pads: .*($uniq) ended" 1
+  wait_for 10 "libinput saw the $pad's release" released_since "$(cat "$out/libinput.$pad.mark")"
+done
+wc -l <"$out/libinput" >"$out/libinput.end.mark"
 kill -INT "$nobody"; wait "$nobody"; fact nobody_rc $?
 kill -INT "$host"; wait "$host"; fact host_rc $?
 wait_for 20 "libinput sees the host's mouse removed" at_least "$out/libinput" "DEVICE_REMOVED.*Remotion virtual mouse" 1

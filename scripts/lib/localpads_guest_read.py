@@ -1,17 +1,18 @@
 """Runs inside the local-pads guest: the witness of what the pad sent. Finds the Motion
-Sensors node and the hidraw node of the DualSense that `remotion gamepad-probe` made (by the
-uniq the probe printed), reads the node's EVIOCGABS, waits until the host under test has the
-pad (its status, GET /api/snapshot: the node read with its gamepad node, the pad's controller
-with its virtual DualSense) and udev has settled what that made, so the turn is measured on a
-guest that has finished setting the pad up, then creates the probe's go file and records every input report on hidraw (the Bluetooth 0x31
+Sensors (or hid-nintendo's IMU) node and the hidraw node of the pad that `remotion
+gamepad-probe` or a UHID emulator (uhid_ds4.py, uhid_switchpro.py) made (by the uniq it
+printed), reads the node's EVIOCGABS, waits until the host under test has the
+pad (its process holds the motion node and the gamepad node open, /proc/PID/fd), the kernel
+has made a virtual DualSense and udev has settled what that made, so the turn is measured on a
+guest that has finished setting the pad up, then creates the probe's go file and records every input report on hidraw (the DualSense's Bluetooth 0x31
 report: gyro at bytes 17–22, the sensor clock in thirds of a µs at 29–32) and every frame a
 second reader of the evdev node gets (none while the host grabs it), until the node is gone
 (ENODEV). Writes one JSON file. Standard library only (no python3-evdev).
 
-usage: localpads_guest_read.py PROBE_OUT DASHBOARD_PORT GO_FILE RESULT_JSON"""
-import fcntl, json, os, select, struct, subprocess, sys, time, urllib.request
+usage: localpads_guest_read.py PROBE_OUT HOST_PID GO_FILE RESULT_JSON"""
+import fcntl, json, os, select, struct, subprocess, sys, time
 
-probe_out, dashboard_port, go_file, result = sys.argv[1:5]
+probe_out, host_pid, go_file, result = sys.argv[1:5]
 deadline = time.monotonic() + 120
 EV_SYN, EV_ABS, EV_MSC, MSC_TIMESTAMP = 0, 3, 4, 5
 
@@ -49,7 +50,7 @@ def motion_node():
         base = f"/sys/class/input/{name}/device"
         try:
             if name.startswith("event") and open(f"{base}/uniq").read().strip() == uniq \
-                    and open(f"{base}/name").read().strip().endswith("Motion Sensors"):
+                    and open(f"{base}/name").read().strip().endswith(("Motion Sensors", " IMU")):
                 return f"/dev/input/{name}"
         except OSError:
             pass
@@ -60,12 +61,11 @@ node = wait("the pad's Motion Sensors node", motion_node)
 
 
 def hidraw_node():
+    """The hidraw node of the same HID device (hid-nintendo leaves the HID uniq alone)."""
+    parent = os.path.realpath(f"/sys/class/input/{os.path.basename(node)}/device/device")
     for name in sorted(os.listdir("/sys/class/hidraw")):
-        try:
-            if f"HID_UNIQ={uniq}" in open(f"/sys/class/hidraw/{name}/device/uevent").read().split():
-                return f"/dev/{name}"
-        except OSError:
-            pass
+        if os.path.realpath(f"/sys/class/hidraw/{name}/device") == parent:
+            return f"/dev/{name}"
     return None
 
 
@@ -79,18 +79,34 @@ for code in range(6):
     axes[code] = dict(zip(("value", "min", "max", "fuzz", "flat", "resolution"), struct.unpack("6i", info)))
 
 
-def host_has_the_pad():
+def host_fds():
+    """What the host's process holds open (the kernel's word, /proc/PID/fd)."""
     try:
-        status = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{dashboard_port}/api/snapshot",
-                                                   timeout=60).read())
-    except (OSError, ValueError):
-        return False
-    reading = (status.get("localPads") or {}).get("reading") or []
-    controllers = status.get("controllers") or []
-    ready = any(p.get("motionNode") == node and p.get("gamepadNode") for p in reading) and \
-        any(c.get("address") == f"local pad {node}" and c.get("pad") is True for c in controllers)
+        return {os.path.realpath(f"/proc/{host_pid}/fd/{f}") for f in os.listdir(f"/proc/{host_pid}/fd")}
+    except OSError:
+        return set()
+
+
+def sibling_nodes():
+    """The pad's other event nodes (its gamepad node, a touchpad): the same HID parent."""
+    parent = os.path.realpath(f"/sys/class/input/{os.path.basename(node)}/device/device")
+    found = []
+    for name in sorted(os.listdir("/sys/class/input")):
+        path = f"/dev/input/{name}"
+        if name.startswith("event") and path != node and \
+                os.path.realpath(f"/sys/class/input/{name}/device/device") == parent:
+            found.append(path)
+    return found
+
+
+def host_has_the_pad():
+    """The host reads the pad: its process holds the pad's motion node and its gamepad node
+    open. Asked of the kernel, not of the host: a debug host in a starved TCG guest once took
+    more than 100 s to answer its status while it read the pad all along."""
+    fds = host_fds()
+    ready = node in fds and any(s in fds for s in sibling_nodes())
     if not ready:
-        time.sleep(0.45)   # a status is not free for a starved host: about two asks a second
+        time.sleep(0.1)
     return ready
 
 

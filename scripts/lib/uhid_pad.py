@@ -99,7 +99,8 @@ def run(pad, argv):
     driver opened it, streams still reports until GO_FILE exists, then SECONDS of reports on
     the pad's own clock: turning over TURN_SPAN (s from the start, e.g. 0.25-1.75), the button
     held over PRESS_SPAN; then still reports for 0.3 s, destroys the device and writes a
-    summary line (every report's index, the yaw it carried and the button)."""
+    summary line (every report's index, the yaw it carried, the button and when it was written,
+    in s from the turn's start: the kernel's event time, which hid-nintendo's reports are timed by)."""
     out_path, go_file, seconds = argv[0], argv[1], float(argv[2])
     turn, press = parse_span(argv[3]), parse_span(argv[4])
     out = open(out_path, "w", buffering=1)
@@ -125,8 +126,9 @@ def run(pad, argv):
         turning, pressed = turn[0] <= at < turn[1], press[0] <= at < press[1] and at < seconds
         if at >= seconds:
             turning = False
+        written = time.monotonic()
         device.input(pad.report(index, turning, pressed))
-        sent.append([index - first, pad.dps(turning), int(pressed)])
+        sent.append([index - first, pad.dps(turning), int(pressed), round(written - start, 6)])
         index += 1
         device.serve(start + (i + 1) * pad.period - time.monotonic())
     late = time.monotonic() - (start + total * pad.period)
