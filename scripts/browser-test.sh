@@ -45,4 +45,10 @@ timeout 180 python3 e2e/browser/test_dashboard.py --port "$(sed -n 1p "$work/por
     --attacker http://127.0.0.2:8000
 rc=$?
 [ $rc -eq 124 ] && echo "browser-test: timed out" && echo "0 passed, 1 failed"
+# A demo host that died is said with its own last words (a crash's backtrace is in its log).
+if ! kill -0 "$demo" 2>/dev/null; then
+    wait "$demo"; echo "browser-test: the demo host exited early (status $?); the end of its log:"
+    tail -n 80 "$work/demo.log"
+    rc=1
+fi
 exit $rc
