@@ -29,17 +29,3 @@ package enum EngineOutput<Address: Hashable & Sendable>: Sendable {
         case closed
     }
 }
-
-extension EngineOutput: Equatable where Address: Equatable {
-    package static func == (a: Self, b: Self) -> Bool {
-        switch (a, b) {
-        case let (.opened(i, o), .opened(j, p)): i == j && o == p
-        case let (.closed(i, r), .closed(j, s)): i == j && r == s
-        case let (.session(i, o), .session(j, p)): i == j && o == p
-        case let (.sample(i, m), .sample(j, n)): i == j && m.pointer == n.pointer && m.pad == n.pad && m.sample == n.sample
-        case let (.observe(i, o), .observe(j, p)): i == j && o == p
-        case (.restoreBorrowedKeycodes, .restoreBorrowedKeycodes): true
-        default: false
-        }
-    }
-}

@@ -33,10 +33,13 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
     /// controllers' silence: it is added to every controller's last-heard time. Without it
     /// the backstop closed a local pad that was being read all along, and the pad stayed
     /// dead until plugged in again.
-    package var stallAllowance: Duration = .seconds(3)
+    package var stallAllowance: Duration {
+        get { stall.allowance }
+        set { stall.allowance = newValue }
+    }
     package private(set) var controllers: [SessionID: Controller] = [:]
-    /// The latest time the host gave (any event, `expire`): it was running then.
-    private var awake: Instant?
+    /// When the host last ran (any event, `expire`).
+    private var stall = StallClock(allowance: .seconds(3))
     /// Opens refused because every slot was taken.
     package private(set) var refusedFull = 0
 
@@ -50,17 +53,17 @@ package struct ExternalControllers<Address: Hashable & Sendable>: Sendable {
     package var nextDeadline: Instant? {
         guard let oldest = controllers.values.map(\.lastHeard).min() else { return nil }
         let silence = oldest + timeout
-        guard let awake else { return silence }
+        guard let awake = stall.awake else { return silence }
         return Swift.min(silence, awake + heartbeat)
     }
 
     /// The host runs at `now`. A gap since it last ran longer than `stallAllowance` was the
     /// host's stall: nobody could be heard in it, so it does not count as silence.
     private mutating func wake(_ now: Instant) {
-        defer { if awake.map({ now > $0 }) ?? true { awake = now } }
-        guard let last = awake, now > last + stallAllowance else { return }
-        let stall = now - last
-        for (id, c) in controllers { controllers[id]?.lastHeard = Swift.min(c.lastHeard + stall, now) }
+        guard let gap = stall.wake(now) else { return }
+        for i in controllers.indices {
+            controllers.values[i].lastHeard = Swift.min(controllers.values[i].lastHeard + gap, now)
+        }
     }
 
     /// A controller from `origin`: its id and `.sessionOpened`, or nil when the host holds

@@ -45,32 +45,32 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     /// Datagram sessions and those held elsewhere together.
     @inlinable public var sessionCount: Int { storedSessions.count + sessionsElsewhere.count }
 
-    public init(configuration: Configuration = .init()) { self.configuration = configuration }
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        stall = configuration.stallAllowance.map(StallClock.init(allowance:))
+    }
 
     public var nextDeadline: Instant? {
         var oldest: Instant?
         for session in sessions.values where oldest.map({ session.lastHeard < $0 }) ?? true { oldest = session.lastHeard }
         guard let silence = oldest.map({ $0 + configuration.timeout }) else { return nil }
-        guard let allowance = configuration.stallAllowance, let awake else { return silence }
-        return min(silence, awake + allowance / 2)
+        guard let stall, let awake = stall.awake else { return silence }
+        return min(silence, awake + stall.allowance / 2)
     }
 
-    /// The latest time the machine was given: the host ran then.
-    @usableFromInline var awake: Instant?
+    /// When the host last ran; nil without a `Configuration.stallAllowance`.
+    @usableFromInline var stall: StallClock?
 
-    /// The host runs at `now`; a gap since it last ran longer than `stallAllowance` was its
-    /// own stall and is credited to every session (`Configuration.stallAllowance`).
+    /// The host runs at `now`; a stall that just ended is credited to every session.
     @inlinable
     mutating func wake(_ now: Instant) {
-        guard let allowance = configuration.stallAllowance else { return }
-        if let last = awake, now > last + allowance { creditStall(now - last, now: now) }
-        if awake.map({ now > $0 }) ?? true { awake = now }
+        if let gap = stall?.wake(now) { creditStall(gap, now: now) }
     }
 
     @usableFromInline
     mutating func creditStall(_ stall: Duration, now: Instant) {
-        for id in storedSessions.keys {
-            if let heard = storedSessions[id]?.lastHeard { storedSessions[id]?.lastHeard = min(heard + stall, now) }
+        for i in storedSessions.indices {
+            storedSessions.values[i].lastHeard = min(storedSessions.values[i].lastHeard + stall, now)
         }
     }
 
