@@ -192,13 +192,14 @@ def set_mode(d, mode):
 
 def gamepad_mode(d):
     """The Gamepad mode on a host without pads: the host's answer shows a notice that reflows the
-    pane (and hides it 8 s later); waited for and put away, so a tap lands where it was measured
-    (a loaded run once tapped G before the notice moved it)."""
+    pane (and hides it 8 s later); waited for and put away with its own close button, so a tap
+    lands where it was measured (a loaded run once tapped G before the notice moved it). Each
+    answer shows the notice anew (Notices.flash), however recently the last one did."""
     set_mode(d, "gamepad")
     shown = wait(lambda: js(d, "(() => { const n = document.getElementById('notice');"
                                " return !n.hidden && n.textContent.includes('makes no virtual gamepads'); })()"), 5)
-    js(d, "(() => { document.getElementById('notice').hidden = true; return true; })()")
-    return shown
+    js(d, "(() => { document.querySelector('#notice .notice-close').click(); return true; })()")
+    return shown and wait(lambda: js(d, "document.getElementById('notice').hidden"), 2)
 
 
 def expected(yaw_deg, pitch_deg):

@@ -281,9 +281,8 @@ function onHostMessage(text) {
   if (pad) {
     state.update({ pad: { on: pad.on, available: !!pad.available } });
     if (!pad.available && state.pageMode === "gamepad") {
-      notices.show("pad", "<p>This computer makes no virtual gamepads, so games see the buttons as keys and mouse. " +
-        "Start the host with <code>remotion host --gamepad dualsense</code> for a DualSense with gyro.</p>");
-      setTimeout(() => notices.hide("pad"), 8000);
+      notices.flash("pad", "<p>This computer makes no virtual gamepads, so games see the buttons as keys and mouse. " +
+        "Start the host with <code>remotion host --gamepad dualsense</code> for a DualSense with gyro.</p>", 8000);
     }
     return;
   }
@@ -293,8 +292,7 @@ function onHostMessage(text) {
   if (labels) { if (modes) modes.setLabels(labels); return; }
   const untyped = parseUntypedMessage(text);
   if (untyped) {
-    notices.show("untyped", `<p>Could not type “${escapeHtml(untyped.text)}”: ${escapeHtml(untyped.message)}.</p>`);
-    setTimeout(() => notices.hide("untyped"), 6000);
+    notices.flash("untyped", `<p>Could not type “${escapeHtml(untyped.text)}”: ${escapeHtml(untyped.message)}.</p>`, 6000);
   }
 }
 

@@ -5,16 +5,32 @@ export function escapeHtml(t) {
   return String(t).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
-/** Keyed notes shown together; a dismissal lasts until a note's text changes. */
+/** Keyed notes shown together. A standing note (`show`: sensors, certificates) stays dismissed
+ *  until its text changes; a note about something that just happened (`flash`: the host's
+ *  answer, a refused text) is shown again by each new event, for `ms` from the latest. */
 export class Notices {
-  constructor(el) { this.el = el; this.items = new Map(); }   // key -> {html, bad, dismissed}
+  constructor(el, timers = globalThis) {
+    this.el = el; this.timers = timers;
+    this.items = new Map();           // key -> {html, bad, dismissed}
+    this.expiry = new Map();          // key -> the timer that takes a flashed note away
+  }
   show(key, html, bad = false) {
     const old = this.items.get(key);
     if (old && old.html === html) return;
     this.items.set(key, { html, bad, dismissed: false });
     this.paint();
   }
-  hide(key) { if (this.items.delete(key)) this.paint(); }
+  flash(key, html, ms, bad = false) {
+    this.timers.clearTimeout(this.expiry.get(key));
+    this.expiry.set(key, this.timers.setTimeout(() => this.hide(key), ms));
+    this.items.set(key, { html, bad, dismissed: false });
+    this.paint();
+  }
+  hide(key) {
+    this.timers.clearTimeout(this.expiry.get(key));
+    this.expiry.delete(key);
+    if (this.items.delete(key)) this.paint();
+  }
   paint() {
     const list = [...this.items.values()].filter((n) => !n.dismissed);
     this.el.hidden = list.length === 0;

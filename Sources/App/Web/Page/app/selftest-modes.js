@@ -1,5 +1,5 @@
 // selftest-modes.js — checks of modes.js and page-modes.js (pure): the mode table, mode memory per host, labels for the host's
-// map, the touchpad's gestures, scrolling direction, the timer text, the messages.
+// map, the touchpad's gestures, scrolling direction, the timer text, the messages; the notices.
 // Used by selftest.js; never served (the host skips files named selftest*).
 
 import * as M0 from "./modes.js";
@@ -7,6 +7,7 @@ import * as PM from "./page-modes.js";
 const M = { ...M0, ...PM };
 import { buzz } from "./buttons.js";
 import * as FB from "./feedback.js";
+import * as N from "./notices.js";
 
 export function modeChecks(t) {
   const seen = [];
@@ -118,4 +119,42 @@ export function feedbackChecks(t) {
   let threw = false;
   try { new F.Feedback({ vibrate() { throw new Error("no gesture"); } }).apply({ heavy: 9, light: 0, lightbar: null }); } catch { threw = true; }
   t("a browser that refuses vibrate breaks nothing", !threw);
+}
+
+/** Notices on a stand-in element and a manual clock: a flashed note comes back with each new
+ *  event, after a dismissal too, and only the latest event's timer takes it away. */
+export function noticeChecks(t) {
+  let now = 0, onClose = null;
+  const pending = new Set();
+  const timers = {
+    setTimeout: (fn, ms) => { const x = { at: now + ms, fn }; pending.add(x); return x; },
+    clearTimeout: (x) => pending.delete(x),
+  };
+  const advance = (ms) => {
+    now += ms;
+    for (const x of [...pending].sort((a, b) => a.at - b.at)) if (x.at <= now) { pending.delete(x); x.fn(); }
+  };
+  const el = { hidden: true, innerHTML: "", classList: { toggle() {} },
+               firstChild: { addEventListener: (_, fn) => { onClose = fn; } } };
+  const n = new N.Notices(el, timers);
+  n.flash("pad", "<p>no pads</p>", 8000);
+  t("a flashed note shows", !el.hidden && el.innerHTML.includes("no pads"));
+  advance(7000);
+  el.hidden = true;                                  // put away by hand (the browser tests do)
+  n.flash("pad", "<p>no pads</p>", 8000);
+  t("the same note flashed again before it expired shows again", !el.hidden);
+  advance(2000);
+  t("… and the first event's timer does not take it away early", !el.hidden);
+  onClose();
+  t("the close button dismisses it", el.hidden);
+  n.flash("pad", "<p>no pads</p>", 8000);
+  t("a new event shows a dismissed flashed note again", !el.hidden);
+  advance(8000);
+  t("it goes 8 s after the latest event", el.hidden && pending.size === 0);
+  n.show("sensors", "<p>no motion</p>");
+  onClose();
+  n.show("sensors", "<p>no motion</p>");
+  t("a standing note stays dismissed while its text is the same", el.hidden);
+  n.show("sensors", "<p>motion denied</p>");
+  t("… and shows when its text changes", !el.hidden && el.innerHTML.includes("denied"));
 }

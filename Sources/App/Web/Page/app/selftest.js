@@ -10,7 +10,7 @@ import * as O from "./orientation.js";
 import * as P from "./protocol.js";
 import { ButtonState, HoldSet } from "./buttons.js";
 import { connectionChecks, streamerChecks } from "./selftest-io.js";
-import { modeChecks, feedbackChecks } from "./selftest-modes.js";
+import { modeChecks, feedbackChecks, noticeChecks } from "./selftest-modes.js";
 import { calibrationChecks } from "./selftest-calibration.js";
 import { parsePairFragment, sanitizeName, proposeDeviceName, loadDevice, saveDevice, pair, STORAGE_KEY } from "./pairing.js";
 
@@ -245,7 +245,7 @@ export async function run() {
   const groups = [["orientation", orientationChecks], ["protocol", protocolChecks], ["buttons", buttonChecks],
                   ["pairing", pairingChecks], ["connection", connectionChecks], ["streamer", streamerChecks],
                   ["modes", modeChecks], ["feedback", feedbackChecks], ["transport", transportChecks],
-                  ["lanes", laneChecks], ["calibration", calibrationChecks]];
+                  ["lanes", laneChecks], ["calibration", calibrationChecks], ["notices", noticeChecks]];
   for (const [group, fn] of groups) {
     try {
       await fn((name, ok, detail) => t(`${group}: ${name}`, ok, detail));
