@@ -63,6 +63,11 @@ import Testing
         guard case let .motion(b) = try WebFrame.decode(both) else { Issue.record("not motion"); return }
         #expect(b.analog?.leftX == 1)
         #expect(b.touch == TouchState(first: .init(id: 1, x: 1, y: 1), second: .init(id: 2, x: 0, y: 0)))
+        // The page keeps a finger in its slot: the second alone, when the first has lifted.
+        let second = Self.bytes("01 20 00 00 01 00 00 00") + [UInt8](repeating: 0, count: 44)
+            + Self.bytes("00 00 00 00 00 00  85 00 ff ff 00 80")
+        guard case let .motion(s) = try WebFrame.decode(second) else { Issue.record("not motion"); return }
+        #expect(s.touch?.first == nil && s.touch?.second?.id == 5 && s.touch?.second?.x == 1)
         let none = Self.bytes("01 20 00 00 01 00 00 00") + [UInt8](repeating: 0, count: 56)
         guard case let .motion(n) = try WebFrame.decode(none) else { Issue.record("not motion"); return }
         #expect(n.touch == TouchState.none, "the block with no finger down: the page's touchpad, untouched")

@@ -64,10 +64,17 @@ export default Object.freeze({
       if (analogAtRest(analog)) restAt = performance.now();
       send();
     };
-    // The touchpad's fingers: pointerId -> {id, x, y (0…1 of the pad), x0, y0, t0}, at most two.
+    // The touchpad's fingers: pointerId -> {slot, id, x, y (0…1 of the pad), x0, y0, t0}, at most
+    // two. A finger keeps the slot it landed in until it lifts, as on a DualSense, whose two touch
+    // points are the kernel's two multi-touch slots: a second finger left alone when the first
+    // lifts stays in slot 1 rather than jumping into slot 0's place.
     const fingers = new Map();
     let nextFinger = 0, liftedAt = 0;
-    const sendTouch = () => ctx.setTouch([...fingers.values()].map((f) => ({ id: f.id, x: f.x, y: f.y })));
+    const sendTouch = () => {
+      const slots = [null, null];
+      for (const f of fingers.values()) slots[f.slot] = { id: f.id, x: f.x, y: f.y };
+      ctx.setTouch(fingers.size ? slots : null);
+    };
     // The motion channel may lose a frame: while anything is off rest or a finger is down (and
     // for 300 ms after), the state is sent again every 100 ms even when no sensor event carries it.
     setInterval(() => {
@@ -90,7 +97,8 @@ export default Object.freeze({
       e.preventDefault();
       if (fingers.size >= 2) return;
       try { pad.setPointerCapture(e.pointerId); } catch { /* gone */ }
-      fingers.set(e.pointerId, { id: nextFinger, ...where(e), x0: e.clientX, y0: e.clientY, t0: performance.now() });
+      const slot = [...fingers.values()].some((f) => f.slot === 0) ? 1 : 0;
+      fingers.set(e.pointerId, { slot, id: nextFinger, ...where(e), x0: e.clientX, y0: e.clientY, t0: performance.now() });
       nextFinger = (nextFinger + 1) & 0x7f;
       pad.classList.add("active");
       sendTouch();

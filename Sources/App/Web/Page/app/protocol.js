@@ -19,15 +19,15 @@ export const BUTTON_NAMES = "ABCDEFGHIJKLMNOP".split("");
  * mode's sticks and triggers) the frame is 64 bytes and flag bit 4 is set: [52..59] i16 left
  * x, left y, right x, right y (−32767…32767 is −1…1, x right, y down) [60..63] u16 L2, R2
  * (0…65535 is 0…1), as in the UDP motion packet's analog block. With `touch` (the Gamepad mode's
- * touchpad while a finger is on it: up to two fingers {id 0…127, x, y}, 0…1 of the pad left to
- * right and top to bottom) flag bit 5 is set and 12 bytes follow the analog block, or the base
- * when there is none: per finger [u8 0x80 | id] [u8 0] [u16 x] [u16 y] (0…65535 is 0…1), an
- * unused slot all zeros. A frame without the block has no finger down.
+ * touchpad while a finger is on it: its two slots, each a finger {id 0…127, x, y}, 0…1 of the pad
+ * left to right and top to bottom, or null) flag bit 5 is set and 12 bytes follow the analog
+ * block, or the base when there is none: per slot [u8 0x80 | id] [u8 0] [u16 x] [u16 y]
+ * (0…65535 is 0…1), a slot with no finger all zeros. A frame without the block has no finger down.
  * @param {{seq:number, timeMs:number, buttons:number, clutch?:boolean,
  *          attitude?:{roll:number,pitch:number,yaw:number}|null,
  *          gyro?:number[]|null, accel?:number[]|null,
  *          analog?:{lx:number,ly:number,rx:number,ry:number,l2:number,r2:number}|null,
- *          touch?:{id:number,x:number,y:number}[]|null}} m
+ *          touch?:({id:number,x:number,y:number}|null)[]|null}} m
  */
 export function encodeMotion(m) {
   const touchAt = MOTION_SIZE + (m.analog ? BLOCK_SIZE : 0);
@@ -64,6 +64,7 @@ export function encodeMotion(m) {
     flags |= FLAG_TOUCH;
     const unit = (x) => Math.round(Math.max(0, Math.min(1, Number(x) || 0)) * 65535);
     m.touch.slice(0, 2).forEach((f, i) => {
+      if (!f) return;
       const o = touchAt + 6 * i;
       v.setUint8(o, 0x80 | (f.id & 0x7f));
       v.setUint16(o + 2, unit(f.x), true);

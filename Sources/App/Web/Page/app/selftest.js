@@ -143,6 +143,10 @@ function protocolChecks(t) {
   t("MOTION with one finger and no sticks: 64 bytes, flag 0x20, the block right after the base",
     finger.byteLength === 64 && P.toHex(finger) === hex("01 20 00 00 01 00 00 00" + " 00".repeat(44)
       + " 83 00 00 80 00 00 00 00 00 00 00 00"), P.toHex(finger));
+  const second = P.encodeMotion({ seq: 1, timeMs: 0, buttons: 0, touch: [null, { id: 5, x: 1, y: 0.5 }] });
+  t("MOTION with the second slot's finger alone (the first lifted): the first slot all zeros",
+    second.byteLength === 64 && P.toHex(second) === hex("01 20 00 00 01 00 00 00" + " 00".repeat(44)
+      + " 00 00 00 00 00 00 85 00 ff ff 00 80"), P.toHex(second));
   const d = P.decodeMotion(m);
   t("MOTION decodes back", d && d.seq === 5 && d.buttons === 5 && d.clutch && d.timeMs === 1000 &&
     d.attitude.pitch === -0.25 && d.gyro[1] === -2 && d.accel[2] === 1);
