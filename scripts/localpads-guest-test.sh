@@ -19,7 +19,8 @@
 # (scripts/lib/uhid_ds4.py, uhid_switchpro.py) that answers its driver's probe (hid-sony,
 # hid-nintendo): each pad's 2 s right turn moves the pointer by what its own reports give
 # within 2%, its bottom face button is one click, the host gives it a virtual DualSense.
-# No network device.
+# No network device. REMOTION_GUEST_KERNEL=linux-image-6.12-amd64 runs it all on Debian 12's
+# 6.12, where the DualShock 4 is hid-playstation's (the checks follow the kernel's version).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s.%N)

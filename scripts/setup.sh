@@ -27,6 +27,7 @@ test=(
   libgstreamer-plugins-bad1.0-dev libnice-dev   # headers for scripts/check-gst-abi.sh only
   tmux
   qemu-system-x86 busybox-static libinput-tools udev
+  zstd                          # unpacks Debian 12's 6.12 kernel for the guest stages (scripts/lib/kernel-guest.sh)
   libsdl2-2.0-0                 # the gamepad stage's SDL witness (loaded through ctypes; already pulled in by the set-up above)
   dpkg-dev lintian mmdebstrap   # the package stage (scripts/package-test.sh)
   appstream desktop-file-utils  # ... which validates the app menu entry and its AppStream metadata

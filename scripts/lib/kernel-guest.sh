@@ -14,7 +14,9 @@
 #     which only user-mode networking with restrict=on may be: kguest_start refuses others)
 #   kguest_check LABEL CHECKER       says how long it all took (from $started), runs the checks
 #                                    (a Python script in the checkout) on the results; its status
-# Environment: REMOTION_SKIP_BUILD, REMOTION_BIN, REMOTION_KERNEL_CACHE, GUEST_CPUS, KEEP_WORK.
+# Environment: REMOTION_SKIP_BUILD, REMOTION_BIN, REMOTION_KERNEL_CACHE, GUEST_CPUS, KEEP_WORK,
+# REMOTION_GUEST_KERNEL (the kernel's meta package: linux-image-amd64, Debian 12's 6.1, unless
+# set; linux-image-6.12-amd64 is 6.12 from bookworm-security).
 
 # Every module a stage loads, and so every module the cache keeps (with their dependencies).
 kguest_cache_modules=(virtio_pci 9pnet_virtio 9p evdev uinput uhid hid_playstation hid_nintendo hid_sony virtio_net)
@@ -51,14 +53,17 @@ kguest_cleanup() {
 }
 
 # kguest_closure ROOT VERSION MODULE…: the .ko paths (relative to ROOT) of the modules and
-# everything they depend on, from ROOT's modules.dep (names with - and _ alike).
+# everything they depend on, from ROOT's modules.dep (names with - and _ alike); a module the
+# kernel has built in (modules.builtin) needs no file.
 kguest_closure() {
   /usr/bin/python3 - "$@" <<'PY'
 import os, sys
 root, version, wanted = sys.argv[1], sys.argv[2], sys.argv[3:]
 base = f"/lib/modules/{version}"
-norm = lambda p: os.path.basename(p)[:-3].replace("-", "_")
+norm = lambda p: os.path.basename(p).split(".ko")[0].replace("-", "_")   # .ko, or .ko.xz (6.12)
 deps = {}
+builtin_list = os.path.join(root, base.lstrip("/"), "modules.builtin")   # 6.12 builds virtio_pci in
+builtin = {norm(l.strip()) for l in open(builtin_list)} if os.path.exists(builtin_list) else set()
 for line in open(os.path.join(root, base.lstrip("/"), "modules.dep")):
     if ":" not in line: continue
     mod, rest = line.split(":", 1)
@@ -66,7 +71,7 @@ for line in open(os.path.join(root, base.lstrip("/"), "modules.dep")):
 out, todo = {}, [w.replace("-", "_") for w in wanted]
 while todo:
     name = todo.pop()
-    if name in out: continue
+    if name in out or (name in builtin and name not in deps): continue
     if name not in deps: sys.exit(f"module {name} is not in this kernel (built in, or missing)")
     path, more = deps[name]
     out[name] = path if path.startswith("/") else f"{base}/{path}"
@@ -76,8 +81,9 @@ PY
 }
 
 kguest_kernel() {
-  package=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1)
-  [[ -n $package ]] || fail_now "cannot resolve linux-image-amd64's kernel package (apt-get update?)"
+  local meta=${REMOTION_GUEST_KERNEL:-linux-image-amd64}
+  package=$(apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1)
+  [[ -n $package ]] || fail_now "cannot resolve $meta's kernel package (apt-get update?)"
   local cache_root=${REMOTION_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/remotion-kernel}
   kdir="$cache_root/$package"
   if [[ ! -f $kdir/ready || $(cat "$kdir/ready") != "$kguest_cache_stamp" ]]; then
@@ -88,13 +94,23 @@ kguest_kernel() {
       || { rm -rf "$tmp"; fail_now "apt-get download $package failed"; }
     dpkg-deb -x "$tmp"/*.deb "$tmp/root" || { rm -rf "$tmp"; fail_now "dpkg-deb -x $package failed"; }
     rm -f "$tmp"/*.deb
-    # The uncompressed kernel boots through its PVH note and saves the guest ~3 s of xz.
+    # The uncompressed kernel boots through its PVH note and saves the guest ~3 s of unpacking.
+    # The payload is where the bzImage's setup header says (payload_offset and _length, from
+    # the protected-mode code): xz in 6.1, zstd in 6.12 (the zstd tool: scripts/setup.sh).
     /usr/bin/python3 - "$tmp"/root/boot/vmlinuz-* "$tmp/vmlinux" <<'PY' || { rm -rf "$tmp"; fail_now "cannot unpack the kernel image"; }
-import lzma, sys
+import lzma, struct, subprocess, sys
 data = open(sys.argv[1], "rb").read()
-at = data.find(b"\xfd7zXZ\x00")
-if at < 0: sys.exit("no xz payload in " + sys.argv[1])
-out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(data[at:])
+if data[0x202:0x206] != b"HdrS": sys.exit("not a bzImage: " + sys.argv[1])
+code = ((data[0x1F1] or 4) + 1) * 512
+offset, length = struct.unpack_from("<II", data, 0x248)
+payload = data[code + offset:code + offset + length]
+if payload.startswith(b"\xfd7zXZ\x00"):
+    out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(payload)
+elif payload.startswith(b"\x28\xb5\x2f\xfd"):
+    # (Its last 4 bytes are the unpacked size the kernel's build appends, not zstd's.)
+    out = subprocess.run(["zstd", "-dc"], input=payload[:-4], capture_output=True, check=True).stdout
+else:
+    sys.exit(f"the kernel's payload is neither xz nor zstd ({payload[:4].hex()})")
 if out[:4] != b"\x7fELF": sys.exit("the payload is not an ELF kernel")
 open(sys.argv[2], "wb").write(out)
 PY
@@ -102,9 +118,23 @@ PY
     local v; v=$(basename "$(ls -d "$tmp"/root/lib/modules/*/ | head -1)")
     /bin/busybox depmod -b "$tmp/root" "$v" || { rm -rf "$tmp"; fail_now "busybox depmod failed"; }
     local keep; keep=$(kguest_closure "$tmp/root" "$v" "${kguest_cache_modules[@]}") || { rm -rf "$tmp"; fail_now "module closure failed"; }
-    find "$tmp/root/lib/modules" -name '*.ko' | while read -r f; do
+    find "$tmp/root/lib/modules" -name '*.ko' -o -name '*.ko.xz' | while read -r f; do
       grep -qxF "${f#"$tmp/root"}" <<<"$keep" || rm -f "$f"
     done
+    # Kernels from 6.2 on (Debian's 6.12) ship their modules xz-compressed: the kept ones are
+    # unpacked, so that the guest's busybox loads them as it loads 6.1's, and listed again.
+    if find "$tmp/root/lib/modules" -name '*.ko.xz' | grep -q .; then
+      /usr/bin/python3 - "$tmp/root/lib/modules" <<'PY' || { rm -rf "$tmp"; fail_now "cannot unpack the modules"; }
+import lzma, os, sys
+for folder, _, names in os.walk(sys.argv[1]):
+    for n in names:
+        if n.endswith(".ko.xz"):
+            p = os.path.join(folder, n)
+            open(p[:-3], "wb").write(lzma.open(p).read())
+            os.remove(p)
+PY
+      /bin/busybox depmod -b "$tmp/root" "$v" || { rm -rf "$tmp"; fail_now "busybox depmod failed"; }
+    fi
     rm -rf "$tmp/root/usr" "$tmp"/root/boot/vmlinuz-*
     echo "$kguest_cache_stamp" >"$tmp/ready"
     rm -rf "$kdir.old"; [[ -d $kdir ]] && mv -T "$kdir" "$kdir.old"

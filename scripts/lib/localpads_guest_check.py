@@ -45,9 +45,15 @@ def expected_counts(reports):
 # The pads emulated over UHID (scripts/lib/uhid_ds4.py, uhid_switchpro.py): the driver, how
 # the kernel names the bound HID device (dmesg), the controller's name in the host's line
 # (its motion node's name without " Motion Sensors" or " IMU") and the driver's axes there.
+# From Linux 6.2 the DualShock 4 is hid-playstation's (the 6.12 run of this stage), before hid-sony's.
+kernel_version = tuple(int(n) for n in re.findall(r"\d+", facts.get("kernel", "0.0"))[:2])
 EMULATED = {
-    "ds4": ("hid-sony", "sony 0003:054C:09CC", "Sony Interactive Entertainment Wireless Controller", "playstation"),
-    "switchpro": ("hid-nintendo", "nintendo 0003:057E:2009", "Nintendo Switch Pro Controller", "nintendo"),
+    "ds4": ("hid-playstation", "playstation 0003:054C:09CC", "Sony Interactive Entertainment Wireless Controller",
+            "playstation") if kernel_version >= (6, 2) else
+           ("hid-sony", "sony 0003:054C:09CC", "Sony Interactive Entertainment Wireless Controller", "playstation"),
+    # 6.1's hid-nintendo names its nodes itself; 6.12's after the device (the USB product string).
+    "switchpro": ("hid-nintendo", "nintendo 0003:057E:2009", "Nintendo Co., Ltd. Pro Controller" if kernel_version >= (6, 12)
+                  else "Nintendo Switch Pro Controller", "nintendo"),
 }
 
 

@@ -50,7 +50,7 @@ def motion_node():
         base = f"/sys/class/input/{name}/device"
         try:
             if name.startswith("event") and open(f"{base}/uniq").read().strip() == uniq \
-                    and open(f"{base}/name").read().strip().endswith(("Motion Sensors", " IMU")):
+                    and open(f"{base}/name").read().strip().endswith(("Motion Sensors", " IMU", " (IMU)")):
                 return f"/dev/input/{name}"
         except OSError:
             pass

@@ -1,9 +1,10 @@
-"""A DualShock 4 (v2, USB: 054c:09cc) over UHID for the local-pads guest, answering Linux
-6.1's hid-sony the way the pad does (drivers/hid/hid-sony.c; from 6.2 hid-playstation takes
-the pad and asks other reports). Its probe (sony_input_configured) asks three feature reports
-and fails without each: 0x81 (7 bytes: the MAC at 1-6, little-endian; the driver prints it
-reversed into uniq), 0x02 (37 bytes: the motion calibration, USB order) and 0xA3 (49 bytes:
-versions); then it opens the device and sends output report 0x05 (the light bar).
+"""A DualShock 4 (v2, USB: 054c:09cc) over UHID for the local-pads guest, answering both of
+Linux's drivers for it the way the pad does. 6.1's hid-sony (drivers/hid/hid-sony.c: its probe,
+sony_input_configured, fails without each of three feature reports) asks 0x81 (7 bytes: the
+MAC at 1-6, little-endian; the driver prints it reversed into uniq), 0x02 (37 bytes: the motion
+calibration, USB order) and 0xA3 (49 bytes: versions); from 6.2 hid-playstation takes the pad
+(dualshock4_create) and asks 0x02 and 0xA3 the same, but the MAC as 0x12 (16 bytes, the MAC at
+1-6). Either then sends output report 0x05 (the light bar).
 
 Input report 0x01, 64 bytes, every 4 ms on USB (250 Hz; the stage sends every 10 ms, the rate
 the DualSense probe uses: at 250 Hz the TCG guest on two shared cores could not keep up and
@@ -65,8 +66,10 @@ class DualShock4(Pad):
         self.ticks = round(self.period * 1e6 * 3 / 16)        # the clock's units per report
 
     def get_report(self, rnum):
-        if rnum == 0x81:
+        if rnum == 0x81:                                 # hid-sony (6.1): the MAC
             return bytes([0x81]) + MAC
+        if rnum == 0x12:                                 # hid-playstation (6.2 on): the pairing info, MAC at 1-6
+            return (bytes([0x12]) + MAC).ljust(16, b"\0")
         if rnum == 0x02:
             gyro = [0, 0, 0, 8856, -8856, 8856, -8856, 8856, -8856, 540, 540]   # biases, ±pitch/yaw/roll, speed
             accel = [8192, -8192] * 3

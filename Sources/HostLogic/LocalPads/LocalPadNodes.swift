@@ -62,10 +62,11 @@ package enum LocalPadNodes {
 
     /// The controller's name: the device's name without " Motion Sensors" (hid-playstation,
     /// hid-sony) or hid-nintendo's " IMU" ("Nintendo Switch Left Joy-Con IMU (Grip)" is the
-    /// "Nintendo Switch Left Joy-Con (Grip)"), then its uniq.
+    /// "Nintendo Switch Left Joy-Con (Grip)"; 6.12's hid-nintendo says " (IMU)" after the
+    /// device's own name, "Nintendo Co., Ltd. Pro Controller (IMU)" over USB), then its uniq.
     package static func displayName(_ motion: EvdevNodeInfo) -> String {
         var name = motion.name
-        for suffix in [" Motion Sensors", " IMU"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        for suffix in [" Motion Sensors", " (IMU)", " IMU"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
         if name.hasSuffix(" IMU (Grip)") { name.removeLast(" IMU (Grip)".count); name += " (Grip)" }
         if name.isEmpty { name = motion.path }
         return motion.uniq.isEmpty ? name : "\(name) (\(motion.uniq))"

@@ -110,6 +110,10 @@ import RemotionProtocol
         let grip = EvdevNodeInfo(path: "/dev/input/event8", name: "Nintendo Switch Left Joy-Con IMU (Grip)", uniq: "98:B6:E9:00:00:02",
                                  vendor: 0x057E, isMotion: true)
         #expect(LocalPadNodes.displayName(grip) == "Nintendo Switch Left Joy-Con (Grip) (98:B6:E9:00:00:02)")
+        let pro612 = EvdevNodeInfo(path: "/dev/input/event3", name: "Nintendo Co., Ltd. Pro Controller (IMU)",
+                                   uniq: "98:B6:E9:12:34:56", vendor: 0x057E, isMotion: true)
+        #expect(LocalPadNodes.displayName(pro612) == "Nintendo Co., Ltd. Pro Controller (98:B6:E9:12:34:56)",
+                "Linux 6.12's hid-nintendo names the IMU node after the device, with \" (IMU)\"")
     }
 
     /// The very name and phys the virtual pad is created with are recognised as Remotion's own.
