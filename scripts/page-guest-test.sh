@@ -8,10 +8,12 @@
 # (scripts/lib/gamepad_sdl_page.py) reading the pad. Here: headless Chromium
 # (e2e/web/page_guest_pad.py) opens https://127.0.0.1:PORT/ — the host's ready file in the
 # results share is the signal —, pairs, enters the Gamepad mode and, step by step, holds the
-# left stick, pulls L2 and R2, holds Cross and turns the emulated gyro; SDL reads each step's
-# settled values. Checked (scripts/lib/page_guest_check.py): sticks and triggers within one
-# step of the report's byte, buttons exactly, the gyro within 2% of the emulated rate, every
-# rest between. Everything runs in a new network namespace that has only lo (root: unshare -n),
+# left stick, pulls L2 and R2, holds Cross, turns the emulated gyro, puts two fingers on the
+# touchpad and taps it; SDL reads each step's settled values; then a game inside rumbles and
+# lights the pad. Checked (scripts/lib/page_guest_check.py): sticks and triggers within one
+# step of the report's byte, buttons exactly, the gyro within 2% of the emulated rate, each
+# finger in its slot within 0.002, the tap's click, every rest between; the page's vibration
+# and light (e2e/web/page_guest_pad.py). Everything runs in a new network namespace that has only lo (root: unshare -n),
 # so neither Chromium nor QEMU's forwarded port reaches anything else. A guest that does not
 # boot is a failure, never a skip. Same environment as scripts/gamepad-guest-test.sh.
 set -uo pipefail

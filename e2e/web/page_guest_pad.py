@@ -4,8 +4,10 @@
 `remotion host --gamepad dualsense` that runs in the QEMU guest, through the port QEMU forwards
 to 127.0.0.1, pairs (a person inside accepts), enters the Gamepad mode and starts motion.
 Then, in sequence, it holds the left and then the right stick at known places, pulls L2 and
-then R2 to known depths and lets them go one at a time, holds Cross and the d-pad's up, and turns the emulated gyroscope at a known
-rate — each followed by a return to rest. Every step changes one value at once (one touch
+then R2 to known depths and lets them go one at a time, holds Cross and the d-pad's up, turns the emulated gyroscope at a known
+rate, puts one and then two fingers on the touchpad and lifts them one at a time, and taps it
+— each followed by a return to rest. Last, a game inside rumbles the pad and lights it: the
+page must vibrate, stop, and paint the light. Every step changes one value at once (one touch
 event, one sensor reading), so no state between two can be taken for a step's. Each step is announced to the SDL witness inside (RESULTS/steps/N.json, written once
 the page has set what the step sets) and waited for (N.seen.json: what SDL read, settled).
 What it set (in the page's own units) and its own checks go to RESULTS/page.json; the pad's
@@ -18,10 +20,10 @@ import argparse, copy, json, os, sys, time
 from selenium.webdriver.common.by import By
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from page_harness import browser, cdp, js, set_mode, state, touch, wait   # noqa: E402
+from page_harness import browser, cdp, js, set_mode, state, tap, touch, wait   # noqa: E402
 
 REST = {"lx": 0.0, "ly": 0.0, "rx": 0.0, "ry": 0.0, "l2": 0.0, "r2": 0.0, "buttons": [],
-        "gyro": [0.0, 0.0, 0.0], "accel": [0.0, 0.0, 9.80665]}
+        "gyro": [0.0, 0.0, 0.0], "accel": [0.0, 0.0, 9.80665], "touch": [[0], [0]]}
 GYRO = [0.6, -0.9, 1.2]          # the emulated gyroscope's turn, rad/s about the device's x, y, z
 
 
@@ -44,12 +46,14 @@ def main():
         os.replace(tmp, os.path.join(args.results, "page.json"))
 
     def step(name, sets, geometry=None):
-        """Announces step N (what the page now sends) and waits for what SDL read, settled."""
+        """Announces step N (what the page now sends) and waits for what SDL read, settled.
+        `geometry` goes to the record; its "transient" and "do" go to the witness too."""
         k = len(report["steps"])
         report["steps"].append({"name": name, "set": copy.deepcopy(sets), "geometry": geometry})
         save()
         tmp = os.path.join(steps_dir, f"{k}.tmp")
-        json.dump({"name": name}, open(tmp, "w"))
+        json.dump({"name": name, **{key: v for key, v in (geometry or {}).items() if key in ("transient", "do")}},
+                  open(tmp, "w"))
         os.replace(tmp, os.path.join(steps_dir, f"{k}.json"))
         seen = os.path.join(steps_dir, f"{k}.seen.json")
         # The witness settles within 30 s or says it timed out; 60 s covers a stalled guest.
@@ -161,8 +165,50 @@ def main():
         ok = step("gyro turning", now)
         cdp(d, "Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
         now["gyro"] = [0.0, 0.0, 0.0]
+        if not (ok and step("gyro still", now)):
+            return
+
+        # The touchpad (between Create and Options): a finger down at a quarter across and half
+        # down, a second at three quarters across and a quarter down, then the first lifted —
+        # the second keeps its slot, as on a DualSense — and then the second; each held while SDL
+        # reads it. Then a quick tap, which is the touchpad's click (60 ms down: a transient step).
+        left, top, w, h = rect('[data-pane=gamepad] [data-touchpad]')
+        points = []
+        for i, (fx, fy) in enumerate(((0.25, 0.5), (0.75, 0.25))):
+            x, y = round(left + fx * w), round(top + fy * h)
+            points.append(({"x": x, "y": y, "id": 10 + i}, [1, (x - left) / w, (y - top) / h]))
+        touch(d, "touchStart", [points[0][0]])
+        now["touch"] = [points[0][1], [0]]
+        ok = step("touchpad: one finger", now, {"rect": [left, top, w, h]})
         if ok:
-            step("gyro still", now)
+            touch(d, "touchStart", [p for p, _ in points])
+            now["touch"] = [points[0][1], points[1][1]]
+            ok = step("touchpad: two fingers", now)
+        if ok:
+            touch(d, "touchEnd", [points[0][0]])     # the first lifts; the second stays in slot 1
+            now["touch"] = [[0], points[1][1]]
+            ok = step("touchpad: the first finger lifted", now)
+        touch(d, "touchEnd", [])
+        now["touch"] = [[0], [0]]
+        if not (ok and step("touchpad: both lifted", now)):
+            return
+        tap(d, '[data-pane=gamepad] [data-touchpad]', 0.05)
+        if not step("touchpad: a quick tap clicks it", now, {"transient": ["touchpad"]}):
+            return
+
+        # A game's rumble and light, back to the phone: SDL inside rumbles the pad (low 0xFFFF,
+        # high 0x8000, 400 ms) and lights it #ff0040; the page vibrates (a pattern that fills the
+        # next second, feedback.js; SDL may halve the motors, so its duty is not judged), stops
+        # when the game's 400 ms are over, and paints the light's dot.
+        js(d, "(() => { window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; }; return true; })()")
+        if step("a game's rumble and light", now, {"do": "rumble"}):
+            buzz = wait(lambda: (lambda b: b if 0 in b[1:] else None)(js(d, "window.__buzz")), 10)
+            check("the game's rumble reaches the phone: it vibrates (a pattern for the next second) and stops when the "
+                  "game's rumble ends", buzz and isinstance(buzz[0], list) and sum(buzz[0]) == 1000 and buzz[-1] == 0,
+                  js(d, "window.__buzz"))
+            light = wait(lambda: js(d, "(() => { const e = document.getElementById('lightbar');"
+                                       " return !e.hidden && e.title; })()"), 5)
+            check("the game's light reaches the phone: the bar's dot is #ff0040", light and "#ff0040" in light, light)
         check("the page stayed connected through the steps", state(d).get("status") == "connected", state(d))
     except Exception as e:          # a broken page or browser is a failed check, never a skip
         check("the page's steps ran", False, repr(e))

@@ -23,6 +23,11 @@ def load(flags):
     sdl.SDL_GameControllerSetLED.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_uint8, ctypes.c_uint8]
     sdl.SDL_GameControllerRumble.argtypes = [ctypes.c_void_p, ctypes.c_uint16, ctypes.c_uint16, ctypes.c_uint32]
     sdl.SDL_GameControllerClose.argtypes = [ctypes.c_void_p]
+    sdl.SDL_GameControllerGetNumTouchpads.argtypes = [ctypes.c_void_p]
+    sdl.SDL_GameControllerGetNumTouchpadFingers.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    sdl.SDL_GameControllerGetTouchpadFinger.argtypes = [
+        ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_uint8),
+        ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_float)]
     # Enhanced reports (sensors) over Bluetooth, as games that use gyro ask for them.
     sdl.SDL_SetHint(b"SDL_JOYSTICK_HIDAPI_PS5_RUMBLE", b"1")
     if sdl.SDL_Init(flags) != 0:

@@ -6,6 +6,14 @@ the reading differs from the last step's and has stayed the same for 0.4 s — t
 reading —, and writes it to STEPS/N.seen.json (the page outside waits for it before its next
 step). A reading that does not settle within 30 s is written with "timeout". Ends at
 STEPS/done. Writes everything to RESULT; the checks are scripts/lib/page_guest_check.py's.
+A reading has the touchpad's two fingers too ([state, x, y], 0…1 of the pad). Two kinds of step
+differ: a "transient" one (a tap: the touchpad's click lasts 60 ms) settles once the buttons it
+names have been seen down, however briefly, even where the settled reading is the last step's.
+What was seen down since the last step was read is kept as "pressed": the page acts before it
+announces a step, and one SDL update may read a press and its release together, so SDL's own
+button-down events count as well as the polled state. A "rumble" step is something the
+game does: SDL sets the lightbar and rumbles the pad (low 0xFFFF, high 0x8000, 400 ms), keeps
+updating for 1.2 s so that SDL sends the rumble's end, and records the calls' results.
 
     gamepad_sdl_page.py STEPS READY RESULT"""
 import ctypes, json, os, sys, time
@@ -46,17 +54,51 @@ if pad is None:
 sdl.SDL_GameControllerSetSensorEnabled(pad, SDL_SENSOR_GYRO, 1)
 sdl.SDL_GameControllerSetSensorEnabled(pad, SDL_SENSOR_ACCEL, 1)
 data = (ctypes.c_float * 3)()
+finger = (ctypes.c_uint8(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float())
+out["touchpads"] = sdl.SDL_GameControllerGetNumTouchpads(pad)
+out["fingers"] = sdl.SDL_GameControllerGetNumTouchpadFingers(pad, 0) if out["touchpads"] else 0
+
+
+def fingers():
+    """The touchpad's first two fingers as SDL has them: [1, x, y] down (0…1 of the pad), [0] up."""
+    got = []
+    for i in range(min(2, out["fingers"])):
+        if sdl.SDL_GameControllerGetTouchpadFinger(pad, 0, i, *(ctypes.byref(v) for v in finger)) == 0:
+            got.append([1, round(finger[1].value, 4), round(finger[2].value, 4)] if finger[0].value else [0])
+    return got
+
+
+SDL_CONTROLLERBUTTONDOWN = 0x651
+event = (ctypes.c_uint8 * 56)()       # SDL_Event; a button event: type u32, time u32, which i32, button u8
+seen_down = set()                      # the buttons seen down since the last step was read
 
 
 def reading():
-    """What a game reads now: the six axes, the buttons, gyro (rad/s) and accelerometer (m/s²)."""
+    """What a game reads now: the six axes, the buttons, gyro (rad/s), accelerometer (m/s²), fingers.
+    Drains SDL's event queue too (it would fill), keeping every button-down in `seen_down`."""
     sdl.SDL_GameControllerUpdate()
+    while sdl.SDL_PollEvent(event):
+        if int.from_bytes(bytes(event[0:4]), "little") == SDL_CONTROLLERBUTTONDOWN and event[12] < len(BUTTONS):
+            seen_down.add(BUTTONS[event[12]])
     r = {"attached": bool(sdl.SDL_GameControllerGetAttached(pad)),
          "axes": {n: sdl.SDL_GameControllerGetAxis(pad, i) for i, n in enumerate(AXES)},
-         "buttons": [n for i, n in enumerate(BUTTONS) if sdl.SDL_GameControllerGetButton(pad, i)]}
+         "buttons": [n for i, n in enumerate(BUTTONS) if sdl.SDL_GameControllerGetButton(pad, i)],
+         "touch": fingers()}
+    seen_down.update(r["buttons"])
     for kind, key in ((SDL_SENSOR_GYRO, "gyro"), (SDL_SENSOR_ACCEL, "accel")):
         r[key] = [round(v, 5) for v in data] if sdl.SDL_GameControllerGetSensorData(pad, kind, data, 3) == 0 else None
     return r
+
+
+def rumble():
+    """What a game does for rumble and light (gamepad_sdl_feedback.py's calls, on this pad)."""
+    done = {"led_rc": sdl.SDL_GameControllerSetLED(pad, 0xFF, 0x00, 0x40),
+            "rumble_rc": sdl.SDL_GameControllerRumble(pad, 0xFFFF, 0x8000, 400)}
+    end = time.monotonic() + 1.2
+    while time.monotonic() < end:
+        reading()
+        time.sleep(0.01)
+    return done
 
 
 open(ready_file, "w").close()
@@ -72,19 +114,24 @@ while True:
         break
     spec = json.load(open(spec_path))
     t0 = time.monotonic()
+    did = rumble() if spec.get("do") == "rumble" else None
+    wanted = set(spec.get("transient") or [])
     last, since, changes, timeout = None, t0, 0, False
     while True:
         now_reading, now = reading(), time.monotonic()
         if now_reading != last:
             last, since, changes = now_reading, now, changes + 1
-        elif (previous is None or last != previous) and now - since >= SETTLE:
+        elif now - since >= SETTLE and (wanted <= seen_down if wanted or did else previous is None or last != previous):
             break
         if now - t0 > STEP_LIMIT:
             timeout = True
             break
         time.sleep(0.01)
     seen = {"step": k, "name": spec.get("name"), "reading": last, "waited": round(time.monotonic() - t0, 2),
-            "changes": changes, "timeout": timeout}
+            "changes": changes, "timeout": timeout, "pressed": sorted(seen_down)}
+    seen_down.clear()
+    if did is not None:
+        seen["did"] = did
     out["steps"].append(seen)
     save()
     tmp = os.path.join(steps_dir, f"{k}.seen.tmp")

@@ -10,11 +10,6 @@ from gamepad_sdl import SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_INIT_SEN
 opened_file, result = sys.argv[1:3]
 sdl = load(SDL_INIT_JOYSTICK | SDL_INIT_GAMECONTROLLER | SDL_INIT_SENSOR)
 sdl.SDL_GameControllerGetAttached.argtypes = [ctypes.c_void_p]
-sdl.SDL_GameControllerGetNumTouchpads.argtypes = [ctypes.c_void_p]
-sdl.SDL_GameControllerGetNumTouchpadFingers.argtypes = [ctypes.c_void_p, ctypes.c_int]
-sdl.SDL_GameControllerGetTouchpadFinger.argtypes = [
-    ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_uint8),
-    ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_float)]
 out = {"opened": False, "changes": []}
 gc = open_ps5(sdl, seconds=60)
 if gc:

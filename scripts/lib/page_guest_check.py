@@ -16,7 +16,15 @@ The chain each value takes, and so what SDL must read:
   controller's (x, y, z) on the pad as (x, z, −y) in °/s (20 raw per °/s) and SDL reads rad/s
   (pitch, yaw, roll): (x, z, −y). Within 2% of each rate, 0 where none is set (the report's
   step is 0.05 °/s). The accelerometer, (0, 0, 9.80665) m/s² emulated, reads 1 g on the pad's
-  y: SDL (0, 9.80665, 0) m/s², within 2%."""
+  y: SDL (0, 9.80665, 0) m/s², within 2%.
+- Touchpad: a finger at (fx, fy) of the page's touchpad (the pixel it was put at, over the pad's
+  size) leaves as u16 round(f·65535); the host writes the DualSense's point round(f·1919),
+  round(f·1079) (DualSenseInputReport); SDL's PS5 driver scales a point by 1/1920 and 1/1070.
+  Each of the two slots is checked: up where the page has no finger in it, else at that place
+  within 0.002 (a u16 step and the point's rounding). The tap is the touchpad's click, 60 ms
+  down: SDL's touchpad button must have been seen down during the step.
+- Rumble and light: SDL's calls succeed (0); the page's own checks say the phone vibrated,
+  stopped and painted the light."""
 import json, math, os, sys
 from guest_results import GuestResults
 
@@ -44,6 +52,7 @@ r.check(f"SDL opened the page's pad as a PS5 controller with gyro and accelerome
 STICKS = {"lx": "leftx", "ly": "lefty", "rx": "rightx", "ry": "righty"}
 TRIGGERS = {"l2": "lefttrigger", "r2": "righttrigger"}
 SDL_BUTTON = {"A": "a", "B": "b", "G": "x", "H": "y", "E": "dpup"}
+PLANNED = 21
 
 
 def half_up(x):
@@ -55,6 +64,12 @@ def stick_byte(v):
     return half_up((wire + 1) * 127.5)
 
 
+def sdl_point(f, last, scale):
+    """The page's 0…1 on the touchpad as SDL reads it: the wire's u16, the report's point, SDL's scale."""
+    wire = half_up(max(0.0, min(1.0, f)) * 65535) / 65535
+    return half_up(wire * last) / scale
+
+
 def trigger_byte(t):
     wire = half_up(max(0.0, min(1.0, t)) * 65535) / 65535
     return half_up(wire * 255)
@@ -62,8 +77,8 @@ def trigger_byte(t):
 
 steps = page["steps"]
 seen = sdl["steps"]
-r.check(f"every step the page set was read by SDL: {len(seen)} of {len(steps)} (15 planned)",
-        len(steps) == 15 and len(seen) == len(steps), [s["name"] for s in steps])
+r.check(f"every step the page set was read by SDL: {len(seen)} of {len(steps)} ({PLANNED} planned)",
+        len(steps) == PLANNED and len(seen) == len(steps), [s["name"] for s in steps])
 worst_gyro = 0.0
 for k, (step, got) in enumerate(zip(steps, seen)):
     name, want, reading = step["name"], step["set"], got["reading"]
@@ -102,9 +117,20 @@ for k, (step, got) in enumerate(zip(steps, seen)):
     accel = reading["accel"] or [math.nan] * 3
     if not all(abs(v - e) <= 0.02 * 9.80665 for e, v in zip(expected_accel, accel)):
         problems.append(f"accel {accel} m/s², expected {expected_accel} within 2% of 1 g")
-    detail = "; ".join(shown) + f"; buttons {reading['buttons']}; gyro {gyro} rad/s (expected {[round(v, 5) for v in expected_gyro]})"
+    touch = reading.get("touch") or []
+    expected_touch = [f if f[0] == 0 else [1, sdl_point(f[1], 1919, 1920), sdl_point(f[2], 1079, 1070)] for f in want["touch"]]
+    if len(touch) != 2 or any(g[0] != e[0] or (e[0] and (abs(g[1] - e[1]) > 0.002 or abs(g[2] - e[2]) > 0.002))
+                              for g, e in zip(touch, expected_touch)):
+        problems.append(f"touchpad {touch}, expected {expected_touch} within 0.002")
+    geometry = step.get("geometry") or {}
+    if geometry.get("transient") and not set(geometry["transient"]) <= set(got.get("pressed", [])):   # SDL's names
+        problems.append(f"seen down during the step {got.get('pressed')}, expected {geometry['transient']}")
+    if geometry.get("do") == "rumble" and (got.get("did") or {}) != {"led_rc": 0, "rumble_rc": 0}:
+        problems.append(f"SDL's light and rumble calls: {got.get('did')}")
+    detail = "; ".join(shown) + f"; buttons {reading['buttons']} (seen down {got.get('pressed')}); touchpad {touch}; " \
+        f"gyro {gyro} rad/s (expected {[round(v, 5) for v in expected_gyro]})"
     r.check(f"step {k} ({name}), SDL read after {got['waited']} s: {detail}", not problems, "; ".join(problems))
-r.check(f"the gyro within 2% on every axis (worst {100 * worst_gyro:.3f}%)", len(steps) == 15 and worst_gyro <= 0.02)
+r.check(f"the gyro within 2% on every axis (worst {100 * worst_gyro:.3f}%)", len(steps) == PLANNED and worst_gyro <= 0.02)
 r.check(f"the SDL witness exited 0 (rc {f.get('sdl_page_rc')}; {sdl.get('end')})", f.get("sdl_page_rc") == "0")
 r.check(f"the host stopped cleanly (rc {f.get('host_rc')})", f.get("host_rc") == "0", r.read("host.err")[-300:])
 r.check("no wait inside the guest timed out", "timeout" not in f, f.get("timeout"))
