@@ -6,9 +6,10 @@ calibration, USB order) and 0xA3 (49 bytes: versions); from 6.2 hid-playstation 
 (dualshock4_create) and asks 0x02 and 0xA3 the same, but the MAC as 0x12 (16 bytes, the MAC at
 1-6). Either then sends output report 0x05 (the light bar).
 
-Input report 0x01, 64 bytes, every 4 ms on USB (250 Hz; the stage sends every 10 ms, the rate
-the DualSense probe uses: at 250 Hz the TCG guest on two shared cores could not keep up and
-the host dropped 494 events): sticks at 1-4, the hat in the
+Input report 0x01, 64 bytes, every 4 ms as on USB (250 Hz; an earlier stage sent every 10 ms
+after a run beside a loaded machine in which the host dropped 494 events; with the witness
+that waits on the kernel, 250 Hz reads exactly even beside two busy loops on both cores):
+sticks at 1-4, the hat in the
 low nibble of 5 and Square/Cross/Circle/Triangle in its bits 4-7, a u16 clock at 10-11 in
 units of 16/3 µs (1875 per 10 ms report, 750 per 4 ms), gyro pitch/yaw/roll at 13-18 and accelerometer x/y/z at
 19-24 (int16 LE), battery at 30, touch points at 35 and 39 (bit 7 set: no finger).
@@ -19,7 +20,7 @@ The calibration says 16.4 raw per °/s (bias 0, ±8856 at speed 540) and 8192 ra
 + turning left, so a right turn is −90; lying flat, ABS_Y reads +1 g.
 
 usage: uhid_ds4.py OUT_JSONL GO_FILE SECONDS TURN_SPAN PRESS_SPAN [REPORTS_PER_S] (uhid_pad.run;
-100 by default)"""
+250 by default)"""
 import struct, sys, os
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -61,7 +62,7 @@ class DualShock4(Pad):
     node_uniq = ":".join(f"{b:02x}" for b in reversed(MAC))
     vendor, product, version = 0x054C, 0x09CC, 0x0100
     descriptor = descriptor()
-    def __init__(self, rate=100):
+    def __init__(self, rate=250):
         self.period = 1 / rate
         self.ticks = round(self.period * 1e6 * 3 / 16)        # the clock's units per report
 
