@@ -60,6 +60,7 @@ package struct LocalPadMotionDecoder: Sendable {
     private var timeline: UInt64?
     private var reportStart: Int64 = 0          // timesReportsByKernel: the event time of the report's first sample
     private var reportSpread: UInt64 = 0        // … and how far its later samples moved the timeline
+    private var ahead: Int64 = 0                // … and how far the timeline ran past the kernel's clock (≤ maxAhead)
     private var discarding = false
     private var changed = false
     package private(set) var counters = LocalPadCounters()
@@ -154,10 +155,17 @@ package struct LocalPadMotionDecoder: Sendable {
         return sample()
     }
 
+    /// How far a burst may have run the timeline past the kernel's clock and still be paid
+    /// back; past it the rest is forgiven (a driver whose step outruns its reports for good).
+    package static let maxAheadMicros: Int64 = 100_000
+
     /// A frame of a driver whose MSC_TIMESTAMP is made up (`timesReportsByKernel`): a report's
     /// first sample is where the kernel's clock says, the report's later samples follow it by
     /// the driver's step (`driverStep`, µs). Over any run of reports the timeline advances by
-    /// the kernel's time between their first samples, whatever the driver's average.
+    /// the kernel's time between their first samples, whatever the driver's average. Reports
+    /// that reach the kernel in a burst (a pad, or a starved emulator, writing late) look like
+    /// one long report and step the timeline past the kernel's clock; the next reports' first
+    /// samples wait (1 µs steps) until it has caught up.
     private mutating func kernelTimedFrame(eventTime: Int64, step driverStep: UInt32, sinceLast: Int64,
                                            raw: UInt32) -> MotionSample? {
         defer { lastTimestamp = raw }
@@ -169,7 +177,9 @@ package struct LocalPadMotionDecoder: Sendable {
             reportSpread &+= step
         } else {
             // Wrapping and clamped: the times are a device's to make, and nothing on them may trap.
-            step = UInt64(max(1, eventTime &- reportStart &- Int64(clamping: reportSpread)))
+            let due = eventTime &- reportStart &- Int64(clamping: reportSpread) &- ahead
+            step = UInt64(max(1, due))
+            ahead = due < 1 ? min(1 &- due, Self.maxAheadMicros) : 0
             reportStart = eventTime
             reportSpread = 0
         }
@@ -182,6 +192,7 @@ package struct LocalPadMotionDecoder: Sendable {
         timeline = UInt64(max(0, eventTime))
         reportStart = eventTime
         reportSpread = 0
+        ahead = 0
         return sample()
     }
 

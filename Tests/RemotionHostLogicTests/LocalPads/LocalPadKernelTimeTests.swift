@@ -83,6 +83,35 @@ import RemotionProtocol
         #expect(zip(s, s.dropFirst()).allSatisfy { $1.timestampMicros > $0.timestampMicros })
     }
 
+    /// A starved writer (the guest stage's emulator beside two busy cores read a Switch Pro's
+    /// turn 6.7% long) sends a report late, right before the next: within 2 ms, the two look
+    /// like one report of six samples, and the driver's steps ran the timeline 10 ms past the
+    /// kernel's clock each time. The next reports pay it back.
+    @Test func reportsInABurstDoNotRunTheTimelineAhead() throws {
+        var d = try switchPro()
+        var out: [MotionSample] = []
+        var stamp: UInt32 = 0
+        var firsts: [Int64] = []
+        for r in 0..<120 {
+            // Every 5th report of the first 100 is 14 ms late: 1 ms before the next one.
+            let at = 1_000_000 + Int64(r) * 15_000 + (r < 100 && r % 5 == 3 ? 14_000 : 0)
+            firsts.append(at)
+            for s in 0..<3 {
+                out += d.feed(sample(stamp, time: at + Int64(s) * 30, rz: -90 * 14247))
+                stamp &+= 5000
+            }
+        }
+        #expect(out.count == 360)
+        #expect(out[357].timestampMicros - out[0].timestampMicros == UInt64(firsts[119] - firsts[0]),
+                "over the run the timeline advanced by the kernel's time")
+        var degrees: Double = 0
+        for (a, b) in zip(out, out.dropFirst()) {
+            degrees += Double((b.gyro?.z ?? 0) / Self.degree) * Double(b.timestampMicros - a.timestampMicros) / 1e6
+        }
+        #expect(abs(degrees + 90 * Double(firsts[119] - firsts[0] + 10_000) / 1e6) < 0.01, "\(degrees)°")
+        #expect(zip(out, out.dropFirst()).allSatisfy { $1.timestampMicros > $0.timestampMicros })
+    }
+
     @Test func aRepeatedStampWithinAReportIsNoSample() throws {
         var d = try switchPro()
         _ = d.feed(sample(0, time: 1_000_000, rz: 0))
