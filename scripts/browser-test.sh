@@ -24,6 +24,9 @@ ip link set lo up
 work=$(mktemp -d)
 mkdir -p artifacts
 python3 e2e/browser/make_trace.py 120 > "$work/trace.csv"
+# A crash prints every thread's backtrace into the log (twice, at start-up, a demo host crashed
+# here without one; the stage now shows its log's end).
+SWIFT_BACKTRACE=enable=yes,threads=all,registers=none,images=none,limit=48 \
 "$REMOTION_DEMO_BIN" demo --source "replay:$work/trace.csv" --rate 120 --duration 120 \
     --dashboard 0 --port-file "$work/port" > "$work/demo.log" 2>&1 &
 demo=$!
@@ -48,7 +51,7 @@ rc=$?
 # A demo host that died is said with its own last words (a crash's backtrace is in its log).
 if ! kill -0 "$demo" 2>/dev/null; then
     wait "$demo"; echo "browser-test: the demo host exited early (status $?); the end of its log:"
-    tail -n 80 "$work/demo.log"
+    tail -n 400 "$work/demo.log"
     rc=1
 fi
 exit $rc

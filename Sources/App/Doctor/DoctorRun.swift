@@ -135,9 +135,12 @@ package enum DoctorRun {
             for await event in avahi.browse(type: .remotion) {
                 guard case .added(let service) = event,
                       service.name == name || service.name.hasPrefix(name + " #") else { continue }
+                // The name is read inside the buffer's scope: the pointer if_indextoname returns
+                // is the buffer's own, valid only there.
                 var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-                let ifname = if_indextoname(UInt32(service.interfaceIndex), &buffer).map { String(cString: $0) }
-                    ?? "interface \(service.interfaceIndex)"
+                let ifname = buffer.withUnsafeMutableBufferPointer { b in
+                    if_indextoname(UInt32(service.interfaceIndex), b.baseAddress).map { String(cString: $0) }
+                } ?? "interface \(service.interfaceIndex)"
                 if !found.contains(ifname) { found.append(ifname) }
                 if Task.isCancelled || want == nil || ifname == want { break }
             }

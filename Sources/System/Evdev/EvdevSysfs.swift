@@ -55,10 +55,19 @@ package enum EvdevSysfs {
     }
 
     /// The group that owns `path` (for the one-line permission fix), nil if unknown or root.
+    /// getgrgid_r with a buffer of its own: the pads' reader thread asks this beside the
+    /// host's other threads, and getgrgid's result is one static buffer for the process.
     package static func group(of path: String) -> String? {
         var st = stat()
-        guard stat(path, &st) == 0, st.st_gid != 0, let g = getgrgid(st.st_gid) else { return nil }
-        return String(cString: g.pointee.gr_name)
+        guard stat(path, &st) == 0, st.st_gid != 0 else { return nil }
+        var entry = Glibc.group()
+        var found: UnsafeMutablePointer<Glibc.group>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        return buffer.withUnsafeMutableBufferPointer { b -> String? in
+            guard getgrgid_r(st.st_gid, &entry, b.baseAddress, b.count, &found) == 0, found != nil,
+                  let name = entry.gr_name else { return nil }
+            return String(cString: name)
+        }
     }
 }
 #endif

@@ -17,6 +17,19 @@ import RemotionHostLogic
         #expect(EvdevSysfs.bitmap("").isEmpty && EvdevSysfs.bitmap("zz 1") == [0])
     }
 
+    /// The group a node belongs to, for the fix a person is told: from getgrgid_r, whatever
+    /// other threads look up meanwhile; root's group and a missing file say nothing.
+    @Test func aNodesGroupIsNamedAndRootsIsNot() throws {
+        let path = NSTemporaryDirectory() + "remotion-group-\(getpid())"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        defer { unlink(path) }
+        try #require(chown(path, getuid(), 0) == 0, "the suite runs as root")
+        #expect(EvdevSysfs.group(of: path) == nil, "root's group")
+        try #require(chown(path, getuid(), 65534) == 0)
+        #expect(EvdevSysfs.group(of: path) == (getgrgid(65534).map { String(cString: $0.pointee.gr_name) }))
+        #expect(EvdevSysfs.group(of: path + "-gone") == nil)
+    }
+
     /// With no pads (this machine has no /dev/input at all), the reader starts, says nothing
     /// but may say inotify's state, and stops at once.
     @Test func theReaderStartsAndStopsWithoutPads() throws {
