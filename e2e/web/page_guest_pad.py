@@ -45,15 +45,15 @@ def main():
         json.dump(report, open(tmp, "w"), indent=1)
         os.replace(tmp, os.path.join(args.results, "page.json"))
 
-    def step(name, sets, geometry=None):
+    def step(name, sets, geometry=None, witness=None):
         """Announces step N (what the page now sends) and waits for what SDL read, settled.
-        `geometry` goes to the record; its "transient" and "do" go to the witness too."""
+        `witness`: what the SDL witness does differently ("transient": buttons only seen down
+        in passing; "do": "rumble", a game's action), sent with the step and recorded."""
         k = len(report["steps"])
-        report["steps"].append({"name": name, "set": copy.deepcopy(sets), "geometry": geometry})
+        report["steps"].append({"name": name, "set": copy.deepcopy(sets), "geometry": geometry, "witness": witness or {}})
         save()
         tmp = os.path.join(steps_dir, f"{k}.tmp")
-        json.dump({"name": name, **{key: v for key, v in (geometry or {}).items() if key in ("transient", "do")}},
-                  open(tmp, "w"))
+        json.dump({"name": name, **(witness or {})}, open(tmp, "w"))
         os.replace(tmp, os.path.join(steps_dir, f"{k}.json"))
         seen = os.path.join(steps_dir, f"{k}.seen.json")
         # The witness settles within 30 s or says it timed out; 60 s covers a stalled guest.
@@ -193,7 +193,7 @@ def main():
         if not (ok and step("touchpad: both lifted", now)):
             return
         tap(d, '[data-pane=gamepad] [data-touchpad]', 0.05)
-        if not step("touchpad: a quick tap clicks it", now, {"transient": ["touchpad"]}):
+        if not step("touchpad: a quick tap clicks it", now, witness={"transient": ["touchpad"]}):
             return
 
         # A game's rumble and light, back to the phone: SDL inside rumbles the pad (low 0xFFFF,
@@ -201,7 +201,7 @@ def main():
         # next second, feedback.js; SDL may halve the motors, so its duty is not judged), stops
         # when the game's 400 ms are over, and paints the light's dot.
         js(d, "(() => { window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; }; return true; })()")
-        if step("a game's rumble and light", now, {"do": "rumble"}):
+        if step("a game's rumble and light", now, witness={"do": "rumble"}):
             buzz = wait(lambda: (lambda b: b if 0 in b[1:] else None)(js(d, "window.__buzz")), 10)
             check("the game's rumble reaches the phone: it vibrates (a pattern for the next second) and stops when the "
                   "game's rumble ends", buzz and isinstance(buzz[0], list) and sum(buzz[0]) == 1000 and buzz[-1] == 0,

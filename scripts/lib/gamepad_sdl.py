@@ -35,6 +35,19 @@ def load(flags):
     return sdl
 
 
+def game_feedback(sdl, pad, update):
+    """What a game does for rumble and light: lights `pad` #ff0040 and rumbles it (low 0xFFFF,
+    high 0x8000, 400 ms), then keeps calling `update` for 1.2 s, since SDL sends the rumble's
+    end from its update loop at 400 ms. The calls' results."""
+    done = {"led_rc": sdl.SDL_GameControllerSetLED(pad, 0xFF, 0x00, 0x40),
+            "rumble_rc": sdl.SDL_GameControllerRumble(pad, 0xFFFF, 0x8000, 400)}
+    end = time.monotonic() + 1.2
+    while time.monotonic() < end:
+        update()
+        time.sleep(0.01)
+    return done
+
+
 def with_sensors(sdl, controllers):
     """An `accept` for open_ps5: records each game controller SDL offers in `controllers` (name,
     type, serial, whether it has a gyro and an accelerometer) and takes one that has both."""

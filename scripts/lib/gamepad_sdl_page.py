@@ -18,7 +18,7 @@ updating for 1.2 s so that SDL sends the rumble's end, and records the calls' re
     gamepad_sdl_page.py STEPS READY RESULT"""
 import ctypes, json, os, sys, time
 from gamepad_sdl import (SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_INIT_SENSOR, SDL_SENSOR_ACCEL,
-                         SDL_SENSOR_GYRO, load, open_ps5, with_sensors)
+                         SDL_SENSOR_GYRO, game_feedback, load, open_ps5, with_sensors)
 
 steps_dir, ready_file, result = sys.argv[1:4]
 AXES = ["leftx", "lefty", "rightx", "righty", "lefttrigger", "righttrigger"]
@@ -90,17 +90,6 @@ def reading():
     return r
 
 
-def rumble():
-    """What a game does for rumble and light (gamepad_sdl_feedback.py's calls, on this pad)."""
-    done = {"led_rc": sdl.SDL_GameControllerSetLED(pad, 0xFF, 0x00, 0x40),
-            "rumble_rc": sdl.SDL_GameControllerRumble(pad, 0xFFFF, 0x8000, 400)}
-    end = time.monotonic() + 1.2
-    while time.monotonic() < end:
-        reading()
-        time.sleep(0.01)
-    return done
-
-
 open(ready_file, "w").close()
 previous, k = None, 0
 while True:
@@ -114,7 +103,7 @@ while True:
         break
     spec = json.load(open(spec_path))
     t0 = time.monotonic()
-    did = rumble() if spec.get("do") == "rumble" else None
+    did = game_feedback(sdl, pad, reading) if spec.get("do") == "rumble" else None
     wanted = set(spec.get("transient") or [])
     last, since, changes, timeout = None, t0, 0, False
     while True:

@@ -47,10 +47,10 @@ def expected_counts(reports):
 # (its motion node's name without " Motion Sensors" or " IMU") and the driver's axes there.
 # From Linux 6.2 the DualShock 4 is hid-playstation's (the 6.12 run of this stage), before hid-sony's.
 kernel_version = tuple(int(n) for n in re.findall(r"\d+", facts.get("kernel", "0.0"))[:2])
+ds4_driver = "playstation" if kernel_version >= (6, 2) else "sony"
 EMULATED = {
-    "ds4": ("hid-playstation", "playstation 0003:054C:09CC", "Sony Interactive Entertainment Wireless Controller",
-            "playstation") if kernel_version >= (6, 2) else
-           ("hid-sony", "sony 0003:054C:09CC", "Sony Interactive Entertainment Wireless Controller", "playstation"),
+    "ds4": (f"hid-{ds4_driver}", f"{ds4_driver} 0003:054C:09CC", "Sony Interactive Entertainment Wireless Controller",
+            "playstation"),
     # 6.1's hid-nintendo names its nodes itself; 6.12's after the device (the USB product string).
     "switchpro": ("hid-nintendo", "nintendo 0003:057E:2009", "Nintendo Co., Ltd. Pro Controller" if kernel_version >= (6, 12)
                   else "Nintendo Switch Pro Controller", "nintendo"),

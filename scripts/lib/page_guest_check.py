@@ -64,15 +64,18 @@ def stick_byte(v):
     return half_up((wire + 1) * 127.5)
 
 
+def wire_u16(f):
+    """A 0…1 value as the page sends it: u16 round(f·65535), read back as a fraction."""
+    return half_up(max(0.0, min(1.0, f)) * 65535) / 65535
+
+
 def sdl_point(f, last, scale):
     """The page's 0…1 on the touchpad as SDL reads it: the wire's u16, the report's point, SDL's scale."""
-    wire = half_up(max(0.0, min(1.0, f)) * 65535) / 65535
-    return half_up(wire * last) / scale
+    return half_up(wire_u16(f) * last) / scale
 
 
 def trigger_byte(t):
-    wire = half_up(max(0.0, min(1.0, t)) * 65535) / 65535
-    return half_up(wire * 255)
+    return half_up(wire_u16(t) * 255)
 
 
 steps = page["steps"]
@@ -122,10 +125,10 @@ for k, (step, got) in enumerate(zip(steps, seen)):
     if len(touch) != 2 or any(g[0] != e[0] or (e[0] and (abs(g[1] - e[1]) > 0.002 or abs(g[2] - e[2]) > 0.002))
                               for g, e in zip(touch, expected_touch)):
         problems.append(f"touchpad {touch}, expected {expected_touch} within 0.002")
-    geometry = step.get("geometry") or {}
-    if geometry.get("transient") and not set(geometry["transient"]) <= set(got.get("pressed", [])):   # SDL's names
-        problems.append(f"seen down during the step {got.get('pressed')}, expected {geometry['transient']}")
-    if geometry.get("do") == "rumble" and (got.get("did") or {}) != {"led_rc": 0, "rumble_rc": 0}:
+    witness = step.get("witness") or {}
+    if witness.get("transient") and not set(witness["transient"]) <= set(got.get("pressed", [])):   # SDL's names
+        problems.append(f"seen down during the step {got.get('pressed')}, expected {witness['transient']}")
+    if witness.get("do") == "rumble" and (got.get("did") or {}) != {"led_rc": 0, "rumble_rc": 0}:
         problems.append(f"SDL's light and rumble calls: {got.get('did')}")
     detail = "; ".join(shown) + f"; buttons {reading['buttons']} (seen down {got.get('pressed')}); touchpad {touch}; " \
         f"gyro {gyro} rad/s (expected {[round(v, 5) for v in expected_gyro]})"

@@ -157,7 +157,7 @@ package struct LocalPadMotionDecoder: Sendable {
 
     /// How far a burst may have run the timeline past the kernel's clock and still be paid
     /// back; past it the rest is forgiven (a driver whose step outruns its reports for good).
-    package static let maxAheadMicros: Int64 = 100_000
+    private static let maxAheadMicros: Int64 = 100_000
 
     /// A frame of a driver whose MSC_TIMESTAMP is made up (`timesReportsByKernel`): a report's
     /// first sample is where the kernel's clock says, the report's later samples follow it by
