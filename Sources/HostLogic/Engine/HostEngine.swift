@@ -113,14 +113,18 @@ package struct HostEngine<Address: ControllerAddress>: Sendable {
         }
     }
 
-    /// The backstop's deadline and typing's (its borrowed keycodes).
-    package var nextDeadline: Instant? { earliest(external.nextDeadline, core.typingRestoreDeadline) }
+    /// The backstop's deadline, typing's (its borrowed keycodes) and the pads' feedback.
+    package var nextDeadline: Instant? {
+        earliest(earliest(external.nextDeadline, core.typingRestoreDeadline), core.feedbackDeadline)
+    }
 
     /// The timer: controllers on other transports silent past the backstop close (what they
-    /// held released), and typing's keycodes go back when due.
+    /// held released), typing's keycodes go back when due, and a game's rumble or light held
+    /// back by its pacer goes to its controller.
     package mutating func tick(now: Instant, screen: ScreenGeometry, into out: inout [EngineOutput<Address>]) {
         for action in external.expire(now: now) { handle(action, screen: screen, now: now, into: &out) }
         if core.typingRestoreDue(now: now) { out.append(.restoreBorrowedKeycodes) }
+        core.dueFeedback(now: now) { id, feedback in out.append(.session(id, .feedback(feedback))) }
     }
 
     /// The host stops: every controller on another transport closes, what it held released.

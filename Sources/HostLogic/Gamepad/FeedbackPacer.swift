@@ -18,11 +18,13 @@ package struct FeedbackChange: Sendable, Hashable {
 /// Paces a game's rumble and light on their way back to the controller (sans-IO; one per
 /// session with a pad, in its `PipelineSession`). A game may write output reports hundreds
 /// of times a second, most of them repeating the last: a change is sent at once unless one
-/// went less than `minimumInterval` ago (then with the session's next sample after it), a
-/// repeat is not sent, and a running rumble is sent again every `refreshInterval` so a
-/// controller that missed a message (UDP) catches up and one whose last message is old (the
-/// page stops vibrating after 1 s without one) knows the rumble still runs. The session's
-/// samples are the clock: no timer, and a controller that stopped sending gets nothing.
+/// went less than `minimumInterval` ago (then at `nextDeadline`, or with a sample that comes
+/// first), a repeat is not sent, and a running rumble is sent again every `refreshInterval`
+/// so a controller that missed a message (UDP) catches up and one whose last message is old
+/// (the page stops vibrating after 1 s without one) knows the rumble still runs. The host's
+/// timer wakes at `nextDeadline`: a change held back never waits for the controller's next
+/// sample, which a phone that is not moving, or a network that delivers in bursts, may not
+/// send for longer than the game's whole rumble.
 package struct FeedbackPacer: Sendable {
     package static let minimumInterval: Duration = .milliseconds(50)
     package static let refreshInterval: Duration = .milliseconds(500)
@@ -49,8 +51,15 @@ package struct FeedbackPacer: Sendable {
         return due(now: now)
     }
 
-    /// At each of the session's samples: a change held back by the minimum interval, or a
-    /// running rumble's refresh, when due.
+    /// When `due` next has something: a change held back, else a running rumble's refresh.
+    package var nextDeadline: Instant? {
+        guard let last = lastSent else { return nil }     // nothing sent yet: nothing held back
+        if pending { return last + Self.minimumInterval }
+        return current.isRumbling ? last + Self.refreshInterval : nil
+    }
+
+    /// At the timer (`nextDeadline`) and at each of the session's samples: a change held back
+    /// by the minimum interval, or a running rumble's refresh, when due.
     package mutating func due(now: Instant) -> ControllerFeedback? {
         if let last = lastSent {
             let since = now - last

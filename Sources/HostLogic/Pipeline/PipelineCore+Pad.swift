@@ -30,6 +30,21 @@ extension PipelineCore {
         return sessions.values[i].pad != nil
     }
 
+    /// The earliest of the pads' feedback deadlines (`FeedbackPacer.nextDeadline`): a game's
+    /// change held back by the minimum interval, or a running rumble's refresh.
+    package var feedbackDeadline: Instant? {
+        var next: Instant?
+        for s in sessions.values where s.pad != nil { next = earliest(next, s.feedback.nextDeadline) }
+        return next
+    }
+
+    /// At the timer: each pad's feedback that is due now, for its session's controller.
+    package mutating func dueFeedback(now: Instant, _ send: (SessionID, ControllerFeedback) -> Void) {
+        for i in sessions.indices where sessions.values[i].pad != nil {
+            if let feedback = sessions.values[i].feedback.due(now: now) { send(sessions.keys[i], feedback) }
+        }
+    }
+
     /// Whether `id` has a pad now (nil: no such session).
     package func hasPad(_ id: SessionID) -> Bool? { sessions[id].map { $0.pad != nil } }
 

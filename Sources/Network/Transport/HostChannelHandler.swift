@@ -37,6 +37,9 @@ extension HostEventSink {
 public protocol HostSinkDriver: AnyObject {
     /// `membership`: a controller opened or closed (its slot, its id, a report at once).
     func sinkChanged(now: Instant, membership: Bool)
+    /// The sink has a deadline that may come before the one the handler's timer waits for (a
+    /// game's rumble held back by its pacer): the timer wakes at `deadline` at the latest.
+    func sinkWakes(at deadline: Instant)
     /// Rumble and light to a datagram session's controller, sent at once; false when `id`
     /// is not one.
     func sendFeedback(_ id: SessionID, _ feedback: ControllerFeedback) -> Bool
@@ -169,6 +172,8 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         reportIfDue(now: now)
         timer?.armIfIdle(nextWakeUp)
     }
+
+    public func sinkWakes(at deadline: Instant) { timer?.armIfEarlier(deadline) }
 
     public func peerKey(of id: SessionID) -> [UInt8]? { framing.peerKey(of: id) }
 

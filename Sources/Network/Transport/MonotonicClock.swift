@@ -52,6 +52,13 @@ package final class DeadlineTimer {
     /// True while a wake-up is scheduled.
     var isArmed: Bool { scheduled != nil }
 
+    /// Arms for `deadline` when nothing is armed or what is armed comes later: for a deadline
+    /// that work outside the socket brought forward (a game's rumble held back).
+    func armIfEarlier(_ deadline: Instant) {
+        if scheduled != nil, let armedFor, armedFor <= deadline { return }
+        arm(deadline)
+    }
+
     /// Arms for `deadline` only when nothing is armed. A host calls this after each read
     /// batch: traffic only moves deadlines later (a session heard from, a report sent),
     /// and a timer that fires early just finds nothing due and re-arms exactly, so the

@@ -157,6 +157,24 @@ import RemotionSystem
         #expect(rig.pipeline.noticeSinks.isEmpty, "a closed session's sink goes with it")
     }
 
+    /// A change the pacer holds back (50 ms after the last one sent) asks the UDP handler's
+    /// timer to wake at its deadline, and the pipeline's tick then sends it: a page that sends
+    /// no sample in between still gets the game's rumble.
+    @Test func aHeldBackRumbleWakesTheTimerAndGoesAtItsTick() throws {
+        let rig = Rig()
+        rig.open(SessionID(1), phone)
+        let page = Recorded<ControllerNotice>(), udp = RecordingSinkDriver()
+        rig.pipeline.attached(to: udp)
+        rig.pipeline.noticeSinks[SessionID(1)] = { page.append($0) }
+        let light = ControllerFeedback.Color(red: 255, green: 0, blue: 64)
+        rig.pipeline.padFeedback(SessionID(1), FeedbackChange(lightbar: light), now: .zero)
+        #expect(udp.wakes.isEmpty, "sent at once, nothing held")
+        rig.pipeline.padFeedback(SessionID(1), FeedbackChange(rumble: .init(low: 255, high: 128)), now: .milliseconds(5))
+        #expect(page.all.count == 1 && udp.wakes == [.milliseconds(50)])
+        rig.pipeline.tick(now: .milliseconds(50))
+        #expect(page.all.last == .feedback(ControllerFeedback(rumbleLow: 255, rumbleHigh: 128, lightbar: light)))
+    }
+
     /// The page asks for a pad in its Gamepad mode and gives it back when it leaves; with
     /// `for = "every"` it cannot give back the one the host's owner gave it, the dashboard can.
     @Test func aPadOnRequestAndWhoMayTakeItAway() throws {

@@ -12,7 +12,12 @@ final class RecordingSinkDriver: HostSinkDriver {
     private(set) var changes: [(now: Instant, membership: Bool)] = []
     private(set) var feedback: [(SessionID, ControllerFeedback)] = []
 
+    /// The deadlines the pipeline asked the handler's timer to wake at.
+    private(set) var wakes: [Instant] = []
+
     func sinkChanged(now: Instant, membership: Bool) { changes.append((now, membership)) }
+
+    func sinkWakes(at deadline: Instant) { wakes.append(deadline) }
 
     func sendFeedback(_ id: SessionID, _ feedback: ControllerFeedback) -> Bool {
         guard datagramSessions.contains(id) else { return false }

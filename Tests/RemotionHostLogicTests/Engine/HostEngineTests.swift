@@ -165,4 +165,35 @@ import RemotionProtocol
         h.advance(by: .seconds(1))
         #expect(try #require(h.engine.nextDeadline) <= h.now + .seconds(1))
     }
+
+    /// A game lights the page's pad, then rumbles it 10 ms later for 400 ms, while the page
+    /// sends nothing (a phone lying still, or a network that delivers in bursts — the page in
+    /// the emulated guest of scripts/page-guest-test.sh lost its rumble this way): the rumble
+    /// held back by the pacer's minimum interval goes at its deadline from the engine's timer,
+    /// its refresh too, and its end; none of them waits for a sample.
+    @Test func aRumbleHeldBackGoesFromTheTimerWithoutASample() throws {
+        var h = EngineHarness()
+        let opened = h.open(.web(device: "phone-2", peer: nil))
+        let web = try #require(opened)
+        let blue = FeedbackChange(lightbar: .init(red: 0, green: 0, blue: 255))
+        // A parameter, not a capture: a captured `h` is one boxed variable, and the calls below
+        // that modify two of its fields at once would be overlapping accesses to it.
+        func feedback(_ h: EngineHarness) -> [ControllerFeedback] {
+            h.outputs(web).compactMap { if case let .feedback(f) = $0 { f } else { nil } }
+        }
+        h.engine.padFeedback(web, blue, now: h.now, into: &h.log)
+        h.advance(by: .milliseconds(10))
+        h.engine.padFeedback(web, FeedbackChange(rumble: .init(low: 255, high: 128)), now: h.now, into: &h.log)
+        #expect(feedback(h).count == 1, "the light at once, the rumble held back")
+        h.advance(by: .milliseconds(39))
+        #expect(feedback(h).count == 1)
+        h.advance(by: .milliseconds(1))
+        let rumble = ControllerFeedback(rumbleLow: 255, rumbleHigh: 128, lightbar: .init(red: 0, green: 0, blue: 255))
+        #expect(feedback(h) == [ControllerFeedback(lightbar: .init(red: 0, green: 0, blue: 255)), rumble], "at 50 ms")
+        h.advance(by: .milliseconds(360))
+        h.engine.padFeedback(web, FeedbackChange(rumble: .init(low: 0, high: 0)), now: h.now, into: &h.log)
+        h.advance(by: .seconds(2))
+        #expect(feedback(h).dropFirst() == [rumble, ControllerFeedback(lightbar: .init(red: 0, green: 0, blue: 255))],
+                "the rumble's end, once; no refresh after it")
+    }
 }

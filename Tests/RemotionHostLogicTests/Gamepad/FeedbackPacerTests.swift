@@ -24,6 +24,21 @@ import RemotionProtocol
         #expect(p.sent == 2 && p.coalesced == 2)
     }
 
+    /// The deadline the host's timer wakes at: a change held back goes 50 ms after the last
+    /// one sent, a running rumble's refresh 500 ms after; nothing when nothing waits.
+    @Test func theNextDeadlineIsTheHeldChangeElseTheRefresh() {
+        var p = FeedbackPacer()
+        #expect(p.nextDeadline == nil)
+        _ = p.update(Self.blue, now: Self.ms(0))
+        #expect(p.nextDeadline == nil, "a colour sent, nothing held, no rumble")
+        #expect(p.update(Self.full, now: Self.ms(10)) == nil)
+        #expect(p.nextDeadline == Self.ms(50))
+        #expect(p.due(now: Self.ms(50))?.rumbleLow == 255)
+        #expect(p.nextDeadline == Self.ms(550), "running: its refresh")
+        #expect(p.update(Self.off, now: Self.ms(600)) != nil)
+        #expect(p.nextDeadline == nil)
+    }
+
     @Test func aRunningRumbleIsSentAgainEveryHalfSecondAndAStoppedOneIsNot() {
         var p = FeedbackPacer()
         _ = p.update(Self.full, now: Self.ms(0))
