@@ -21,6 +21,10 @@ cd "$(dirname "$0")/.."
 started=$(date +%s.%N)
 
 # The kernel cache is fetched (apt-get download) before the namespace, which has no network.
+# The host inside runs at a phone's rate on one emulated CPU, beside SDL: the release build
+# (REMOTION_BIN overrides; scripts/test.sh gives the .deb's). A debug host there falls seconds
+# behind the page's frames until the page, 30 s without a pong, ends the session.
+export NETNS_BUILD_CONFIG=${NETNS_BUILD_CONFIG:-release}
 netns_precheck() { (. scripts/lib/kernel-guest.sh; kguest_kernel >/dev/null) || { echo "page-guest-test: no guest kernel"; return 1; }; }
 . scripts/lib/private-netns.sh
 enter_private_netns page-guest-test "python3 qemu-system-x86_64 /usr/bin/chromium /usr/bin/chromedriver" "$@"
