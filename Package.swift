@@ -91,6 +91,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),   // the demo's Ctrl-C
         ] + nio, path: "Sources/CLI"),
 
         // MARK: system libraries

@@ -35,6 +35,21 @@ check "remotion demo --duration 1 streams one second (took ${took} s)" python3 -
 import json, sys; d = json.load(open(sys.argv[1]))
 sys.exit(0 if d['connected'] and d['sent'] <= 125 and d['edges_sent'] == 6 and float(sys.argv[2]) < 10 else 1)" "$work/demo.json" "$took"
 
+# A person stops the demo (Ctrl-C, or kill from a service manager): it ends with the shell's
+# status for the signal (130, 143) and leaves nothing in TMPDIR (its key folder is removed;
+# the signal's default action would skip that). Its dashboard's port file is its readiness:
+# written once the host runs, after the keys exist.
+for sig in INT TERM; do
+  tmp="$work/tmp-$sig"; mkdir -p "$tmp"
+  TMPDIR="$tmp" "$bin" demo --duration 60 --dashboard 0 --port-file "$work/demo-$sig.port" >/dev/null 2>"$work/demo-$sig.err" &
+  demo=$!
+  for ((i = 0; i < 400; i++)); do [[ -s $work/demo-$sig.port ]] && break; kill -0 "$demo" 2>/dev/null || break; sleep 0.05; done
+  kill -"$sig" "$demo"; wait "$demo"; rc=$?
+  want=$([[ $sig == INT ]] && echo 130 || echo 143)
+  check "remotion demo stopped by SIG$sig mid-stream: exit $rc (want $want), TMPDIR left empty: [$(ls -A "$tmp")]" \
+    test -s "$work/demo-$sig.port" -a "$rc" -eq "$want" -a -z "$(ls -A "$tmp")"
+done
+
 # Pair a controller with the host through the real flow (keys in private directories).
 hostkeys="$work/host-keys"; clientkeys="$work/client-keys"
 pair() {

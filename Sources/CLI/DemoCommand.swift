@@ -84,7 +84,18 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let result: DemoRunner.Result
         do {
-            result = try await DemoRunner.run(options, logger: logger)
+            // Ctrl-C or SIGTERM stop the demo, its key folder in /tmp removed (the runner's
+            // `defer`), with the shell's status for that signal.
+            switch try await UntilSignalled.run({ [options, logger] in try await DemoRunner.run(options, logger: logger) }) {
+            case .finished(let value):
+                result = value
+            case .signalled(let signal):
+                await server.shutdown()
+                printErr("remotion demo: stopped by \(signal); its keys are removed")
+                throw ExitCode(UntilSignalled<DemoRunner.Result>.exitStatus(signal))
+            }
+        } catch let error as ExitCode {
+            throw error
         } catch {
             await server.shutdown()
             throw error
