@@ -14,7 +14,9 @@ import Testing
         defer { removeStore(store) }
         let key = try store.hostKey()
         #expect(try store.hostKey().publicKey == key.publicKey, "the identity is stable across loads")
-        let peer = try temporaryStore("peer").clientKey()
+        let peerStore = temporaryStore("peer")
+        defer { removeStore(peerStore) }
+        let peer = try peerStore.clientKey()
         let entry = try store.addPaired(name: "phone", publicKey: peer.publicKey)
         #expect(entry.fingerprint == KeyFingerprint.fingerprint(of: peer.publicKey))
         _ = try store.addKnownHost(publicKey: key.publicKey, address: "127.0.0.1:7474")

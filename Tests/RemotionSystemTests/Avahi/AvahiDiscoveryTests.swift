@@ -4,8 +4,9 @@ import Testing
 import RemotionSystem
 import RemotionHostLogic
 
-/// Both labs share this process's bus link, so their suites run one after the other.
-@Suite(.serialized) struct AvahiLabTests {}
+/// Both labs share this process's bus link, so their suites run one after the other; their
+/// state folder in /tmp goes after the last.
+@Suite(.serialized, .labStateRemoved) struct AvahiLabTests {}
 
 extension AvahiLabTests {
 @Suite(.avahiLab, .timeLimit(.minutes(1)))

@@ -98,6 +98,20 @@ struct NetnsLabTrait: SuiteTrait, TestScoping {
     }
 }
 
+/// The lab's state folder (configurations, logs, the bus link) goes when every lab suite has
+/// run: both labs use it, so only the parent suite, once, after the last.
+struct LabStateRemovedTrait: SuiteTrait, TestScoping {
+    func provideScope(for test: Test, testCase: Test.Case?,
+                      performing function: @Sendable () async throws -> Void) async throws {
+        defer { try? FileManager.default.removeItem(atPath: Lab.stateDir) }
+        try await function()
+    }
+}
+
+extension Trait where Self == LabStateRemovedTrait {
+    static var labStateRemoved: Self { Self() }
+}
+
 extension Trait where Self == NetnsLabTrait {
     static var netnsLab: Self { Self() }
 }
