@@ -89,9 +89,6 @@ page_guest_stage() {
 export -f idle_built page_guest_stage; export idle   # timeout runs them in a new bash
 stage "the phone page drives a virtual DualSense on Debian's kernel in QEMU (Chromium here, the host in the guest behind one port forwarded from 127.0.0.1, restrict=on; SDL 2 reads both sticks, L2/R2, Cross, the d-pad and the gyro within 2%, and each rest, two touchpad fingers each in its slot and the tap's click; a game's rumble and light back to the page; the release build; ~40-90 s)" bash -c page_guest_stage
 
-began=$SECONDS
-wait "$idle_pid"
-echo "=== waited $((SECONDS - began)) s for the idle-priority builds (release: $(tail -1 "$idle/release.log" 2>/dev/null); fuzzers: $(tail -1 "$idle/fuzz.log" 2>/dev/null))"
 deb_stage() {
   idle_built release || return 1
   local debs=("$idle"/fresh-clone/dist/remotion_*.deb)
@@ -100,6 +97,10 @@ deb_stage() {
 }
 export -f deb_stage
 stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
+# The fuzzers' builds go on beside the .deb's stage, which needs only the release build.
+began=$SECONDS
+wait "$idle_pid"
+echo "=== waited $((SECONDS - began)) s for the idle-priority builds (release: $(tail -1 "$idle/release.log" 2>/dev/null); fuzzers: $(tail -1 "$idle/fuzz.log" 2>/dev/null))"
 # 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
 export -f fuzz_stage
