@@ -87,11 +87,13 @@ try:
 
     def stream(seconds, edges_at=()):
         """Sends MOTION frames at 60 Hz for `seconds`; BUTTON A down/up before the frames
-        numbered in `edges_at` (counted from the start of this call)."""
+        numbered in `edges_at` (counted from the start of this call). A starved sender that
+        has not reached an edge's frame when the time is up goes on until it has sent it: a
+        press is never left without its release."""
         global seq, state
         start = time.monotonic()
         n = 0
-        while time.monotonic() - start < seconds:
+        while time.monotonic() - start < seconds or any(e >= n for e in edges_at):
             if n in edges_at:
                 state ^= 1
                 send(button(0, state == 1, state), 0x2)
