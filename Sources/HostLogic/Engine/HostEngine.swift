@@ -113,18 +113,23 @@ package struct HostEngine<Address: ControllerAddress>: Sendable {
         }
     }
 
-    /// The backstop's deadline, typing's (its borrowed keycodes) and the pads' feedback.
+    /// The backstop's deadline, typing's (its borrowed keycodes), the pads' feedback and the
+    /// pads held back at open.
     package var nextDeadline: Instant? {
-        earliest(earliest(external.nextDeadline, core.typingRestoreDeadline), core.feedbackDeadline)
+        earliest(earliest(external.nextDeadline, core.typingRestoreDeadline), earliest(core.feedbackDeadline, core.padDeadline))
     }
 
     /// The timer: controllers on other transports silent past the backstop close (what they
-    /// held released), typing's keycodes go back when due, and a game's rumble or light held
-    /// back by its pacer goes to its controller.
+    /// held released), typing's keycodes go back when due, a game's rumble or light held
+    /// back by its pacer goes to its controller, and a pad the limit held back at open is
+    /// made once its window has passed.
     package mutating func tick(now: Instant, screen: ScreenGeometry, into out: inout [EngineOutput<Address>]) {
         for action in external.expire(now: now) { handle(action, screen: screen, now: now, into: &out) }
         if core.typingRestoreDue(now: now) { out.append(.restoreBorrowedKeycodes) }
         core.dueFeedback(now: now) { id, feedback in out.append(.session(id, .feedback(feedback))) }
+        for id in core.duePads(now: now) {
+            _ = decide(id, into: &out) { core, scratch in core.setPad(id, on: true, now: now, into: &scratch) }
+        }
     }
 
     /// The host stops: every controller on another transport closes, what it held released.

@@ -17,13 +17,19 @@ extension PipelineCore {
             let s = sessions.values[i]
             // Each pad made is a UHID device, a thread, a udev event and a journal line: a
             // controller toggling its Gamepad mode gets at most `PadOpenLimit.limit` a window.
-            guard padOpens.allow(s.padIdentity, now: now) else { return false }
+            guard padOpens.allow(s.padIdentity, now: now) else {
+                if s.padOwedAt != nil { sessions.values[i].padOwedAt = padOpens.windowEnd(s.padIdentity) ?? now }
+                return false
+            }
+            sessions.values[i].padOwedAt = nil
             sessions.values[i].pad = GamepadFeed(table: s.buttons.padTable, gyroStick: s.mapper.settings.gyroStick.stick, at: now)
             sessions.values[i].feedback = FeedbackPacer()
             out.append(.padOpened(identity: s.padIdentity))
         case (false, let pad?):
             sessions.values[i].pad = nil
             out.append(.padClosed(rest: pad.state.rest(at: pad.state.motion.time)))
+        case (false, nil):
+            sessions.values[i].padOwedAt = nil          // taken away before it was made
         default:
             break
         }
@@ -43,6 +49,19 @@ extension PipelineCore {
         for i in sessions.indices where sessions.values[i].pad != nil {
             if let feedback = sessions.values[i].feedback.due(now: now) { send(sessions.keys[i], feedback) }
         }
+    }
+
+    /// When the earliest pad held back at open may be made (`PadOpenLimit`); nil: none owed.
+    package var padDeadline: Instant? {
+        var next: Instant?
+        for s in sessions.values { if let at = s.padOwedAt { next = earliest(next, at) } }
+        return next
+    }
+
+    /// At the timer: the sessions whose pad, held back at open, is due now, in id order. The
+    /// caller makes each with `setPad(_:on:true)`, which counts it against the limit again.
+    package func duePads(now: Instant) -> [SessionID] {
+        sessions.compactMap { id, s in s.padOwedAt.flatMap { $0 <= now ? id : nil } }.sorted()
     }
 
     /// Whether `id` has a pad now (nil: no such session).
@@ -65,7 +84,8 @@ extension PipelineCore {
 }
 
 /// How often one controller (by its pad identity, so reconnecting does not reset it) may be
-/// given a pad on request: `limit` in any `window`, a fixed-size table of the latest keys.
+/// given a pad, at open or on request: `limit` in a `window` that starts with its first pad,
+/// a fixed-size table of the latest keys.
 package struct PadOpenLimit: Sendable {
     package static let limit = 4
     package static let window = Duration.seconds(10)
@@ -88,4 +108,7 @@ package struct PadOpenLimit: Sendable {
         windows[key] = (now, 1)
         return true
     }
+
+    /// When `key`'s window ends: the earliest a pad refused now may be given (nil: no window).
+    package func windowEnd(_ key: String) -> Instant? { windows[key].map { $0.start + Self.window } }
 }

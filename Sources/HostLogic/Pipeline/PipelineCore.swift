@@ -25,7 +25,7 @@ package struct PipelineCore: Sendable {
     package private(set) var paused = false
     /// The desktop session is inactive (`setSuspended`): pads show rest and report nothing.
     package internal(set) var suspended = false
-    /// Pads given on request, by controller (`setPad`).
+    /// Pads made, by controller: at open (`for = "every"`) and on request (`setPad`).
     var padOpens = PadOpenLimit()
     /// Sessions keep a pointer trail (someone reads the status).
     package let keepsTrails: Bool
@@ -54,11 +54,18 @@ package struct PipelineCore: Sendable {
         if let old = sessions[id]?.pad { out.append(.padClosed(rest: old.state.rest(at: old.state.motion.time))) }
         var telemetry = SessionTelemetry(address: address, opened: now)
         if let name { telemetry.name = name }
-        let pad = pads?.forEvery == true
+        // Every pad made counts against its controller's limit, those made at open too: a
+        // controller (or a DSU server, or whoever spoofs one) that comes and goes in a loop
+        // gets at most `PadOpenLimit.limit` pads a window; the pad it is owed comes from the
+        // timer when the window passes (`duePads`), if it is still there.
+        let wantsPad = pads?.forEvery == true
+        let allowed = wantsPad && padOpens.allow(identity, now: now)
+        let pad = allowed
             ? GamepadFeed(table: profile.buttons.padTable, gyroStick: profile.settings.gyroStick.stick, at: now) : nil
         sessions[id] = PipelineSession(telemetry: telemetry, profile: profile, keepsTrail: keepsTrails, pad: pad)
         sessions[id]?.padIdentity = identity
         sessions[id]?.timeline = SampleTimeline(clock: sampleClock)
+        if wantsPad, !allowed { sessions[id]?.padOwedAt = padOpens.windowEnd(identity) ?? now }
         if pad != nil { out.append(.padOpened(identity: identity)) }
     }
 

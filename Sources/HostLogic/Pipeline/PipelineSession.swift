@@ -43,8 +43,12 @@ package struct PipelineSession: Sendable {
     package var pad: GamepadFeed?
     /// What a game wrote to that pad, paced on its way back to the controller.
     package var feedback = FeedbackPacer()
-    /// The controller's stable identity for a pad given later (`PipelineCore.setPad`).
+    /// The controller's stable identity for its pad (`PipelineCore.setPad`, `PadOpenLimit`).
     package var padIdentity = ""
+    /// Under `[gamepad] for = "every"`: when the pad the session should have had at open may
+    /// be made (`PadOpenLimit` held it back: its controller came and went too often); nil
+    /// when none is owed.
+    package var padOwedAt: Instant?
     /// What its page has been told about a manual calibration (`CalibrationReport`).
     package var calibrationReporter = CalibrationReporter()
     /// Calibration memory: the controller's identity, its calibration's age, what was saved
