@@ -51,7 +51,7 @@ extension PipelineCore {
     }
 
     /// One session's typing permission (its device's, set by the transport when it opens and
-    /// when its owner changes it).
+    /// when its owner changes it). Until the first call a session may not type.
     package mutating func setTyping(_ id: SessionID, allowed: Bool) { sessions[id]?.typing = allowed }
 
     /// When the keycodes typing borrowed are due back (`typingRestoreDelay` after the last

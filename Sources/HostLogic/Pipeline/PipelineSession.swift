@@ -33,8 +33,10 @@ package struct PipelineSession: Sendable {
     package var attitudeNoted = false
     /// The phone page's touchpad: sub-pixel and sub-step remainders (the web input).
     package var touchpad = TouchpadMapper()
-    /// May this controller type text and keys from its page (its device's permission)?
-    package var typing = true
+    /// May this controller type text and keys from its page (its device's permission)? Off
+    /// until its transport says so (`PipelineCore.setTyping`, sent as the session opens): text
+    /// or a key that arrives first types nothing, whatever the transport.
+    package var typing = false
     /// How much text it may still type now.
     package var textBudget = TextBudget()
 

@@ -31,6 +31,7 @@ import Testing
         let p = HostPipeline(injector: Injector(backend: backend), buttonMap: .seedDefault, settings: MappingSettings(),
                              logger: Logger(label: "test"))
         p.handle(.sessionOpened(Self.one, .udp(try SocketAddress(ipAddress: "127.0.0.1", port: 5000))), now: .zero)
+        p.setTyping(Self.one, allowed: true)                        // as the page's transport says at open
         return (p, lines)
     }
 

@@ -12,11 +12,28 @@ import RemotionProtocol
     static let refusedForPhone = "typing is off for this phone on the host (remotion devices --typing NAME turns it on)"
     static let tooFast = "typing too fast: at most 200 characters a second"
 
-    /// A rig with session `one` open.
+    /// A rig with session `one` open, its device allowed to type (as its transport says at open).
     static func rig(_ profile: MappingProfile = MappingProfile()) -> Rig {
         var rig = Rig(profile)
         _ = rig.open(one)
+        rig.core.setTyping(one, allowed: true)
         return rig
+    }
+
+    /// A session may type only once its transport said its device may (`setTyping`, sent
+    /// when it opens): text or a key that comes first — a transport that marks a session open
+    /// before it says, a transport that never says — types nothing, is counted as refused and
+    /// the page is told; its clicks still work.
+    @Test func aSessionTypesNothingBeforeItsTransportSaysItMay() throws {
+        var rig = Rig()
+        _ = rig.open(Self.one)
+        let enter = try #require(Key(name: "Return"))
+        #expect(rig.web(Self.one, .text("curl x | sh\n")).isEmpty && rig.reply == .untyped("curl x | sh\n", reason: Self.refusedForPhone))
+        #expect(rig.web(Self.one, .key(enter)).isEmpty && rig.reply == .untyped("Return", reason: Self.refusedForPhone))
+        #expect(rig.core.typingRefusals == 2 && rig.core.typingRestoreDeadline == nil)
+        #expect(rig.web(Self.one, .click(.left, down: nil)).count == 1, "the page's clicks still work")
+        rig.core.setTyping(Self.one, allowed: true)
+        #expect(rig.web(Self.one, .text("hi")) == [.text("hi")] && rig.reply == nil, "typing once it is told")
     }
 
     @Test func touchpadMovesAndScrollsWithTheSessionsLiveSettings() throws {

@@ -176,10 +176,12 @@ final class WebRTCSession: Sendable {
             end(.refused)
             return
         }
+        // Its typing permission first: once the machine has the session, the page's text goes
+        // to the host, and the host's commands keep their order (it types nothing before this).
+        host.send(.setTyping(allowed: registry.mayType(device.id)), for: id)
         // Ended meanwhile: the machine is closed and never saw this session.
         guard driver.opened(id) else { host.send(.close(.clientDisconnected(.user)), for: id); return }
         state.withLock { $0.lastHeard = .now() }
-        host.send(.setTyping(allowed: registry.mayType(device.id)), for: id)
         stats.count(opened: 1)
         let mode = await host.mode(id)
         send(WebHostMessage.welcome(host: host.name, session: id, mode: mode, timeout: timeout.secondsDouble, name: device.name).text)
