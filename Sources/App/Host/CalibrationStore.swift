@@ -34,7 +34,8 @@ package final class CalibrationStore {
 
     /// Keeps a session's calibration (established `ageSeconds` ago) and writes the file.
     package func remember(_ save: CalibrationSave) {
-        guard memory.remember(save.key, save.calibration, established: wallClock() - save.ageSeconds) else {
+        guard memory.remember(save.key, save.calibration, established: wallClock() - save.ageSeconds,
+                              source: save.source) else {
             refused += 1
             return
         }

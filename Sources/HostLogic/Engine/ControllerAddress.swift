@@ -32,6 +32,19 @@ extension ControllerOrigin where Address: ControllerAddress {
         }
     }
 
+    /// Who names the controller's identity for calibration memory, for its bound per source
+    /// (`CalibrationMemory.perSourceCapacity`): a DSU server reports its pads' MACs and the
+    /// kernel reads the local pads' uniqs from the devices, so either can make up new ones
+    /// without end; a paired phone's device id and a UDP controller's static key are their
+    /// own source (nil).
+    package var calibrationSource: String? {
+        switch self {
+        case let .dsu(server, _): "dsu \(server.displayText)"
+        case .localPad: "local pads"
+        case .web, .udp: nil
+        }
+    }
+
     /// Whose clock the controller's sample times are on: a gamepad on this computer is timed
     /// by this computer's kernel; every other controller by its own clock (`SampleTimeline`).
     package var sampleClock: SampleTimeline.Clock {

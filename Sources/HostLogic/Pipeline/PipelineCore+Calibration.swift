@@ -28,6 +28,8 @@ package enum ControllerCalibrationKey {
 package struct SessionCalibration: Sendable {
     /// The controller's identity (`ControllerCalibrationKey`); nil: nothing is remembered.
     package var key: String?
+    /// Who named that identity, for the memory's bound per source (nil: the key is its own).
+    package var source: String?
     /// The calibrator's revision as last seen (a change means the bias was set or refined).
     var seenRevision = 0
     /// The revision last saved or restored; nil before either.
@@ -47,9 +49,11 @@ package struct CalibrationSave: Sendable, Hashable {
     package var calibration: GyroCalibration
     /// Seconds since it was established or last refined (the host turns it into a wall-clock time).
     package var ageSeconds: Double
+    /// Who named the key (`CalibrationMemory`'s bound per source); nil: the key is its own.
+    package var source: String?
 
-    package init(key: String, calibration: GyroCalibration, ageSeconds: Double) {
-        self.key = key; self.calibration = calibration; self.ageSeconds = ageSeconds
+    package init(key: String, calibration: GyroCalibration, ageSeconds: Double, source: String? = nil) {
+        self.key = key; self.calibration = calibration; self.ageSeconds = ageSeconds; self.source = source
     }
 }
 
@@ -58,16 +62,18 @@ extension PipelineCore {
     /// when the session ends), never per sample.
     package static let calibrationSaveInterval: Duration = .seconds(30)
 
-    /// Names `id`'s controller for calibration memory and, when it has no calibration yet,
+    /// Names `id`'s controller for calibration memory (`key`, named by `source`: nil when
+    /// the key is its own) and, when it has no calibration yet,
     /// puts back `saved` (recalled and aged by the host's memory): the bias is in use at
     /// once and later still periods refine it (`GyroCalibrator.restore`). Returns whether
     /// `saved` was restored (false: no such session, an invalid key, calibration off, or
     /// the session already calibrated itself — what it learned is newer).
     @discardableResult
-    package mutating func identify(_ id: SessionID, as key: String, restoring saved: RecalledCalibration?,
-                                   now: Instant) -> Bool {
+    package mutating func identify(_ id: SessionID, as key: String, source: String? = nil,
+                                   restoring saved: RecalledCalibration?, now: Instant) -> Bool {
         guard CalibrationMemory.isValid(key: key), let i = sessions.index(forKey: id) else { return false }
         sessions.values[i].calibration.key = key
+        sessions.values[i].calibration.source = source
         guard let saved, sessions.values[i].mapper.raw.calibration == nil else { return false }
         sessions.values[i].mapper.restoreCalibration(saved.calibration)
         guard sessions.values[i].mapper.raw.calibration != nil else { return false }
@@ -104,7 +110,8 @@ extension PipelineCore {
         s.calibration.savedRevision = revision
         guard let calibration = s.mapper.raw.calibration else { return nil }
         s.calibration.lastSave = now
-        return CalibrationSave(key: key, calibration: calibration, ageSeconds: s.calibrationAge(now: now) ?? 0)
+        return CalibrationSave(key: key, calibration: calibration, ageSeconds: s.calibrationAge(now: now) ?? 0,
+                               source: s.calibration.source)
     }
 }
 

@@ -70,6 +70,7 @@ import Testing
         let kept = try #require(store.memory.entries[key])
         #expect(kept.calibration == learned, "saved as the session ended")
         #expect(abs(kept.established - Self.wall) < 1, "refined until the end: established about now")
+        #expect(kept.source == "dsu \(DSURig.dsuServer.displayText)", "named by its server: bounded per server")
 
         // A day later the pad comes back: its first sample already has the bias taken off,
         // trusted half as much.

@@ -34,7 +34,11 @@ package struct RecalledCalibration: Sendable, Hashable {
 /// Trust by age: a calibration established `a` seconds ago comes back with its confidence
 /// and weight multiplied by `trust(a) = 2^(−a / halfLife)` (a half life of one day: a day
 /// old counts half, a week old 1/128), and not at all once older than `maxAge` (30 days). Bounded: at most `capacity`
-/// controllers; a new one beyond that evicts the one calibrated longest ago.
+/// controllers; a new one beyond that evicts the one calibrated longest ago. Bounded per
+/// source too: the identities one source names itself (a DSU server its pads' MACs, the
+/// kernel the local pads' uniqs) are not authenticated, so one source keeps at most
+/// `perSourceCapacity` entries and a new one beyond that evicts that source's oldest, never
+/// another source's: a server inventing a MAC a second cannot push the phones out.
 ///
 /// Strict: a key must be 1 … `maxKeyBytes` bytes without control characters; a bias finite
 /// and within `maxBias` on every axis (what the calibrator would take for bias), a
@@ -43,6 +47,8 @@ package struct RecalledCalibration: Sendable, Hashable {
 /// `decode`, which never throws and never traps.
 package struct CalibrationMemory: Sendable, Equatable {
     package static let capacity = 256
+    /// Entries one source (`remember(_:_:established:source:)`) keeps at most.
+    package static let perSourceCapacity = 16
     package static let halfLife: Double = 86_400
     package static let maxAge: Double = 30 * 86_400
     package static let maxKeyBytes = 200
@@ -56,6 +62,9 @@ package struct CalibrationMemory: Sendable, Equatable {
         package var calibration: GyroCalibration
         /// When the calibration was established or last refined (wall clock, s since 1970).
         package var established: Double
+        /// Who named the identity (`ControllerOrigin.calibrationSource`); the key itself when
+        /// it is its own (a paired phone, a UDP controller's static key).
+        package var source: String
     }
 
     package private(set) var entries: [String: Entry] = [:]
@@ -84,14 +93,25 @@ package struct CalibrationMemory: Sendable, Equatable {
         established.isFinite && established >= 0 && established <= now + futureTolerance
     }
 
-    /// Keeps `calibration` for `key`, established at `established` (wall clock). False (and
-    /// nothing kept) when any value is out of range. A new key beyond `capacity` evicts the
-    /// entry established longest ago.
+    /// Keeps `calibration` for `key`, established at `established` (wall clock), named by
+    /// `source` (nil: the key is its own source). False (and nothing kept) when any value is
+    /// out of range. A key new to its source beyond `perSourceCapacity` evicts that source's
+    /// entry established longest ago; a new key beyond `capacity`, the memory's.
     @discardableResult
-    package mutating func remember(_ key: String, _ calibration: GyroCalibration, established: Double) -> Bool {
-        guard Self.isValid(key: key), Self.isValid(calibration), established.isFinite, established >= 0 else { return false }
-        if entries[key] == nil, entries.count >= Self.capacity, let oldest = oldestKey() { entries[oldest] = nil }
-        entries[key] = Entry(calibration: calibration, established: established)
+    package mutating func remember(_ key: String, _ calibration: GyroCalibration, established: Double,
+                                   source: String? = nil) -> Bool {
+        let source = source ?? key
+        guard Self.isValid(key: key), Self.isValid(key: source), Self.isValid(calibration), established.isFinite,
+              established >= 0 else { return false }
+        if entries[key]?.source != source {
+            let ofSource = entries.filter { $0.key != key && $0.value.source == source }
+            if ofSource.count >= Self.perSourceCapacity, let oldest = Self.oldestKey(of: ofSource) {
+                entries[oldest] = nil
+            } else if entries[key] == nil, entries.count >= Self.capacity, let oldest = Self.oldestKey(of: entries) {
+                entries[oldest] = nil
+            }
+        }
+        entries[key] = Entry(calibration: calibration, established: established, source: source)
         return true
     }
 
@@ -111,7 +131,7 @@ package struct CalibrationMemory: Sendable, Equatable {
     /// Forgets `key`.
     package mutating func forget(_ key: String) { entries[key] = nil }
 
-    private func oldestKey() -> String? {
+    private static func oldestKey(of entries: [String: Entry]) -> String? {
         entries.min { ($0.value.established, $0.key) < ($1.value.established, $1.key) }?.key
     }
 }
@@ -141,6 +161,8 @@ extension CalibrationMemory {
         var weight: Double?
         /// Wall clock, seconds since 1970.
         var established: Double
+        /// Who named the id; absent: the id is its own source (and in files before sources).
+        var source: String?
     }
 
     /// One entry that may fail to decode without failing the file.
@@ -152,13 +174,15 @@ extension CalibrationMemory {
     }
 
     /// The file's bytes: `{"version":1,"controllers":[{"id":…,"bias":[x,y,z],"confidence":…,
-    /// "weight":…,"established":…}]}`, entries sorted by id.
+    /// "weight":…,"established":…,"source":…}]}`, entries sorted by id; `source` only where it
+    /// is not the id itself.
     package func encoded() -> [UInt8] {
         let list = entries.keys.sorted().compactMap { key -> Lossy? in
             guard let e = entries[key] else { return nil }
             let b = e.calibration.bias
             return Lossy(WireEntry(id: key, bias: [b.x, b.y, b.z], confidence: e.calibration.confidence,
-                                   weight: e.calibration.weight, established: e.established))
+                                   weight: e.calibration.weight, established: e.established,
+                                   source: e.source == key ? nil : e.source))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -166,7 +190,8 @@ extension CalibrationMemory {
     }
 
     /// A memory from a file's bytes, at `now` (wall clock). Never throws: what cannot be
-    /// used is dropped and counted in the report.
+    /// used is dropped and counted in the report. The bounds hold as for `remember`: the
+    /// newest `perSourceCapacity` of each source, the newest `capacity` of all.
     package static func decode(_ bytes: [UInt8], now: Double) -> (CalibrationMemory, DecodeReport) {
         var report = DecodeReport()
         guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(bytes)), wire.version == version else {
@@ -175,7 +200,8 @@ extension CalibrationMemory {
         }
         var valid: [String: Entry] = [:]
         for item in wire.controllers {
-            guard let w = item.entry, isValid(key: w.id), w.bias.count == 3, isValid(established: w.established, now: now) else {
+            guard let w = item.entry, isValid(key: w.id), w.source.map(isValid(key:)) ?? true, w.bias.count == 3,
+                  isValid(established: w.established, now: now) else {
                 report.malformed += 1
                 continue
             }
@@ -187,12 +213,16 @@ extension CalibrationMemory {
                 report.malformed += 1   // a duplicate id: the newer one stays
                 if other.established >= w.established { continue }
             }
-            valid[w.id] = Entry(calibration: c, established: w.established)
+            valid[w.id] = Entry(calibration: c, established: w.established, source: w.source ?? w.id)
         }
         var memory = CalibrationMemory()
-        let newest = valid.sorted { ($0.value.established, $1.key) > ($1.value.established, $0.key) }
+        var perSource: [String: Int] = [:]
+        let newest = valid.sorted { ($0.value.established, $1.key) > ($1.value.established, $0.key) }.filter { _, entry in
+            perSource[entry.source, default: 0] += 1
+            return perSource[entry.source, default: 0] <= perSourceCapacity
+        }
         for (key, entry) in newest.prefix(capacity) { memory.entries[key] = entry }
-        report.malformed += Swift.max(0, newest.count - capacity)
+        report.malformed += valid.count - memory.entries.count
         report.kept = memory.entries.count
         return (memory, report)
     }

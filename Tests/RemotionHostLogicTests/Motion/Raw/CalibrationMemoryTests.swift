@@ -125,6 +125,49 @@ import RemotionProtocol
         #expect(memory.entries["udp:299"] != nil && memory.entries["udp:43"] == nil)
     }
 
+    /// A DSU server names its pads' MACs itself, unauthenticated: one that reports a new MAC
+    /// each time (1000 of them) keeps at most `perSourceCapacity` entries, its newest, and
+    /// evicts nobody else's — the phones, the local pads and another server's pads stay.
+    @Test func rotatingIdentitiesOfOneSourceLeaveEveryOtherSourcesEntries() {
+        var memory = CalibrationMemory()
+        let rotating = "dsu 192.0.2.7:26760", other = "dsu 192.0.2.9:26760"
+        memory.remember("web:phone", Self.good, established: Self.t0)
+        memory.remember("udp:KEY", Self.good, established: Self.t0 + 1)
+        memory.remember("dsu:00:00:00:00:bb:01", Self.good, established: Self.t0 + 2, source: other)
+        memory.remember("pad:a0:ab:51:00:00:01", Self.good, established: Self.t0 + 3, source: "local pads")
+        func mac(_ i: Int) -> String { "dsu:00:00:00:\(String(format: "%02x:%02x:%02x", i >> 16, (i >> 8) & 0xff, i & 0xff))" }
+        for i in 0..<1000 { memory.remember(mac(i), Self.good, established: Self.t0 + 10 + Double(i), source: rotating) }
+        for key in ["web:phone", "udp:KEY", "dsu:00:00:00:00:bb:01", "pad:a0:ab:51:00:00:01"] {
+            #expect(memory.recall(key, now: Self.t0 + 2000) != nil, "\(key) kept")
+        }
+        let ofRotating = memory.entries.filter { $0.value.source == rotating }
+        #expect(ofRotating.count == CalibrationMemory.perSourceCapacity)
+        #expect(Set(ofRotating.keys) == Set((1000 - CalibrationMemory.perSourceCapacity..<1000).map(mac)), "its newest")
+        #expect(memory.entries.count == 4 + CalibrationMemory.perSourceCapacity)
+        // A pad that moves to another server is counted there, and the file keeps who named what.
+        memory.remember(mac(999), Self.good, established: Self.t0 + 2000, source: other)
+        let (back, report) = CalibrationMemory.decode(memory.encoded(), now: Self.t0 + 2000)
+        #expect(back == memory && report.malformed == 0)
+        #expect(back.entries[mac(999)]?.source == other && back.entries["web:phone"]?.source == "web:phone")
+    }
+
+    /// A file holds the bound per source too (written by a host before it, or edited): the
+    /// newest `perSourceCapacity` of a source are kept, the rest dropped and counted; an entry
+    /// without a source is its own, and a source that is no valid name is malformed.
+    @Test func aFileKeepsTheNewestOfEachSource() {
+        func entry(_ id: String, _ age: Int, source: String? = nil) -> String {
+            "{\"id\":\"\(id)\",\"bias\":[0,0,0],\"confidence\":1,\"weight\":20,\"established\":\(Int(Self.t0) - age)"
+                + (source.map { ",\"source\":\"\($0)\"" } ?? "") + "}"
+        }
+        let list = (0..<40).map { entry("dsu:\($0)", 100 - $0, source: "dsu 192.0.2.7:26760") }
+            + [entry("web:old", 5000), entry("dsu:x", 1, source: "bad\\u0007source")]
+        let text = "{\"version\":1,\"controllers\":[" + list.joined(separator: ",") + "]}"
+        let (memory, report) = CalibrationMemory.decode(Array(text.utf8), now: Self.t0)
+        #expect(memory.entries.count == CalibrationMemory.perSourceCapacity + 1 && memory.entries["web:old"] != nil)
+        #expect((40 - CalibrationMemory.perSourceCapacity..<40).allSatisfy { memory.entries["dsu:\($0)"] != nil })
+        #expect(report.malformed == 40 - CalibrationMemory.perSourceCapacity + 1, "\(report)")
+    }
+
     @Test func controllerKeysNameEachKindAndRefuseNoIdentity() {
         #expect(ControllerCalibrationKey.web(device: "d41d8cd9") == "web:d41d8cd9")
         #expect(ControllerCalibrationKey.web(device: "") == nil)
