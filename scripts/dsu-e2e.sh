@@ -11,6 +11,8 @@
 #      rounding); malformed requests are counted and nothing crashes
 #   D  a DSU source flooding at 10x its rate (4 slots) does not starve a UDP controller
 #   E  a DSU source's finger on its touchpad is served on by `--dsu-serve` where it was
+#   F  a DSU source flapping "disconnected" and data (200 packets a second) opens a session
+#      per round trip but makes at most 4 virtual pads (`--gamepad-sink null`)
 # Prints 'N passed, N failed'; every process is stopped by its pid; bounded durations.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -249,6 +251,18 @@ seen = {json.dumps(p["touches"]) for p in pads}
 print(f"     {len(pads)} pad packets served, touches {sorted(seen)}")
 sys.exit(0 if len(pads) >= 30 and seen == {json.dumps([[5, 1234, 567]])} else 1)
 PY
+
+# ---- F: a flapping source makes at most the pad limit's pads -------------------------
+q4=$(free_udp_port)
+start_host hostF --inject log --timeout 1 --gamepad dualsense --gamepad-sink null --dsu "127.0.0.1:$q4" || exit 1
+python3 "$peer" server --port "$q4" --duration 3 --rate 200 --yaw-rate 0 --flap >/dev/null
+stop_host
+sessions=$(grep -c 'DSU slot connected' "$work/hostF.err")
+# One line per pad made: "gamepad: a virtual DualSense (bluetooth, MAC …) for controller ID".
+made=$(grep -c 'a virtual DualSense (.*) for controller' "$work/hostF.err")
+echo "     flapping: $sessions sessions opened, $made virtual pads made"
+check "F: a flapping source's sessions (over 50) make at most 4 pads" \
+  python3 -c "import sys; sys.exit(0 if $sessions > 50 and $made <= 4 else 1)"
 
 echo "dsu-e2e: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]

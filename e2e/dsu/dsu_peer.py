@@ -126,14 +126,15 @@ def slot_header(slot, connected):
     return struct.pack("<BBBB", slot, state, model, conn) + mac + bytes([5 if connected else 0])
 
 
-def pad_payload(slot, counter, t_us, pressed, accel, gyro, touches=()):
-    """`touches`: up to two (id, x, y) fingers down, in the pad's pixels; the rest are up."""
+def pad_payload(slot, counter, t_us, pressed, accel, gyro, touches=(), connected=True):
+    """`touches`: up to two (id, x, y) fingers down, in the pad's pixels; the rest are up.
+    `connected` False: the slot says its pad is gone (state 0, byte 31 zero)."""
     b36 = sum(0x80 >> i for i, n in enumerate(BYTE36) if n in pressed)
     b37 = sum(0x80 >> i for i, n in enumerate(BYTE37) if n in pressed)
     analog = bytes(255 if n in pressed else 0 for n in ANALOG)
     fingers = list(touches)[:2]
     touches = b"".join(struct.pack("<BBHH", 1, i, x, y) for i, x, y in fingers) + b"\0" * 6 * (2 - len(fingers))
-    return (slot_header(slot, True) + bytes([1]) + struct.pack("<I", counter)
+    return (slot_header(slot, connected) + bytes([1 if connected else 0]) + struct.pack("<I", counter)
             + bytes([b36, b37, 1 if "home" in pressed else 0, 1 if "touch" in pressed else 0])
             + bytes([128, 128, 128, 128]) + analog + touches
             + struct.pack("<Q", t_us) + struct.pack("<3f", *accel) + struct.pack("<3f", *gyro))
@@ -238,8 +239,9 @@ def run_server(a):
                         or live(c["macs"].get(slot_mac(slot)), now)):
                     continue
                 if packet is None:
+                    connected = not (a.flap and counters[slot] % 2 == 0)
                     packet = seal(b"DSUS", server_id, T_PAD,
-                                  pad_payload(slot, counters[slot], t_us, pressed, accel, gyro, touches))
+                                  pad_payload(slot, counters[slot], t_us, pressed, accel, gyro, touches, connected))
                 sock.sendto(packet, addr)
                 sent += 1
                 emit({"event": "sent", "to": f"{addr[0]}:{addr[1]}", "slot": slot, "counter": counters[slot],
@@ -360,6 +362,8 @@ def main():
     s.add_argument("--rotate-seconds", type=float, default=2.0, help="rotate for this long, then hold still")
     s.add_argument("--press", default="", help="e.g. 'cross@0.5+0.3,circle@1.0' (start s + hold s)")
     s.add_argument("--touch", default="", help="ID,X,Y: one finger on the touchpad the whole run (the pad's pixels)")
+    s.add_argument("--flap", action="store_true",
+                   help="every other pad-data packet says the slot's pad is gone (a flapping source)")
     s.add_argument("--malformed", action="store_true",
                    help="send each new subscriber one bad-magic, bad-version, bad-crc and truncated packet first")
     c = sub.add_parser("client", help="subscribe and record pad data")
