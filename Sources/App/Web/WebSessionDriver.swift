@@ -7,7 +7,8 @@ import Synchronization
 /// the host's calls in the machine's order while still holding it (they only enqueue on the
 /// host's loop, so what one session sends reaches the loop in that order, whichever thread
 /// or socket it came from). What goes back to the page is returned to the caller, who sends
-/// it outside the lock. One timer task at a time runs `expire` at the machine's deadline.
+/// it outside the lock. One timer of its clock at a time runs `expire` at the machine's
+/// deadline.
 final class WebSessionDriver: Sendable {
     let host: HostControllers
     private let stats: WebControllerStats
@@ -27,7 +28,7 @@ final class WebSessionDriver: Sendable {
         var session: SessionID?
         var reportedIntake = NewestWinsIntake.Counters()
         var reportedMotion = 0
-        var timer: Task<Void, Never>?
+        var timer: WebTimer?
         var armed = false
     }
     private let state: Mutex<State>
@@ -171,27 +172,22 @@ final class WebSessionDriver: Sendable {
         }
     }
 
-    /// Sleeps until the machine's deadline, runs `expire`, and goes on while there is a
-    /// later one (an event meanwhile may have moved it); `armed` says one runs.
-    private func arm(_ deadline: Instant) -> Task<Void, Never> {
-        Task { [self] in
-            var due = deadline
-            while true {
-                let wait = due - clock.now().monotonic
-                if wait > .zero { await clock.sleep(wait) }
-                if Task.isCancelled { return }
-                let (next, stops) = state.withLock { s -> (Instant?, Bool) in
-                    let actions = s.machine.expire(at: clock.now())
-                    _ = perform(actions, &s, reply: { _ in }, answer: { _ in })
-                    let next = s.machine.nextDeadline
-                    if next == nil { s.armed = false; s.timer = nil }
-                    return (next, actions.contains(.stopTransport))
-                }
-                if stops { stop() }
-                guard let next else { return }
-                due = next
-            }
+    /// Arms the clock's one timer for the machine's deadline; `armed` says one is armed.
+    private func arm(_ deadline: Instant) -> WebTimer {
+        clock.schedule(deadline) { [self] in expire() }
+    }
+
+    /// The timer ran: the machine expires at the clock's time, and a later deadline (an
+    /// event meanwhile may have moved it) arms the next timer, in `perform`.
+    private func expire() {
+        let stops = state.withLock { s -> Bool in
+            s.armed = false
+            s.timer = nil
+            let actions = s.machine.expire(at: clock.now())
+            _ = perform(actions, &s, reply: { _ in }, answer: { _ in })
+            return actions.contains(.stopTransport)
         }
+        if stops { stop() }
     }
 
     private static func reason(_ drop: WebSession.Drop) -> WebControllerStats.Drop {

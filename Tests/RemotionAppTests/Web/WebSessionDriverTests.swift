@@ -1,7 +1,6 @@
 @testable import RemotionApp
 import RemotionHostLogic
 import RemotionProtocol
-import RemotionTestSupport
 import Synchronization
 import Testing
 
@@ -132,24 +131,15 @@ import Testing
         #expect(answers.withLock { $0.count } == 3 && answers.withLock { $0.last } == .some(nil), "answered once, with nothing")
     }
 
-    /// Virtual time: the clock is the driver's parameter, and its sleep moves the time on
-    /// (a waiting timer jumps to its deadline at once).
-    final class VirtualClock: Sendable {
-        let nanos = Mutex<Int64>(1_000_000_000)
-        var clock: WebClock {
-            WebClock(now: { [self] in
-                let t = nanos.withLock { $0 }
-                return WebSession.Time(monotonic: Instant(nanoseconds: t), epochMillis: 1.7e12 + Double(t) / 1e6)
-            }, sleep: { [self] d in nanos.withLock { $0 += d.nanoseconds }; await Task.yield() })
-        }
-    }
-
     /// A revoked data channel session says goodbye at once and its peer stops at the
-    /// machine's linger deadline, on the driver's clock: the timer waits 50 ms of virtual
-    /// time, no real wait. A held burst of the WebSocket would leave the same way.
-    @Test func theLingerDeadlineRunsOnTheDriversClock() async throws {
+    /// machine's linger deadline, on the driver's clock: virtual time that the test moves on,
+    /// running the driver's timer on the test's own thread (`ManualWebClock`). The test is
+    /// synchronous: it awaits nothing, so no busy concurrency pool can delay or fail it. Not
+    /// a nanosecond before the deadline; once. A held burst of the WebSocket would leave the
+    /// same way.
+    @Test func theLingerDeadlineRunsOnTheDriversClock() {
         let host = RecordingHost()
-        let time = VirtualClock()
+        let time = ManualWebClock()
         let stopped = Mutex(0)
         let driver = WebSessionDriver(host: host.controllers, stats: WebControllerStats(), transport: .dataChannels,
                                       limit: .seconds(2.5), clock: time.clock, stop: { stopped.withLock { $0 += 1 } })
@@ -157,10 +147,14 @@ import Testing
         _ = driver.received(Self.button(.a, down: true), on: .control)
         let goodbye = driver.close(.revoked)
         #expect(goodbye.count == 1 && host.calls.withLock { $0 } == ["button A down", "button A up", "close revoked"])
-        let stops = await eventually(within: .seconds(30)) { stopped.withLock { $0 } == 1 }
-        #expect(stops, "the peer stopped at the linger deadline")
-        let waited = Duration.nanoseconds(time.nanos.withLock { $0 } - 1_000_000_000)
-        #expect(waited >= WebSession.linger && waited < WebSession.linger * 2, "stopped after \(waited) of the driver's time")
+        #expect(time.pending == 1, "one timer, for the linger deadline")
+        time.advance(by: WebSession.linger - .nanoseconds(1))
+        #expect(stopped.withLock { $0 } == 0, "the peer still lingers a nanosecond before the deadline")
+        time.advance(by: .nanoseconds(1))
+        #expect(stopped.withLock { $0 } == 1, "the peer stopped at the linger deadline")
+        #expect(time.pending == 0, "and no timer is left")
+        time.advance(by: .seconds(60))
+        #expect(stopped.withLock { $0 } == 1 && driver.close(.timedOut).isEmpty, "once")
     }
 
     @Test func aClosedPageStopsAtOnceAndNothingReachesTheHostAfter() {
