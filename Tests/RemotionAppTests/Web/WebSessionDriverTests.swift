@@ -54,8 +54,33 @@ import Testing
         }
 
         private func record(_ s: String, answering: ControllerAnswer? = nil, _ answer: HostControllers.Answer? = nil) {
-            calls.withLock { $0.append(s) }
+            let now = calls.withLock { $0.append(s); return $0 }
             if let answer { pending.withLock { $0.append { answer(answering) } } }
+            let met = waiters.withLock { w -> [Waiter] in
+                defer { w.removeAll { $0.condition(now) } }
+                return w.filter { $0.condition(now) }
+            }
+            for waiter in met { waiter.done.resume() }
+        }
+
+        private struct Waiter {
+            let condition: @Sendable ([String]) -> Bool
+            let done: CheckedContinuation<Void, Never>
+        }
+        private let waiters = Mutex<[Waiter]>([])
+
+        /// Returns once the calls so far satisfy `condition`: woken by the call that does, with
+        /// no deadline and no polling (a transport's task on the pool makes the call when the
+        /// pool gets to it; the suite's time limit ends a run where it never comes).
+        func calls(until condition: @escaping @Sendable ([String]) -> Bool) async {
+            await withCheckedContinuation { done in
+                let met = waiters.withLock { w in
+                    if condition(calls.withLock { $0 }) { return true }
+                    w.append(Waiter(condition: condition, done: done))
+                    return false
+                }
+                if met { done.resume() }
+            }
         }
     }
 
