@@ -53,7 +53,8 @@ enum RawClient {
         let messages = Mutex<[String]>([])
 
         /// Waits (polling, bounded) until `condition` holds for the messages; returns them.
-        func wait(seconds: Double = 5, until condition: ([String]) -> Bool) async throws -> [String] {
+        /// The bound only ends a broken run: a loaded machine holds this task for seconds.
+        func wait(seconds: Double = 30, until condition: ([String]) -> Bool) async throws -> [String] {
             let deadline = ContinuousClock.now + .seconds(seconds)
             while ContinuousClock.now < deadline {
                 let now = messages.withLock { $0 }

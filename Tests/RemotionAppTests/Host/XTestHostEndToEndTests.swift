@@ -26,6 +26,8 @@ final class ProbingSink: HostEventSink {
     let probe: OpaquePointer
     var mapper: MotionMapper
     var frames: [Frame] = []
+    /// Sessions the host closed (released first): what a test waits for after a goodbye.
+    var closed = 0
 
     init(pipeline: HostPipeline, probe: OpaquePointer) {
         self.pipeline = pipeline
@@ -35,6 +37,7 @@ final class ProbingSink: HostEventSink {
 
     func handle(_ action: HostAction<SocketAddress>, now: Instant) {
         pipeline.handle(action, now: now)
+        if case .sessionClosed = action { closed += 1 }
         guard case let .motion(_, sample, _) = action else { return }
         let screen = pipeline.injector.screen
         guard let expected = mapper.update(sample, screen: screen).moveTo else { return }
@@ -108,7 +111,8 @@ func frames(of host: HostService<PlainFraming, ProbingSink>) async throws -> [Pr
             host: host.localAddress, sessionID: SessionID(7), plan: plan, makeFraming: { PlainClientFraming() })
         for await _ in client.events {}
         await client.close()
-        try await Task.sleep(for: .milliseconds(200))
+        // The host has handled the goodbye (and every frame before it) once it closed the session.
+        #expect(try await eventually(within: .seconds(30)) { try await host.onLoop { $0.sink.closed } == 1 })
         let recorded = try await frames(of: host)
         // The trace is 201 samples; a loaded machine's client skips ticks it was late for (139
         // and 148 seen beside a second load). A tenth is enough to follow the whole trace: the
@@ -140,19 +144,18 @@ func frames(of host: HostService<PlainFraming, ProbingSink>) async throws -> [Pr
             host: host.localAddress, sessionID: SessionID(8), plan: plan, makeFraming: { PlainClientFraming() })
         let probe = try xvfb.openProbe()
         defer { XCloseDisplay(probe) }
-        var pressed = false
-        for _ in 0..<100 where !pressed {
-            try await Task.sleep(for: .milliseconds(20))
-            pressed = queryPointer(probe).mask & UInt32(Button3Mask) != 0 && isKeyDown(probe, keysym: Key.right.keysym)
+        // X's own state, read back (the bounds end a broken run; a loaded machine holds the
+        // loop and this task for seconds, so they are not the timeout's measure).
+        let pressed = await eventually(within: .seconds(30)) {
+            queryPointer(probe).mask & UInt32(Button3Mask) != 0 && isKeyDown(probe, keysym: Key.right.keysym)
         }
         #expect(pressed, "B (right button) and D (Right key) never showed as held")
         try await client.channel.close()   // vanish without a goodbye
-        var released = false
-        for _ in 0..<100 where !released {
-            try await Task.sleep(for: .milliseconds(20))
-            released = queryPointer(probe).mask == 0 && !isKeyDown(probe, keysym: Key.right.keysym)
+        let released = await eventually(within: .seconds(30)) {
+            queryPointer(probe).mask == 0 && !isKeyDown(probe, keysym: Key.right.keysym)
         }
-        #expect(released, "inputs still held 2 s after the controller vanished (timeout 0.6 s)")
+        #expect(released, "inputs still held 30 s after the controller vanished (timeout 0.6 s)")
+        #expect(try await host.onLoop { $0.sink.closed } == 1, "released by the session's timeout")
         await host.shutdown()
     }
 }
