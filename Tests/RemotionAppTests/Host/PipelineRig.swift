@@ -31,13 +31,15 @@ struct PipelineRig {
 
     static let address = try! SocketAddress(ipAddress: "127.0.0.1", port: 50_000)
 
-    /// Hands `actions` to the pipeline on the loop, then returns its snapshot.
-    func drive(_ actions: [HostAction<SocketAddress>]) async throws -> HostSnapshot {
+    /// Hands `actions` to the pipeline on the loop, then returns its snapshot; `later`: the
+    /// pipeline is handed a time that far after now (it takes the time as an argument), so a
+    /// test sees time pass without waiting for it.
+    func drive(_ actions: [HostAction<SocketAddress>], later: Duration = .zero) async throws -> HostSnapshot {
         try await host.onLoop { handler -> HostSnapshot in
-            for action in actions { handler.sink.handle(action, now: MonotonicClock.now()) }
+            for action in actions { handler.sink.handle(action, now: MonotonicClock.now() + later) }
             // The snapshot the builder would publish, built here so the test need not wait
             // for the builder's queue.
-            return handler.sink.snapshot(handler.report(), now: MonotonicClock.now())
+            return handler.sink.snapshot(handler.report(), now: MonotonicClock.now() + later)
         }
     }
 

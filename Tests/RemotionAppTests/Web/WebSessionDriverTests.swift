@@ -182,6 +182,44 @@ import Testing
         #expect(stopped.withLock { $0 } == 1 && driver.close(.timedOut).isEmpty, "once")
     }
 
+    /// The page's MOTION frame (52 bytes): frame `i` at 60 Hz, page time 1000 s + i × 16 ms.
+    static func motion(_ i: Int) -> [UInt8] {
+        var b = [UInt8](repeating: 0, count: 52)
+        b[0] = 0x01
+        b[1] = 0x02                                         // gyro rates present
+        for k in 0..<4 { b[4 + k] = UInt8(UInt32(i) >> (8 * UInt32(k)) & 0xFF) }
+        let page = (1_000_000 + Double(i) * 16).bitPattern
+        for k in 0..<8 { b[8 + k] = UInt8(page >> (8 * UInt64(k)) & 0xFF) }
+        for k in 0..<4 { b[28 + k] = UInt8(Float(1).bitPattern >> (8 * UInt32(k)) & 0xFF) }
+        return b
+    }
+
+    /// A WebSocket that stalled delivers its backlog at once: newest wins holds the burst and
+    /// sends it, merged, when no frame came for `tailWait` — the machine's deadline, on the
+    /// driver's clock, run by the test moving the time on (no task, no real wait).
+    @Test func aHeldBurstLeavesAtItsDeadlineOnTheDriversClock() {
+        let host = RecordingHost()
+        let time = ManualWebClock()
+        let driver = WebSessionDriver(host: host.controllers, stats: WebControllerStats(), transport: .webSocket,
+                                      limit: .seconds(2.5), clock: time.clock)
+        #expect(driver.opened(SessionID(7)))
+        func motions() -> Int { host.calls.withLock { $0.filter { $0.hasPrefix("motion") }.count } }
+        for i in 0..<10 {                                   // on pace: each passes through
+            _ = driver.received(Self.motion(i), on: .primary)
+            time.advance(by: .milliseconds(16))
+        }
+        #expect(motions() == 10 && time.pending == 0)
+        time.advance(by: .milliseconds(200))                // the stream stalls, then its backlog comes at once
+        for i in 10..<15 { _ = driver.received(Self.motion(i), on: .primary) }
+        #expect(motions() == 10, "the burst is held")
+        #expect(time.pending == 1, "one timer, for the hold's end")
+        time.advance(by: NewestWinsIntake().tailWait - .nanoseconds(1))
+        #expect(motions() == 10, "still held a nanosecond before the deadline")
+        time.advance(by: .nanoseconds(1))
+        #expect(motions() == 11, "sent once, merged, at the deadline")
+        #expect(time.pending == 0)
+    }
+
     @Test func aClosedPageStopsAtOnceAndNothingReachesTheHostAfter() {
         let host = RecordingHost()
         let stopped = Mutex(0)
