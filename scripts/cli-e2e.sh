@@ -435,14 +435,20 @@ check "... which gives the desktop session access (uaccess), no group" \
   bash -c "grep -q 'TAG+=\"uaccess\"' '$inst/.local/share/remotion/60-remotion-uinput.rules' && ! grep -q GROUP '$inst/.local/share/remotion/60-remotion-uinput.rules'"
 check "... which grants no /dev/uhid (the virtual gamepad's grant is an opt-in of its own)" \
   bash -c "! grep -v '^#' '$inst/.local/share/remotion/60-remotion-uinput.rules' | grep -q 'uhid\|hidraw'"
+check "... which makes nothing writable by every account (the pads' light is an opt-in of its own)" \
+  bash -c "! grep -v '^#' '$inst/.local/share/remotion/60-remotion-uinput.rules' | grep -qE 'chmod|MODE|leds'"
+check "... the opt-in pads' light rule shipped in share/remotion, and the command that installs it printed" \
+  bash -c "grep -q 'SUBSYSTEM==\"leds\"' '$inst/.local/share/remotion/60-remotion-pad-light.rules' && grep -qF 'sudo install -m644 $inst/.local/share/remotion/60-remotion-pad-light.rules /etc/udev/rules.d/' '$work/install.out'"
 check "... the opt-in uhid rule shipped in share/remotion, and the one command that installs it printed" \
   bash -c "grep -q '^KERNEL==\"uhid\"' '$inst/.local/share/remotion/60-remotion-uhid.rules' && grep -qF 'sudo install -m644 $inst/.local/share/remotion/60-remotion-uhid.rules /etc/udev/rules.d/' '$work/install.out'"
 inst2="$work/inst-gamepad"
 HOME="$inst2" XDG_CONFIG_HOME= bash scripts/install.sh --bin "$bin" --udev-dir "$inst2/udev" >/dev/null 2>&1
 check "install.sh without --gamepad puts no uhid rule where udev reads (--udev-dir)" \
   test -s "$inst2/udev/60-remotion-uinput.rules" -a ! -e "$inst2/udev/60-remotion-uhid.rules"
-HOME="$inst2" XDG_CONFIG_HOME= bash scripts/install.sh --bin "$bin" --udev-dir "$inst2/udev" --gamepad >/dev/null 2>&1
+check "... nor a pads' light rule without --pad-light" test ! -e "$inst2/udev/60-remotion-pad-light.rules"
+HOME="$inst2" XDG_CONFIG_HOME= bash scripts/install.sh --bin "$bin" --udev-dir "$inst2/udev" --gamepad --pad-light >/dev/null 2>&1
 check "... with --gamepad it does" test -s "$inst2/udev/60-remotion-uhid.rules"
+check "... with --pad-light the light's rule" test -s "$inst2/udev/60-remotion-pad-light.rules"
 HOME="$inst2" XDG_CONFIG_HOME= bash scripts/uninstall.sh >/dev/null 2>&1
 check "... and uninstall.sh removes it with the rest" test -z "$(find "$inst2" -type f -o -type l)"
 check "... bash, zsh and fish completions" test -s "$inst/.local/share/bash-completion/completions/remotion" \

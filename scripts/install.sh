@@ -8,6 +8,9 @@
 #   sudo bash scripts/install.sh --system --gamepad    also installs the opt-in rule that
 #                                        grants /dev/uhid (the virtual gamepad): without
 #                                        --gamepad it is only copied to share/remotion/
+#   sudo bash scripts/install.sh --system --pad-light  also installs the opt-in rule that lets
+#                                        every local account set PlayStation pads' light
+#                                        (--local-pads); without it only copied, like uhid's
 # Options: --prefix DIR (instead of ~/.local or /usr/local), --bin PATH (install this
 # binary, with the resource bundle next to it, instead of building), --udev-dir DIR.
 # Nothing is enabled or started: the script prints how. Every installed file is listed in
@@ -15,15 +18,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-system=0 gamepad=0 prefix="" bin="" udev_dir=""
+system=0 gamepad=0 pad_light=0 prefix="" bin="" udev_dir=""
 while (($#)); do
   case $1 in
     --system) system=1 ;;
     --gamepad) gamepad=1 ;;
+    --pad-light) pad_light=1 ;;
     --prefix) prefix=$2; shift ;;
     --bin) bin=$2; shift ;;
     --udev-dir) udev_dir=$2; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -93,6 +97,13 @@ put 0644 packaging/60-remotion-uhid.rules "$uhid_rule"
 if ((gamepad)) && [[ $udev_dir != "$prefix/share/remotion" ]]; then
   put 0644 packaging/60-remotion-uhid.rules "$udev_dir/60-remotion-uhid.rules"
 fi
+# So is the pads' light (a mode every local account gets: docs/LOCAL-PADS.md "Light"): copied,
+# installed into the udev directory only with --pad-light.
+light_rule="$prefix/share/remotion/60-remotion-pad-light.rules"
+put 0644 packaging/60-remotion-pad-light.rules "$light_rule"
+if ((pad_light)) && [[ $udev_dir != "$prefix/share/remotion" ]]; then
+  put 0644 packaging/60-remotion-pad-light.rules "$udev_dir/60-remotion-pad-light.rules"
+fi
 
 # The app menu entry and its icon (the launcher runs `remotion dashboard --start`).
 sed "s|@BINDIR@|$prefix/bin|g" packaging/remotion.desktop >"$completions/remotion.desktop"
@@ -115,6 +126,12 @@ if ((gamepad)) && ((system)) && [[ $udev_dir == /etc/udev/rules.d ]]; then
   echo "  gamepad:  uhid rule installed: the user at the active desktop session may create HID devices (/dev/uhid)"
 else
   echo "  gamepad:  opt-in, for --gamepad only: sudo install -m644 $uhid_rule /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger --sysname-match=uhid"
+fi
+if ((pad_light)) && ((system)) && [[ $udev_dir == /etc/udev/rules.d ]]; then
+  command -v udevadm >/dev/null && udevadm control --reload && udevadm trigger --subsystem-match=leds || true
+  echo "  pad light: rule installed: every local account may set PlayStation pads' light colour"
+else
+  echo "  pad light: opt-in, lets every local account set PlayStation pads' light: sudo install -m644 $light_rule /etc/udev/rules.d/ && sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=leds"
 fi
 echo "  zsh:      add $prefix/share/zsh/site-functions to fpath for the completions"
 echo "  remove:   bash scripts/uninstall.sh$( ((system)) && echo " --system")$( [[ -n ${prefix:-} ]] && echo " --prefix $prefix")"

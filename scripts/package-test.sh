@@ -134,6 +134,10 @@ check "the uinput rule is installed in rules.d and grants no /dev/uhid" \
   bash -c "grep -q '^KERNEL==\"uinput\"' '$root/usr/lib/udev/rules.d/60-remotion-uinput.rules' && ! grep -v '^#' '$root/usr/lib/udev/rules.d/60-remotion-uinput.rules' | grep -q 'uhid\|hidraw'"
 check "the uhid rule is shipped (/usr/share/remotion) but installed nowhere udev reads (an opt-in)" \
   bash -c "test -s '$root/usr/share/remotion/60-remotion-uhid.rules' && ! ls '$root'/usr/lib/udev/rules.d/*uhid* '$root'/etc/udev/rules.d/*uhid* 2>/dev/null | grep -q ."
+check "no rule udev reads makes anything writable by every account (the pads' light is an opt-in)" \
+  bash -c "! grep -v '^#' '$root'/usr/lib/udev/rules.d/*remotion* | grep -qE 'chmod|MODE|SUBSYSTEM==\"leds\"'"
+check "the pads' light rule is shipped (/usr/share/remotion) but installed nowhere udev reads" \
+  bash -c "grep -q 'SUBSYSTEM==\"leds\"' '$root/usr/share/remotion/60-remotion-pad-light.rules' && ! ls '$root'/usr/lib/udev/rules.d/*light* '$root'/etc/udev/rules.d/*light* 2>/dev/null | grep -q ."
 
 check "the app menu entry is valid (desktop-file-validate) and opens the dashboard, starting the host" \
   bash -c "desktop-file-validate '$root/usr/share/applications/remotion.desktop' &&

@@ -5,7 +5,7 @@
 # Bundle.module follows, the same layout scripts/install.sh uses), a man page per command
 # generated from the argument parser (swift-argument-parser's generate-manual on the built
 # binary), bash/zsh/fish completions, the systemd user unit, the udev rule and the opt-in
-# uhid rule (shipped in /usr/share/remotion, not installed into rules.d)
+# uhid and pads' light rules (shipped in /usr/share/remotion, not installed into rules.d)
 # (packaging/, the files scripts/install.sh installs too), copyright and changelog.
 # Depends is computed by dpkg-shlibdeps from the binary. lintian runs when installed.
 #
@@ -110,6 +110,8 @@ sed 's|@BINDIR@|/usr/bin|' packaging/remotion-host.service |
 install -D -m 0644 packaging/60-remotion-uinput.rules "$root/usr/lib/udev/rules.d/60-remotion-uinput.rules"
 # The uhid grant is an opt-in: shipped, not in rules.d (docs/PACKAGING.md says how to install it).
 install -D -m 0644 packaging/60-remotion-uhid.rules "$root/usr/share/remotion/60-remotion-uhid.rules"
+# So is the pads' light (a mode every local account gets): shipped, not in rules.d.
+install -D -m 0644 packaging/60-remotion-pad-light.rules "$root/usr/share/remotion/60-remotion-pad-light.rules"
 # The app menu entry (opens the running host's dashboard, starting the user unit when none
 # runs: `remotion dashboard --start`), its icon and its AppStream metadata.
 sed 's|@BINDIR@|/usr/bin|' packaging/remotion.desktop |

@@ -18,9 +18,10 @@ fact kernel "$(uname -r)"
 
 ip link set lo up
 say "udev"
-# Remotion's own rules, as the package installs them: the light's line makes the pads' lightbar
-# attributes writable (checked below on the owned pad); uaccess needs logind, absent here.
-mkdir -p /run/udev/rules.d && cp "$(dirname "$0")/../../packaging/60-remotion-uinput.rules" /run/udev/rules.d/
+# Remotion's own rules, as the package installs them, and the pads' light opt-in (it makes the
+# pads' lightbar attributes writable: checked below on the owned pad); uaccess needs logind, absent here.
+mkdir -p /run/udev/rules.d && cp "$(dirname "$0")/../../packaging/60-remotion-uinput.rules" \
+  "$(dirname "$0")/../../packaging/60-remotion-pad-light.rules" /run/udev/rules.d/
 /lib/systemd/systemd-udevd --daemon
 udevadm trigger --action=add --subsystem-match=input --subsystem-match=misc >/dev/null 2>&1
 udevadm settle -t 20

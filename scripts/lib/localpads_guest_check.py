@@ -217,7 +217,7 @@ def main():
     # The host writes a colour once (multi_intensity, then brightness): not again per refresh.
     check(f"... written once: {len(got)} of the owned pad's reports carry it (at most 2)", 1 <= len(got) <= 2, lightbars)
     modes = light.get("owned_modes") or {}
-    check(f"Remotion's udev rule makes only the owned pad's lightbar colour and brightness writable: {modes}",
+    check(f"Remotion's opt-in light rule makes only the owned pad's lightbar colour and brightness writable: {modes}",
           modes.get("multi_intensity") == "666" and modes.get("brightness") == "666"
           and modes.get("trigger") == "644" and modes.get("player_brightness") == "644", light)
     # The dashboard's status (GET /api/snapshot) says which pads are read and which nodes are

@@ -6,7 +6,7 @@ the colour to `multi_intensity` and 255 (its max_brightness) to `brightness`, so
 intensity x brightness / max_brightness is the colour exactly. hid-playstation sends it to the
 host (UHID), which should write it to the owned pad's own LED (docs/LOCAL-PADS.md "Light").
 Also records the modes of the owned pad's LED attributes, set by Remotion's udev rule
-(packaging/60-remotion-uinput.rules, installed in the guest's /run/udev/rules.d). Writes one
+(the opt-in packaging/60-remotion-pad-light.rules, installed in the guest's /run/udev/rules.d). Writes one
 JSON file: the LEDs, the colour, what the kernel answered."""
 import glob, json, os, sys, time
 

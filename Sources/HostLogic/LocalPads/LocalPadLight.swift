@@ -94,8 +94,8 @@ package struct LocalPadLight: Sendable, Equatable {
 
     /// The one line for a refused write, with the fix.
     package static func refusal(pad: String, path: String) -> String {
-        "local pads: cannot set the light of \(pad): \(path) is not writable for this user: install Remotion's udev rule "
-            + "(its local-pads lines make the lightbar of PlayStation pads writable: docs/LOCAL-PADS.md)"
+        "local pads: cannot set the light of \(pad): \(path) is not writable for this user: install the opt-in rule "
+            + "60-remotion-pad-light.rules (every local account may then set PlayStation pads' light: docs/LOCAL-PADS.md)"
     }
 
     /// 0…255 to 0…max, rounded (255 is max exactly).
