@@ -313,7 +313,8 @@ check "a busy dashboard port is one clear line naming it" grep -qx "remotion hos
 check "... with balanced parentheses" test "$(tr -cd '(' <<<"$line" | wc -c)" -eq "$(tr -cd ')' <<<"$line" | wc -c)"
 line=$(grep "discovery" "$work/msgs.err")
 check "discovery off is said once: $line" test "$(grep -o "discovery" <<<"$line" | wc -l)" -eq 1 -a "$(grep -o "connect by address" <<<"$line" | wc -l)" -eq 1
-HOME="$work/home" XDG_CONFIG_HOME= "$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --dashboard-port 0 \
+mkdir -p "$work/fakebin" "$work/runtime" && chmod 700 "$work/runtime"
+HOME="$work/home" XDG_CONFIG_HOME= XDG_RUNTIME_DIR="$work/runtime" "$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --dashboard-port 0 \
   --data-dir "$hostkeys" --ready-file "$work/cfg-ready.json" >/dev/null 2>"$work/cfg.err" &
 cfg_host=$!; pids+=("$cfg_host")
 wait_ready "$work/cfg-ready.json" "$cfg_host" 30
@@ -324,16 +325,16 @@ cport=$(ready_value "$work/cfg-ready.json" dashboardPort)
 # 4c. The dashboard's writes need this start's token (docs/SECURITY.md §5.3). Another Unix
 #     user (nobody) can reach 127.0.0.1 but not read the token: every write route and the
 #     WebSocket are refused, and nothing changes. The host's user has it (`remotion dashboard`).
-chmod 755 "$work"      # nobody may walk to the data directory; the directory and the file guard the token
-dash_url=$("$bin" dashboard --print --data-dir "$hostkeys")
+chmod 755 "$work"      # nobody may walk to the runtime directory; the directory and the file guard the token
+dash_url=$(XDG_RUNTIME_DIR="$work/runtime" "$bin" dashboard --print --data-dir "$hostkeys")
 token=${dash_url#*#token=}
+token_file=$(ls -d "$work"/runtime/remotion/dashboard-address-* 2>/dev/null | head -1)
 check "remotion dashboard prints the address with its token" test -n "$token" -a "$dash_url" != "$token"
-check "the dashboard's token file is 0600" test "$(stat -c %a "$hostkeys/dashboard-url")" = 600
-check "another user cannot read the token" bash -c "! runuser -u nobody -- cat '$hostkeys/dashboard-url' 2>/dev/null"
+check "the dashboard's token file is 0600" test -n "$token_file" -a "$(stat -c %a "$token_file")" = 600
+check "another user cannot read the token" bash -c "! runuser -u nobody -- cat '$token_file' 2>/dev/null"
 # `remotion dashboard` with a display hands the browser a 0600 page by file URL, never the
 # token on a command line (/proc/PID/cmdline is world-readable; issue 36). A recording
 # xdg-open stands in for the browser (it reads the page, as a browser would).
-mkdir -p "$work/fakebin" "$work/runtime" && chmod 700 "$work/runtime"
 cat >"$work/fakebin/xdg-open" <<FAKE
 #!/bin/sh
 printf '%s\n' "\$*" >"$work/xdg-open.args"
@@ -346,7 +347,7 @@ check "remotion dashboard gives xdg-open a file URL, not the token" \
   bash -c "grep -q '^file://$work/runtime/remotion/dashboard-' '$work/xdg-open.args' && ! grep -qF -- '$token' '$work/xdg-open.args' '$work/dash.out'"
 check "... a 0600 page in a 0700 directory that sends the browser on with the token" \
   bash -c "test \"\$(cat '$work/xdg-open.mode')\" = 600 && test \"\$(stat -c %a '$work/runtime/remotion')\" = 700 && grep -qF -- '$token' '$work/xdg-open.page'"
-check "... removed once the browser read it" bash -c "! ls '$work/runtime/remotion' | grep -q '^dashboard-'"
+check "... removed once the browser read it" bash -c "! ls '$work/runtime/remotion' | grep -q '^dashboard-.*[.]html$'"
 as_nobody() { runuser -u nobody -- curl -s -o /dev/null -w '%{http_code}' "$@"; }
 for route in settings web-pairing calibrate; do
   code=$(as_nobody -H 'Content-Type: application/json' -H "Origin: http://127.0.0.1:$cport" \
@@ -361,7 +362,7 @@ curl -s -o /dev/null -H 'Content-Type: application/json' -H "X-Remotion-Token: $
   -d '{"key":"sensitivity","value":"1.5"}' "http://127.0.0.1:$cport/api/settings"
 kill -INT "$cfg_host"; wait "$cfg_host" 2>/dev/null
 check "... and the first change creates it" grep -q "sensitivity = 1.5" "$config"
-check "the token file is gone when the host stops" test ! -e "$hostkeys/dashboard-url"
+check "the token file is gone when the host stops" test ! -e "$token_file"
 
 # 4c2. The app menu's entry runs `remotion dashboard --start`: with no host running it starts
 #     the user unit and waits for that host's dashboard (the address file is the host's
@@ -371,23 +372,23 @@ cat >"$work/fakebin/systemctl" <<FAKE
 #!/bin/sh
 printf '%s\n' "\$*" >>"$work/systemctl.calls"
 if [ -e "$work/systemctl.fail" ]; then echo "Failed to start remotion-host.service: Unit remotion-host.service not found." >&2; exit 5; fi
-"$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-web --dashboard-port 0 \
+XDG_RUNTIME_DIR="$work/runtime" "$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --no-web --dashboard-port 0 \
   --data-dir "$work/startkeys" >/dev/null 2>"$work/started.err" </dev/null &
 echo \$! >"$work/started.pid"
 FAKE
 chmod +x "$work/fakebin/systemctl"
-PATH="$work/fakebin:$PATH" "$bin" dashboard --start --print --data-dir "$work/startkeys" >"$work/start.out" 2>"$work/start.err"; rc=$?
+PATH="$work/fakebin:$PATH" XDG_RUNTIME_DIR="$work/runtime" "$bin" dashboard --start --print --data-dir "$work/startkeys" >"$work/start.out" 2>"$work/start.err"; rc=$?
 [[ -s $work/started.pid ]] && pids+=("$(cat "$work/started.pid")")
 check "dashboard --start with no host starts the user unit" grep -qx -- "--user start remotion-host.service" "$work/systemctl.calls"
 check "... waits for the started host and prints its dashboard's address" \
   bash -c "test $rc -eq 0 && grep -q '^http://127.0.0.1:[0-9]*/#token=' '$work/start.out'"
-PATH="$work/fakebin:$PATH" "$bin" dashboard --start --print --data-dir "$work/startkeys" >"$work/start2.out"
+PATH="$work/fakebin:$PATH" XDG_RUNTIME_DIR="$work/runtime" "$bin" dashboard --start --print --data-dir "$work/startkeys" >"$work/start2.out"
 check "... and with that host running, opens it without starting another" \
   bash -c "test \$(wc -l <'$work/systemctl.calls') -eq 1 && cmp -s '$work/start.out' '$work/start2.out'"
 [[ -s $work/started.pid ]] && kill -9 "$(cat "$work/started.pid")" 2>/dev/null
 for _ in $(seq 100); do kill -0 "$(cat "$work/started.pid")" 2>/dev/null || break; sleep 0.1; done
 touch "$work/systemctl.fail"
-PATH="$work/fakebin:$PATH" "$bin" dashboard --start --print --data-dir "$work/startkeys" >/dev/null 2>"$work/start3.err"; rc=$?
+PATH="$work/fakebin:$PATH" XDG_RUNTIME_DIR="$work/runtime" "$bin" dashboard --start --print --data-dir "$work/startkeys" >/dev/null 2>"$work/start3.err"; rc=$?
 check "... a dead host's address file is not opened, and a unit that cannot start is one line naming why" \
   bash -c "test $rc -ne 0 && test \$(wc -l <'$work/systemctl.calls') -eq 2 && test \$(wc -l <'$work/start3.err') -eq 1 &&
            grep -q 'systemctl --user start remotion-host.service. failed (Failed to start remotion-host.service: Unit remotion-host.service not found.)' '$work/start3.err'"

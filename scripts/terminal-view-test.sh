@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=$1 hostkeys=$2 clientkeys=$3 work=$4
-mkdir -p "$work/home" artifacts
+mkdir -p "$work/home" "$work/view-runtime" artifacts && chmod 700 "$work/view-runtime"
 session="remotion-view-$$"
 failed=0
 fail() { echo "  terminal view: $*"; failed=1; }
@@ -20,7 +20,7 @@ trap cleanup EXIT
 . scripts/lib/ready.sh
 rm -f "$work/view-ready.json"
 tmux new-session -d -s "$session" -x 100 -y 45 \
-  "env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_SESSION_TYPE REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' '$bin' host --name 'View Test' \
+  "env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_SESSION_TYPE REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' XDG_RUNTIME_DIR='$work/view-runtime' '$bin' host --name 'View Test' \
      --bind 127.0.0.1 --port 0 --dashboard-port 0 --no-web --no-discovery --data-dir '$hostkeys' \
      --ready-file '$work/view-ready.json'; sleep 30"
 # Both ports from the host's ready file; then the view, once it shows every start-up fact.

@@ -57,6 +57,7 @@ stage "dsu end to end (Xvfb, python peer)" bash scripts/dsu-e2e.sh
 stage "discovery across namespaces" bash scripts/discovery-e2e.sh
 stage "dashboard in headless chromium" env REMOTION_SKIP_BUILD=1 bash scripts/browser-test.sh
 stage "web controller: phone page in headless chromium → XTest" env REMOTION_SKIP_BUILD=1 bash scripts/web-controller-test.sh
+stage "the launcher opens only a dashboard that proves its token (another user on a dead host's port)" env REMOTION_SKIP_BUILD=1 bash scripts/dashboard-launch-test.sh
 stage "a phone paired from the dashboard alone: Accept, Deny, typing, Revoke (chromium, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/dashboard-consent-test.sh
 stage "a key in the terminal view answers the waiting phone (tmux, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/terminal-consent-test.sh
 stage "a desktop notification answers the waiting phone (private session bus, python-dbusmock's notification server)" env REMOTION_SKIP_BUILD=1 bash scripts/notify-consent-test.sh

@@ -3,9 +3,10 @@ import Foundation
 import RemotionApp
 
 /// `remotion dashboard`: opens the running host's dashboard with this start's token
-/// (docs/DASHBOARD.md). The host keeps the tokened address in its data directory, 0600:
-/// only its own user can read it, so only that user's browser can change settings or pair
-/// a phone through the dashboard (docs/SECURITY.md §5.3).
+/// (docs/DASHBOARD.md). The host keeps the tokened address in $XDG_RUNTIME_DIR, 0600: only
+/// its own user can read it, so only that user's browser can change settings or pair a phone
+/// through the dashboard; and the page is opened only when the server on that port proves it
+/// holds the token (docs/SECURITY.md §5.3, "The launcher").
 struct DashboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dashboard",
@@ -22,14 +23,22 @@ struct DashboardCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let file = dataDirectory(dataDir, environment: environment).appendingPathComponent(DashboardService.urlFileName)
+        let data = dataDirectory(dataDir, environment: environment)
+        guard let runtime = DashboardLaunchFile.directory(environment: environment),
+              let file = DashboardAddressFile.path(dataDirectory: data, environment: environment) else {
+            throw UserError("\(DashboardAddressFile.noRuntimeDirectory): the host keeps its dashboard's address there; "
+                            + "run this in the host's login session")
+        }
         let url: String
-        if let serving = DashboardStart.servingAddress(file) {
+        switch DashboardStart.find(file) {
+        case .serving(let serving):
             url = serving
-        } else if start {
-            url = try DashboardStart.startHost(file: file, timeout: 30).get()
-        } else {
-            throw UserError("no running host serves a dashboard for \(file.deletingLastPathComponent().path) "
+        case .impostor(let port):
+            throw DashboardStart.impostorError(port: port)
+        case .none where start:
+            url = try DashboardStart.startHost(file: file, runtimeDirectory: runtime, timeout: 30).get()
+        case .none:
+            throw UserError("no running host serves a dashboard for \(data.path) "
                             + "(start `remotion host`, or `remotion dashboard --start` for its user service; with --no-dashboard there is none)")
         }
         let opening = !print && (environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import RemotionHostLogic
 import RemotionNetwork
 import ServiceLifecycle
@@ -8,38 +11,49 @@ import ServiceLifecycle
 package struct DashboardService: Service {
     let server: DashboardServer
 
-    /// Where the tokened address is kept (0600, beside the keys): `remotion dashboard` reads it.
-    let urlFile: URL?
+    /// Where the tokened address is kept (`DashboardAddressFile`, 0600 in $XDG_RUNTIME_DIR):
+    /// `remotion dashboard` reads it. nil without a runtime directory.
+    let addressFile: String?
+    /// The address written there, removed at the stop only while the file still holds it.
+    let url: String
 
-    /// The name of the file in the data directory that holds the dashboard's address with
-    /// this start's token.
-    package static let urlFileName = "dashboard-url"
-
-    /// Starts the dashboard and writes its tokened address to `dataDirectory/dashboard-url`
-    /// (0600): the bound port and that address.
+    /// Starts the dashboard and writes its tokened address to `addressFile` (0600) once it
+    /// listens: the bound port and that address. When it cannot bind, a file a host before
+    /// it left there is removed (unless a live dashboard proves it serves it) and the error
+    /// is thrown. The file older hosts kept in the data directory goes either way.
     package static func start(host: HostLoop, publisher: SnapshotPublisher, port: Int, configPath: String?,
-                              dataDirectory: URL?, phonePairing: (@Sendable () -> String?)? = nil,
+                              addressFile: String?, dataDirectory: URL?, phonePairing: (@Sendable () -> String?)? = nil,
                               devices: PairedDevices? = nil)
         async throws -> (DashboardService, Int, String) {
+        if let dataDirectory { unlink(dataDirectory.appendingPathComponent(DashboardAddressFile.legacyName).path) }
         let server = DashboardServer()
         let save: @Sendable (String, String) throws -> Void = { key, value in
             guard let configPath else { return }
             try ConfigFile.setMapping(key: key, value: value, path: configPath)
         }
-        let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
+        let bound: Int
+        do {
+            bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
                                            settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing),
                                            devices: devices)
-        let url = DashboardToken.url(port: bound, token: server.token)
-        if let dataDirectory {
-            try PrivateFiles.write(Array((url + "\n").utf8), directory: dataDirectory.path, name: urlFileName)
+        } catch {
+            if let addressFile { DashboardAddressFile.removeUnlessServed(addressFile) }
+            throw error
         }
-        return (DashboardService(server: server, urlFile: dataDirectory?.appendingPathComponent(urlFileName)), bound, url)
+        let url = DashboardToken.url(port: bound, token: server.token)
+        if let addressFile {
+            do { try DashboardAddressFile.write(url: url, path: addressFile) } catch {
+                await server.shutdown()
+                throw error
+            }
+        }
+        return (DashboardService(server: server, addressFile: addressFile, url: url), bound, url)
     }
 
     package func run() async throws {
         try? await gracefulShutdown()
         await server.shutdown()
-        if let urlFile { try? FileManager.default.removeItem(at: urlFile) }
+        if let addressFile { DashboardAddressFile.remove(addressFile, holding: url) }
     }
 
 }
@@ -65,4 +79,8 @@ package enum DashboardNote {
         if FileManager.default.fileExists(atPath: configPath) { return url + "settings saved to \(configPath))" }
         return url + "settings will be saved to \(configPath), created on the first change)"
     }
+
+    /// Said by a host without a runtime directory: the dashboard serves, but nothing can open it.
+    package static let addressNotKept = "dashboard's address not kept: \(DashboardAddressFile.noRuntimeDirectory), "
+        + "so `remotion dashboard` cannot open it; run the host in a login session (its user service does)"
 }

@@ -118,14 +118,18 @@ extension HostDaemon {
             }
             if let dashboardPort = options.dashboardPort {
                 let configPath = options.injection.configPath ?? HostConfig.defaultPath(environment: options.injection.environment)
+                let addressFile = DashboardAddressFile.path(dataDirectory: options.dataDirectory,
+                                                            environment: options.injection.environment)
                 do {
                     let (dashboard, bound, url) = try await DashboardService.start(
                         host: loop, publisher: publisher, port: dashboardPort, configPath: configPath,
-                        dataDirectory: options.dataDirectory, phonePairing: phonePairing, devices: devices)
+                        addressFile: addressFile, dataDirectory: options.dataDirectory,
+                        phonePairing: phonePairing, devices: devices)
                     services.append(.init(service: dashboard))
                     ready.dashboardPort = bound
                     ready.dashboardURL = url
                     console.note(.dashboard, DashboardNote.started(port: bound, configPath: configPath))
+                    if addressFile == nil { console.note(.dashboard, DashboardNote.addressNotKept) }
                 } catch {
                     console.note(.dashboard, "dashboard off: \(error); pick another port with --dashboard-port (0: any free port)")
                 }

@@ -17,7 +17,7 @@ import Synchronization
 /// - a write (POST, …) and the WebSocket (it carries settings changes) must present this
 ///   start's token (`X-Remotion-Token`, or `?token=` on the WebSocket's URL): any local
 ///   program can reach 127.0.0.1, but only the host's user can read the token
-///   (`dashboard-url`, 0600 in the data directory; `remotion dashboard` opens the page with it).
+///   (its address file, 0600 in $XDG_RUNTIME_DIR; `remotion dashboard` opens the page with it).
 ///
 /// Refusals are 403 (host, origin, token) and 415 (content type), counted by reason; a
 /// refused WebSocket upgrade gets Hummingbird's 400 for a declined upgrade (counted the same way).

@@ -102,6 +102,7 @@ package final class DashboardServer: Sendable {
         router.add(middleware: DashboardGuardMiddleware(guardian: guardian, refusals: refusals))
         routes.add(to: router)
         DashboardDeviceRoutes(devices: devices).add(to: router)
+        DashboardProofRoute(token: guardian.token, port: guardian.port).add(to: router)
         return (router, routes)
     }
 

@@ -34,7 +34,7 @@ import Testing
         options.injection.choice = .log
         options.controllers.insecure = true
         options.discovery = false
-        options.injection.environment = [:]
+        options.injection.environment = ["XDG_RUNTIME_DIR": dir.appendingPathComponent("runtime").path]
         options.web.port = 0
         options.web.rtcPorts = nil
         options.dashboardPort = 0
@@ -52,8 +52,10 @@ import Testing
         let dashboardPort = try #require(ready["dashboardPort"] as? Int)
         let controlPath = try #require(ready["controlSocket"] as? String)
         #expect(udpPort > 0 && webPort > 0 && dashboardPort > 0)
-        let tokenFile = dir.appendingPathComponent("dashboard-url").path
-        #expect(FileManager.default.fileExists(atPath: tokenFile), "the dashboard's token file exists while it runs")
+        let tokenFile = try #require(DashboardAddressFile.path(dataDirectory: dir, environment: options.injection.environment))
+        #expect(DashboardAddressFile.read(tokenFile) == ready["dashboardURL"] as? String,
+                "the dashboard's token file holds its address while it runs, in XDG_RUNTIME_DIR")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("dashboard-url").path), "and not in the data directory")
 
         // The control socket answers.
         let control = try await ControlClient.connect(path: controlPath)
