@@ -49,10 +49,11 @@ if ! wait_ready "$work/ready.json" "$host_pid" 30 || ! ready_require "$work/read
 fi
 url=$(ready_value "$work/ready.json" pairingURL)
 dashboard=$(ready_value "$work/ready.json" dashboardPort)
+dashboard_url=$(ready_value "$work/ready.json" dashboardURL)   # its token: the ready file is 0600, like the address file
 
 SE_AVOID_STATS=true ARTIFACTS=artifacts timeout 240 python3 e2e/web/test_web_controller.py \
     --url "$url" --bin "$REMOTION_BIN" --data-dir "$work/data" --xi2-log "$work/xi2.log" --profile "$work/profile" \
-    --dashboard "$dashboard"
+    --dashboard "$dashboard" --dashboard-token "${dashboard_url#*#token=}"
 rc=$?
 [ $rc -eq 124 ] && echo "web-controller-test: timed out" && echo "0 passed, 1 failed"
 if [ $rc -ne 0 ]; then echo "--- host stderr"; tail -20 "$work/host.err"; fi

@@ -128,7 +128,7 @@ def near(p, q, tol=3):
 
 def main():
     ap = argparse.ArgumentParser()
-    for a in ("--url", "--bin", "--data-dir", "--xi2-log", "--profile", "--dashboard"):
+    for a in ("--url", "--bin", "--data-dir", "--xi2-log", "--profile", "--dashboard", "--dashboard-token"):
         ap.add_argument(a, required=True)
     args = ap.parse_args()
     base = args.url.split("#")[0].rstrip("/")
@@ -299,7 +299,7 @@ def main():
 
         # ── the dashboard's "Pair a phone": a fresh link and its QR code ─────────────
         dash = "http://127.0.0.1:%s" % args.dashboard
-        token = open(os.path.join(args.data_dir, "dashboard-url")).read().strip().split("#token=", 1)[1]
+        token = args.dashboard_token
 
         def post(origin, token=token):
             req = urllib.request.Request(dash + "/api/web-pairing", data=b"{}", method="POST",
