@@ -221,7 +221,7 @@ echo "     flood: $pads DSU pad packets accepted; the UDP controller sent $sent 
 # That the flood was on, not how fast a Python sender manages: the peer plans 4 slots x 600 Hz
 # for 6 s (14,400); idle it delivers over 7,200, and beside two busy loops a fresh-clone run
 # measured 5,600. A third of the 7,200 planned over the client's 3 s is still 8 times the
-# UDP controller's own 300 samples (docs/BENCHMARKS.md, "The suite under a second CPU load").
+# UDP controller's own 300 samples (docs/benchmarks-history.md, "The suite under a second CPU load").
 check "D: the flood was on (over 2,400 pad packets: 4 slots x 200 Hz x 3 s, 8 x the controller's samples)" test "${pads:-0}" -gt 2400
 # Of what the controller sent (a client that falls behind its 100 Hz on a loaded machine skips
 # the slots it missed: over 150 in its 3 s says it streamed).

@@ -5,7 +5,7 @@
 /// Why not `SystemRandomNumberGenerator` itself: it is an empty type, and Swift 6.3 passes an
 /// `inout` of an empty type across modules as a placeholder address; ThreadSanitizer's access
 /// instrumentation reads the shadow of that address and stops on a SEGV before any race
-/// report (seen in `ExternalControllers.open` and `SecureHost.init`, docs/BENCHMARKS.md,
+/// report (seen in `ExternalControllers.open` and `SecureHost.init`, docs/benchmarks-history.md,
 /// "Chasing the heap corruption"). One word of state (how many words were drawn) gives it a
 /// real address; the words themselves are the system's.
 public struct SecureRandom: RandomNumberGenerator, Sendable {

@@ -28,7 +28,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     // @usableFromInline: the host calls it from another module with its own address type,
     // and only inlinable code is specialised there (unspecialised, every datagram made
     // generic metadata at run time: ~11% of the core benchmark's instructions,
-    // docs/BENCHMARKS.md). Readers outside see the same read-only properties as before.
+    // docs/benchmarks-history.md). Readers outside see the same read-only properties as before.
     public let configuration: Configuration
     @usableFromInline var storedSessions: [SessionID: HostSession<Address>] = [:]
     @usableFromInline var storedDrops = DropCounters()
