@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The virtual pad's cost in the real host (issue 28 item 7; docs/BENCHMARKS.md, docs/GAMEPAD.md).
+# The virtual pad's cost in the real host (docs/BENCHMARKS.md, docs/GAMEPAD.md).
 # The load of scripts/bench.sh — N controllers x R Hz of real sessions through UDP on lo
 # (remotion-load, plain datagrams, sendmmsg), 16 x 250 Hz by default — fed in turn, for
 # ROUNDS rounds, to:

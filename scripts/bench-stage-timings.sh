@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The timed figures of the quicker stages over repeated runs (issue 35): runs each STAGE (a
+# The timed figures of the quicker stages over repeated runs: runs each STAGE (a
 # scripts/STAGE.sh) RUNS times, one after the other, each under a 400 s limit, and prints per
 # figure n, min, median, max and the bound the stage keeps (e2e/bench/stage_timings.py;
 # docs/BENCHMARKS.md, "Figures that left the tests"). cli-e2e and dsu-e2e run inside a network

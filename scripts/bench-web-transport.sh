@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Web controller transports benchmark (docs/BENCHMARKS.md, issue 20 §7): host CPU per motion
+# Web controller transports benchmark (docs/BENCHMARKS.md): host CPU per motion
 # frame and one-way latency for the UDP controller, the page on the WebSocket and the page
 # on data channels, with 1 and 4 controllers at 60 Hz, in one run, inside a namespace of
 # its own (lo plus a veth pair with both ends inside, as scripts/web-transport-test.sh).
 #   scripts/bench-web-transport.sh [debug|release] [seconds per phase]   (root, chromium, selenium)
 #
-# The figures under loss, over repeated runs (issue 35: the goals the stage no longer asserts):
+# The figures under loss, over repeated runs (the goals the stage no longer asserts):
 #   scripts/bench-web-transport.sh loss [runs, 20] [log directory]
 # runs scripts/web-transport-test.sh that many times (each in its own namespace; REMOTION_BIN
 # and REMOTION_SKIP_BUILD as for the stage) and prints, per figure, n, min, median and max and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Performance against the floor (docs/BENCHMARKS.md, issue 14). For each load — N
+# Performance against the floor (docs/BENCHMARKS.md). For each load — N
 # controllers x R Hz, and flat out — the same paced sender (remotion-load: real
 # sessions, sendmmsg) feeds, one after the other in one run:
 #   floor   a C receiver doing nothing (epoll + recvmmsg, e2e/bench/floor-recv.c)

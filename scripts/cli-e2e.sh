@@ -333,7 +333,7 @@ check "remotion dashboard prints the address with its token" test -n "$token" -a
 check "the dashboard's token file is 0600" test -n "$token_file" -a "$(stat -c %a "$token_file")" = 600
 check "another user cannot read the token" bash -c "! runuser -u nobody -- cat '$token_file' 2>/dev/null"
 # `remotion dashboard` with a display hands the browser a 0600 page by file URL, never the
-# token on a command line (/proc/PID/cmdline is world-readable; issue 36). A recording
+# token on a command line (/proc/PID/cmdline is world-readable). A recording
 # xdg-open stands in for the browser (it reads the page, as a browser would).
 cat >"$work/fakebin/xdg-open" <<FAKE
 #!/bin/sh

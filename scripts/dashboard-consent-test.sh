@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A phone paired from the dashboard alone (issue 38; e2e/web/test_dashboard_consent.py):
+# A phone paired from the dashboard alone (e2e/web/test_dashboard_consent.py):
 # `remotion host` with its web controller and dashboard, the dashboard in headless Chromium
 # clicking Pair a phone, Accept, Deny, the typing switch and Revoke, and the phone page in
 # other Chromium instances; inside a new network namespace that has only lo. No X server:

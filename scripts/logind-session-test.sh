@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A fast user switch stops injection (e2e/web/logind_session_test.py, issue 25 item 10):
+# A fast user switch stops injection (e2e/web/logind_session_test.py):
 # `remotion host --inject xtest` on a private Xvfb follows its session's Active property on a
 # private system bus where python-dbusmock fakes logind (systemd-logind cannot run here: no
 # systemd as PID 1); a WebSocket client holds a button while the test flips Active or removes

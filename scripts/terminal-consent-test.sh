@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A key in the host's terminal view answers the phone it shows (issue 38;
-# e2e/terminal/consent_keys.py): `remotion host` in a 110×45 tmux pane (auto injector →
+# A key in the host's terminal view answers the phone it shows
+# (e2e/terminal/consent_keys.py): `remotion host` in a 110×45 tmux pane (auto injector →
 # the log injector: no DISPLAY, REMOTION_NO_UINPUT=1), phones asking over HTTPS, keys typed
 # with tmux send-keys; then Ctrl-C stops the host and the terminal is back in canonical mode
 # with echo. Inside a new network namespace that has only lo. Prints 'N passed, N failed'.

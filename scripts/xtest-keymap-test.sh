@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The XTest keymap borrowed for typing is given back (e2e/web/keymap_recovery_test.py, issue 25
-# item 7): `remotion host --inject xtest` on a private Xvfb, a WebSocket client that types,
+# The XTest keymap borrowed for typing is given back (e2e/web/keymap_recovery_test.py):
+# `remotion host --inject xtest` on a private Xvfb, a WebSocket client that types,
 # SIGKILL and SIGHUP, the X server's keymap (XGetKeyboardMapping) as the witness. Inside a new
 # network namespace that has only lo. Prints 'N passed, N failed'; exits non-zero on any
 # failure. Needs root (unshare -n). About 15 s.

@@ -6,7 +6,7 @@ the tests", records its output.
   figures_summary.py FILE [--goals web-transport|none]"""
 import json, statistics, sys
 
-# figure → (goal, what it is): the goals the tests no longer assert (issue 35).
+# figure → (goal, what it is): the goals the tests no longer assert.
 GOALS = {
     "web-transport": {
         "dc_p99_ratio": (1.5, "data channel: p99 gap at 5% loss ÷ UDP's (×)"),

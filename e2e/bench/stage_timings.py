@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The timed figures the stages print in their check lines, over repeated runs: n, min, median,
-max per figure, and the bound the stage asserts (issue 35: every bound a wide margin above the
+max per figure, and the bound the stage asserts (every bound a wide margin above the
 measured worst). scripts/bench-stage-timings.sh runs the stages and calls this on their logs,
 named STAGE.RUN.log. docs/BENCHMARKS.md, "Figures that left the tests", records its output.
   stage_timings.py LOG_DIRECTORY"""

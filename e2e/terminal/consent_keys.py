@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 38: a key in the host's terminal view answers the phone it shows. Driven by
+"""A key in the host's terminal view answers the phone it shows. Driven by
 scripts/terminal-consent-test.sh, which runs `remotion host` in a tmux pane; here a phone
 (a plain HTTPS client speaking the page's pairing requests) asks to pair and keys are typed
 into the pane with `tmux send-keys`. Prints "N passed, N failed".

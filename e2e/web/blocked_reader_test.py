@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A paired phone that stops reading cannot keep a button pressed (docs/SECURITY.md §9,
-issue 25 item 3), stdlib only. Run inside a network namespace of the caller's own
+"""A paired phone that stops reading cannot keep a button pressed (docs/SECURITY.md §9),
+stdlib only. Run inside a network namespace of the caller's own
 (scripts/web-stall-test.sh).
 
 `remotion host --inject log` (the log injector's JSON lines are the witness) and a raw TLS
@@ -92,7 +92,7 @@ try:
           f"({released - last:+.2f} s from the end of the flood)" if released else "(A is still down)")
     page.sock.close()
 
-    # 1b. One credential holds one session (issue 25 item 8: it could take all 16 slots):
+    # 1b. One credential holds one session (it could take all 16 slots):
     #     three sockets with the same device, each welcomed; the two older ones are told
     #     "replaced" and closed, and the host keeps one session.
     before = host.control("web-stats")

@@ -1,4 +1,4 @@
-"""The page's Calibrate in the real thing (issue 40 item 4; docs/WEB-CONTROLLER.md, "Calibrate"),
+"""The page's Calibrate in the real thing (docs/WEB-CONTROLLER.md, "Calibrate"),
 a part of e2e/web/test_web_controller.py: the paired page streams a still phone (CDP's emulated
 gyroscope reads 0); its menu's Calibrate shows "Hold the phone still" with a rising progress bar
 and then "Done", while the host's JSON status (the dashboard's GET /api/snapshot, no token needed
@@ -28,7 +28,7 @@ def host_gyro(dashboard, name):
 
 
 def remembered(data_dir, device):
-    """The host's calibration memory entry for the page's device (issue 40 item 3), and the
+    """The host's calibration memory entry for the page's device, and the
     file's mode: (entry or None, mode)."""
     path = os.path.join(data_dir, "calibration.json")
     if not os.path.exists(path):
@@ -109,7 +109,7 @@ def run(d, check, wait, js, dashboard, name):
           g and g.get("confidence") == 1 and "calibrating" in seen_host, (g, sorted(map(str, seen_host))))
     ActionChains(d).send_keys(Keys.ESCAPE).perform()
     check("Escape closes the panel", wait(lambda: not panel.is_displayed(), 2))
-    # Issue 40 item 5: the snapshot carries the time of the sample the attitude came from,
+    # The snapshot carries the time of the sample the attitude came from,
     # the controller's own and on the host's clock.
     c = host_controller(dashboard, name)
     check("the snapshot carries the attitude's sample time (the controller's and the host's)",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The XTest keymap borrowed for typing is given back (issue 25 item 7), stdlib only.
+"""The XTest keymap borrowed for typing is given back, stdlib only.
 
 Run by scripts/xtest-keymap-test.sh inside its own network namespace with a private Xvfb
 (DISPLAY set). Starts `remotion host --inject xtest` (XDG_STATE_HOME in --work), pairs a

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A fast user switch stops injection (issue 25 item 10), stdlib only.
+"""A fast user switch stops injection, stdlib only.
 
 FAKE LOGIND, and why: systemd-logind cannot run here (no systemd as PID 1), so logind is
 python-dbusmock's logind template (/usr/bin/python3 -m dbusmock --template logind) on a

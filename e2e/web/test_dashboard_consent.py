@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 38: a phone pairs from the dashboard alone, no terminal. `remotion host` (web
+"""A phone pairs from the dashboard alone, no terminal. `remotion host` (web
 controller and dashboard on loopback, inside a namespace with only lo: scripts/dashboard-consent-test.sh),
 the real dashboard in one headless Chromium and the real phone page in others (selenium 4.51,
 CDP-emulated sensors and touch). Chromium clicks Pair a phone, the phone opens the link and

@@ -156,7 +156,7 @@ def main():
         check("the phone waits for the computer: the page and `remotion devices` show the same code, nothing is stored",
               code and code in pending and "CI phone" in pending and "web controllers (0)" in pending, (code, pending))
         # A decision names the request (CODE-ID, as the list shows it), not the bare code, which
-        # a newer request may draw again after this one expired (issue 36).
+        # a newer request may draw again after this one expired.
         bare = subprocess.run([args.bin, "devices", "--data-dir", args.data_dir, "--accept", code or "-"],
                               capture_output=True, text=True)
         check("remotion devices --accept with the bare code is refused (it names no request)",
@@ -220,7 +220,7 @@ def main():
         check("tab closed while A held → Button1 released within 2.5 s (%.2f s)" % took, released and took <= 2.5,
               (count(log, BUTTON_RELEASE, 1), took))
 
-        # ── its calibration is kept under the page's device id (issue 40 item 3) ─────
+        # ── its calibration is kept under the page's device id ─────
         device = json.loads(stored_device).get("id", "")
         calibration_check.check_remembered(check, wait, args.data_dir, device, args.dashboard, "CI phone")
 

@@ -6,14 +6,14 @@ the reference in the same run, nftables making the loss, the X pointer sampled e
 the X server's event stream (xinput test-xi2) as the witnesses. Prints "N passed, N failed".
 
 What it asserts is behaviour, with bounds a working host meets with a wide margin and a broken
-one cannot (issue 35; the measured spread behind each bound is in docs/BENCHMARKS.md, "Figures
+one cannot (the measured spread behind each bound is in docs/BENCHMARKS.md, "Figures
 that left the tests"): under 5% random loss motion keeps flowing with no gap above STALL_MS;
 after a 1 s total outage the pointer moves again within OUTAGE_MS of the network's return;
 buttons exactly once under loss; a revoked phone is dropped within REVOKE_S; revoked and forged
 credentials inject nothing; with UDP blocked the page falls back to the WebSocket (with its
 motion lane) and still works.
-The goals themselves (issue 20: p99 gap at 5% loss ≤ 1.5× the UDP controller's, moving again
-≤ 100 ms after an outage; issue 26 item 6, the WebSocket's lane: ≤ 2× and ≤ 200 ms; revocation
+The goals themselves (the data channel: p99 gap at 5% loss ≤ 1.5× the UDP controller's, moving again
+≤ 100 ms after an outage; the WebSocket's lane: ≤ 2× and ≤ 200 ms; revocation
 ≤ 1 s) are random variables near their bounds: the stage prints them ("figure" lines, never a
 FAIL) and appends them to $REMOTION_FIGURES if set; `scripts/bench-web-transport.sh loss N`
 measures them over N runs and says in how many each goal was met."""
@@ -28,7 +28,7 @@ from transport_tools import (Gyro, Sampler, clear_rules, gaps, loss_rules, nft, 
 check, wait, state, cdp, tap, x_events, count = wc.check, wc.wait, wc.state, wc.cdp, wc.tap, wc.x_events, wc.count
 BUTTON_PRESS, BUTTON_RELEASE = wc.BUTTON_PRESS, wc.BUTTON_RELEASE
 
-# The behaviour bounds (issue 35), against 20 runs on 2 loaded cores (docs/BENCHMARKS.md,
+# The behaviour bounds, against 20 runs on 2 loaded cores (docs/BENCHMARKS.md,
 # "Figures that left the tests"). Under 5% loss motion keeps flowing: at least a third of the
 # movements the same phase makes without loss (measured: 82-122% of them), and no gap near the
 # host's 2.5 s silence limit (the longest was 35-113 ms in 19 of 20 runs and 720 ms once, with
@@ -91,8 +91,7 @@ def ws_outage_first(gyro, sampler, web_port):
 def ws_numbers(d, gyro, sampler, base, udp_loss, numbers, log):
     """The WebSocket fallback with its motion lane (docs/WEB-CONTROLLER.md, "The motion lane"):
     at 5% loss the p99 gap between pointer movements is at most 2x the UDP controller's in this
-    run; after a 1 s outage the pointer moves within 200 ms of the network's return (issue 26
-    item 6). Then the same with one WebSocket, for comparison."""
+    run; after a 1 s outage the pointer moves within 200 ms of the network's return. Then the same with one WebSocket, for comparison."""
     web_port = base.rsplit(":", 1)[1]
     lane = wait(lambda: (state(d).get("lane") or {}).get("ready") and state(d)["lane"], 5)
     check("the WebSocket's motion lane joins its session", lane, state(d))

@@ -28,7 +28,7 @@ import Testing
         return items.compactMap { if case .object(let o) = $0 { o } else { nil } }
     }
 
-    /// Issue 36 item 2: `pair --web` answered the oldest waiting phone, whichever link it used.
+    /// `pair --web` answered the oldest waiting phone, whichever link it used.
     @Test func pairWebSeesOnlyThePhoneThatUsedItsOwnLink() async throws {
         let other = registry.openPairing()   // the host's own QR code, say
         let window = await send(commands.pairWindow)

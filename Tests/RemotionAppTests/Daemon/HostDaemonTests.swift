@@ -9,7 +9,7 @@ import RemotionTestSupport
 import Synchronization
 import Testing
 
-/// The composition root run whole (issue 27 item 6): `HostDaemon.start` binds and wires
+/// The composition root run whole: `HostDaemon.start` binds and wires
 /// every service as `remotion host` does (UDP controllers, the web controller page, the
 /// control socket, the dashboard), a real controller streams over loopback into the log
 /// injector, and cancelling `run` stops it all: the held button released, the stop line

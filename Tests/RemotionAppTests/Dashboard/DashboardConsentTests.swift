@@ -5,7 +5,7 @@ import RemotionNetwork
 import RemotionTestSupport
 import Testing
 
-/// Issue 38: the dashboard's pairing card answers the phones waiting to pair and revokes
+/// The dashboard's pairing card answers the phones waiting to pair and revokes
 /// paired devices — through the same guard as every other write (Host, Origin, JSON, this
 /// start's token), and on the same request the control socket (`remotion devices`) answers.
 @Suite(.timeLimit(.minutes(1))) struct DashboardConsentTests {

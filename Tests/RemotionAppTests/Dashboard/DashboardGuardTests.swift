@@ -47,7 +47,7 @@ import Testing
     }
 }
 
-/// Issue 25 item 2: any local user could pair a phone or rewrite the settings through the
+/// Any local user could pair a phone or rewrite the settings through the
 /// dashboard (loopback, right Host and Origin, JSON). Writes and the WebSocket now need the
 /// start's token, which only the host's user can read (its address file, 0600).
 @Suite(.timeLimit(.minutes(1))) struct DashboardTokenTests {

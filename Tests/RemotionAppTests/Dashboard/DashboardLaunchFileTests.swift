@@ -4,7 +4,7 @@ import RemotionNetwork
 import RemotionTestSupport
 import Testing
 
-/// Issue 36 item 3: `remotion dashboard` put the tokened address on xdg-open's command line,
+/// `remotion dashboard` put the tokened address on xdg-open's command line,
 /// which every local user can read in /proc/PID/cmdline. Now the browser is handed a 0600
 /// page in a 0700 directory under XDG_RUNTIME_DIR, by file URL (`DashboardLaunchFile`);
 /// scripts/cli-e2e.sh checks the real command with a recording xdg-open.

@@ -130,7 +130,7 @@ import RemotionSystem
         #expect(rig.pads[3].identity == "name:phone", "a paired name names the pad")
     }
 
-    /// Rumble and light (issue 28 item 2): what a game writes to a session's pad reaches
+    /// Rumble and light: what a game writes to a session's pad reaches
     /// `onFeedback` with that session; the pipeline paces it and sends it on the controller's
     /// own transport (a page's sink, else a datagram), and nothing for a session with neither.
     @Test func aGamesRumbleReachesTheControllersTransport() throws {

@@ -7,7 +7,7 @@ import Testing
 @testable import RemotionApp
 @testable import RemotionNetwork
 
-/// The page's Calibrate on the host's pipeline, on virtual time (issue 40 item 4): the
+/// The page's Calibrate on the host's pipeline, on virtual time: the
 /// request starts that controller's calibration only, its page's sink hears "running" with
 /// rising progress and then "done", the other page hears nothing, and the status snapshot
 /// shows the controller calibrated.

@@ -6,7 +6,7 @@ import Testing
 @testable import RemotionApp
 @testable import RemotionNetwork
 
-/// The host pipeline's side of issue 12: the `calibrate` button command per controller,
+/// The host pipeline's side of gyro calibration: the `calibrate` button command per controller,
 /// the gyro pipeline kept fed while motion is paused, and the gyro status in snapshots.
 @Suite struct HostPipelineGyroTests {
     static let one = SessionID(0x1), two = SessionID(0x2)

@@ -115,7 +115,7 @@ import Testing
         #expect(lines.all.count == 1 && lines.all[0].contains("move_to"))
     }
 
-    /// Issue 25 item 15: a paired phone is a full keyboard. With typing off (host-wide, or
+    /// A paired phone is a full keyboard. With typing off (host-wide, or
     /// for one device), its text and keys inject nothing, are counted, and the page is told.
     @Test func withTypingOffTextAndKeysInjectNothing() throws {
         let (p, lines) = try pipeline()
@@ -134,7 +134,7 @@ import Testing
         #expect(lines.all.count == 2 && p.typingRefusals == 3)
     }
 
-    /// Issue 25 item 9: text is rate-limited per session (a token bucket: 200 characters a
+    /// Text is rate-limited per session (a token bucket: 200 characters a
     /// second, bursts of 1000), on virtual time.
     @Test func textHasABudget() {
         var budget = TextBudget()

@@ -16,7 +16,7 @@ import Testing
         return ready
     }
 
-    /// Issue 36 item 2: with a pairing window open at start, `--json` wrote the link into the
+    /// With a pairing window open at start, `--json` wrote the link into the
     /// ready event (this test failed on main: the event held `#pair=SECRET…`).
     @Test func theJSONEventCarriesNoPairingLinkAndNoToken() throws {
         let event = Self.ready().json

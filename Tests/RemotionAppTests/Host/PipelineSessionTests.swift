@@ -7,7 +7,7 @@ import RemotionProtocol
 import Testing
 @testable import RemotionApp
 
-/// The pipeline's one record per session (issue 18): nothing per session survives its
+/// The pipeline's one record per session: nothing per session survives its
 /// close but fixed-size totals; a profile can be swapped per session at run time; output
 /// hooks see (and may take) what the mapping produced before the injector.
 @Suite struct PipelineSessionTests {
@@ -73,7 +73,7 @@ import Testing
         #expect(p.profile(of: one)?.settings == host)
     }
 
-    /// Issue 27 item 5: a phone's mode chosen on its page survived no change of the host's
+    /// A phone's mode chosen on its page survived no change of the host's
     /// settings (the dashboard's sensitivity slider put every phone back in the host's mode).
     @Test func aSessionsModeSurvivesAChangeOfTheHostsSettingsAndShowsInTheSnapshot() throws {
         let (p, _) = make()

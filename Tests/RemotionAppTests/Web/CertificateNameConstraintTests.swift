@@ -4,7 +4,7 @@ import RemotionApp
 import RemotionHostLogic
 import RemotionTestSupport
 
-/// The local CA can vouch only for the LAN (issue 25 item 4). Checked with the openssl
+/// The local CA can vouch only for the LAN. Checked with the openssl
 /// command-line tool against the real files the host writes: a leaf for a public name or a
 /// public address signed with web-ca-key.pem fails `openssl verify`, the host's own leaf
 /// and a leaf for another .local name or a private address verify. Before the fix the

@@ -44,7 +44,7 @@ import Testing
         #expect(WebConnectionGuard.Limits.total(openFileLimit: 524_288) == 4096)
     }
 
-    /// Issue 25 item 13: the idle timer reset on any byte, so junk every 4 s kept an
+    /// The idle timer reset on any byte, so junk every 4 s kept an
     /// unauthenticated connection open for ever. Now it must authenticate within 20 s.
     @Test func junkEveryFewSecondsDoesNotKeepAnUnauthenticatedConnection() throws {
         let (guardian, stats) = makeGuard(perAddress: 16, total: 16)

@@ -130,7 +130,7 @@ import RemotionTestSupport
         }
     }
 
-    /// Issue 25 item 12: add and revoke each read the file, changed their copy and wrote it
+    /// Add and revoke each read the file, changed their copy and wrote it
     /// back, so a pairing during a revoke could bring the revoked phone back. 200 rounds of a
     /// revoke racing an add (each on its own thread, its own lock descriptor, as two processes).
     @Test func aRevokeRacingAPairingAlwaysHolds() throws {
@@ -152,7 +152,7 @@ import RemotionTestSupport
         #expect(resurrected == 0, "a revoked phone came back \(resurrected) times in 200")
     }
 
-    /// One live session per device across both transports (issue 25 item 8).
+    /// One live session per device across both transports.
     @Test func aNewerSessionOfADeviceEndsTheOlderOne() throws {
         let dir = try TemporaryDirectory(); defer { dir.remove() }
         let registry = try WebDeviceRegistry(store: WebCredentialStore(directory: dir.url.appendingPathComponent("remotion")))

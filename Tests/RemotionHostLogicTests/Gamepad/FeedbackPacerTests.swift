@@ -2,7 +2,7 @@ import Testing
 import RemotionProtocol
 @testable import RemotionHostLogic
 
-/// A game's rumble and light on their way back to the controller (issue 28 item 2), on
+/// A game's rumble and light on their way back to the controller, on
 /// virtual time: the pacer alone, a DualSense output report's change, and the pipeline
 /// core that keeps one pacer per session with a pad.
 @Suite struct FeedbackPacerTests {

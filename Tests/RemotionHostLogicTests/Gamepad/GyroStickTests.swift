@@ -88,7 +88,7 @@ import Testing
     }
 }
 
-/// Gyro as a stick as a mapping setting (`gyro_stick.*`, issue 28 item 4): its keys, what they
+/// Gyro as a stick as a mapping setting (`gyro_stick.*`): its keys, what they
 /// make, and a bad value refused with one line that names the key and what is allowed.
 @Suite struct GyroStickSettingsTests {
     @Test func theKeysMakeTheStickAndOffMakesNone() throws {

@@ -82,7 +82,7 @@ final class FailingBackend: InjectorBackend {
     }
 }
 
-/// While the desktop session is inactive (issue 25 item 10): suspend releases everything
+/// While the desktop session is inactive: suspend releases everything
 /// held, then drops input (counted); resume injects again; nothing stays down either way.
 @Suite struct InjectorSuspendTests {
     @Test func suspendReleasesThenDropsAndResumeInjects() throws {

@@ -103,7 +103,7 @@ import Testing
     }
 }
 
-/// The record of borrowed keycodes (issue 25 item 7): text round trip, junk skipped, only
+/// The record of borrowed keycodes: text round trip, junk skipped, only
 /// codes that still carry the recorded keysym are restored, map changes rebase the spares.
 @Suite struct BorrowedKeycodesTests {
     @Test func roundTripsAndSkipsJunk() {

@@ -7,7 +7,7 @@ import RemotionProtocol
 /// outside, random values, NaN, ±inf, ±1e±300, negative): a value outside the range is
 /// refused and leaves the settings unchanged; with whatever was accepted, the motion and
 /// touchpad mappers fed absurd samples and deltas never trap and never emit more than a
-/// bounded number of events per message (issue 25 item 5: `touchpad.scroll_step = 1e-300`
+/// bounded number of events per message (`touchpad.scroll_step = 1e-300`
 /// trapped the host on the next scroll, 1e-6 looped over billions of wheel steps).
 @Suite struct SettingsRangeFuzzTests {
     static let extremes: [Double] = [.nan, .infinity, -.infinity, 1e300, -1e300, 1e-300, -1e-300,

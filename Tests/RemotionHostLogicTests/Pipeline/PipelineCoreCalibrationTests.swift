@@ -2,7 +2,7 @@ import Testing
 import RemotionProtocol
 @testable import RemotionHostLogic
 
-/// Calibration a person can see and ask for (issue 40 item 4), on virtual time: the
+/// Calibration a person can see and ask for, on virtual time: the
 /// calibrator's manual view, the reporter's pacing, and `PipelineCore.requestCalibration`
 /// starting one session's calibration only, never restarting a running one, and reporting
 /// its progress (increasing, at most 5 a second) and then its end, once.

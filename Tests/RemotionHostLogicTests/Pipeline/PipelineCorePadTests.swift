@@ -2,7 +2,7 @@ import Testing
 import RemotionProtocol
 @testable import RemotionHostLogic
 
-/// The virtual pad's side of the pipeline (issue 28 item 1): each session's pad state is
+/// The virtual pad's side of the pipeline: each session's pad state is
 /// decided in the core and routed to the pad output; a session's end always shows its pad
 /// at rest before it goes, and a profile's pad targets send buttons to the pad only.
 @Suite struct PipelineCorePadTests {
@@ -87,7 +87,7 @@ import RemotionProtocol
         abs(a.x - x) < 1e-4 && abs(a.y - y) < 1e-4
     }
 
-    /// Issue 28 item 4: gyro as a stick is a mapping setting. `gyro_stick.target = right` adds
+    /// Gyro as a stick is a mapping setting. `gyro_stick.target = right` adds
     /// the gyro's deflection to the controller's own right stick; the left stick is its own.
     @Test func aProfilesGyroStickDeflectsThePadsRightStick() throws {
         var rig = Rig(Self.gyroStick(.right), pads: VirtualPadSettings())
@@ -147,7 +147,7 @@ import RemotionProtocol
                 "0.5 + 0.5 on the right, clamped at 1: \(right.leftStick) \(right.rightStick)")
     }
 
-    /// Stick targets (issue 28 item 1): a held `pad.left-stick-up` pushes the left stick fully up,
+    /// Stick targets: a held `pad.left-stick-up` pushes the left stick fully up,
     /// added to the controller's own and clamped; opposite directions cancel; let go, the
     /// stick is the controller's again (centred when it sends none). Only the pad sees them.
     @Test func stickTargetsDeflectAndReleaseToCentre() throws {

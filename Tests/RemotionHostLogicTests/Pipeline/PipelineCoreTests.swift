@@ -2,8 +2,8 @@ import Testing
 import RemotionProtocol
 @testable import RemotionHostLogic
 
-/// The host pipeline's decisions without a loop, a socket, an injector or a clock
-/// (issue 27 item 3): events and a virtual time in, `PipelineOutput`s out.
+/// The host pipeline's decisions without a loop, a socket, an injector or a clock:
+/// events and a virtual time in, `PipelineOutput`s out.
 @Suite struct PipelineCoreTests {
     static let screen = ScreenGeometry(width: 1920, height: 1080)
     static let one = SessionID(1), two = SessionID(2)

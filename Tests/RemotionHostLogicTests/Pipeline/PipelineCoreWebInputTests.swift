@@ -2,7 +2,7 @@ import Testing
 import RemotionProtocol
 @testable import RemotionHostLogic
 
-/// The phone page's touchpad, clicks, keys, text and laser decided in the core (issue 37),
+/// The phone page's touchpad, clicks, keys, text and laser decided in the core,
 /// on virtual time: each message becomes `PipelineOutput`s or a refusal for the page, and
 /// nothing reaches a session that is not open.
 @Suite struct PipelineCoreWebInputTests {

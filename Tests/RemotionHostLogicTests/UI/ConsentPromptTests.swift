@@ -2,7 +2,7 @@ import RemotionHostLogic
 import RemotionProtocol
 import Testing
 
-/// Issue 38: the terminal view shows the phone waiting to pair and a key answers it.
+/// The terminal view shows the phone waiting to pair and a key answers it.
 @Suite struct ConsentPromptTests {
     let prompt = WaitingPhonePrompt(reference: "4821-1a2b3c4d", code: "4821", name: "Pixel\u{1B}[2J 7",
                                     address: "192.168.1.20:50312", secondsLeft: 97, othersWaiting: 1)

@@ -2,7 +2,7 @@ import Foundation
 import RemotionHostLogic
 import Testing
 
-/// The per-device offer rate of /api/rtc (issue 25 item 8), on virtual time.
+/// The per-device offer rate of /api/rtc, on virtual time.
 @Suite struct PerKeyRateLimitTests {
     let t0 = Date(timeIntervalSince1970: 1_000_000)
 

@@ -2,7 +2,7 @@ import RemotionHostLogic
 import RemotionProtocol
 import Testing
 
-/// The page's Calibrate (issue 40 item 4): the request parsed strictly, only on the channel
+/// The page's Calibrate: the request parsed strictly, only on the channel
 /// that owns the session, and the host's calibration messages as the page reads them.
 @Suite struct WebCalibrationMessageTests {
     @Test func theRequestParsesAndMalformedVariantsAreRejected() {

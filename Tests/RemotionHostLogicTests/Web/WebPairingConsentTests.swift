@@ -3,7 +3,7 @@ import RemotionHostLogic
 import RemotionProtocol
 import Testing
 
-/// Issue 25 item 1: a pairing link admitted anyone who used it first. Now the phone waits
+/// A pairing link admitted anyone who used it first. Now the phone waits
 /// for the person at the computer (virtual time: `now` is a parameter).
 @Suite struct WebPairingConsentTests {
     var rng = SplitMix64(seed: 25)
@@ -58,7 +58,7 @@ import Testing
         #expect(consent.pending(now: t0 + WebPairingConsent.wait).count == WebPairingConsent.maxPending)
     }
 
-    /// Issue 36 item 2: a decision bound to the 4-digit code alone let a prompt still on the
+    /// A decision bound to the 4-digit code alone let a prompt still on the
     /// screen after its request expired let in a newer phone that drew the same code (on
     /// main, `decide(code:)` with the old prompt's code accepted the new request). Now the
     /// decision names the request's id too.

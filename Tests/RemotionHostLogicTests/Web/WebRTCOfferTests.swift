@@ -27,7 +27,7 @@ import RemotionProtocol
         let offer = try WebRTCOffer.parse(Self.body(Self.chromeOffer)).get()
         #expect(offer.fingerprint.count == 32 && offer.fingerprint.first == 0x36 && offer.fingerprint.last == 0x8D)
         #expect(offer.id == "0011223344556677")
-        // Issue 25 item 6: the page's candidates never reach libnice (where the host sends
+        // The page's candidates never reach libnice (where the host sends
         // STUN and which .local names it resolves are not the phone's to choose).
         let candidate = Self.chromeOffer.split(separator: "\r\n").first { $0.hasPrefix("a=candidate:") }!
         #expect(offer.sdp == Self.chromeOffer.replacingOccurrences(of: candidate + "\r\n", with: ""))
@@ -38,7 +38,7 @@ import RemotionProtocol
         #expect(WebRTCOffer.withoutCandidates("v=0\r\nm=y") == "v=0\r\nm=y")
     }
 
-    /// Issue 36 item 1: GStreamer's SDP parser skips whitespace before the type character and
+    /// GStreamer's SDP parser skips whitespace before the type character and
     /// before an attribute's key, so `a= candidate:…` is a candidate to libnice. Seen from
     /// outside before the fix: an offer naming 192.0.2.77:40000 that way drew STUN there.
     /// (The keys below are what gst_sdp_message_new_from_text reported for these lines,

@@ -5,7 +5,7 @@ import RemotionProtocol
 import RemotionNetwork
 import Testing
 
-/// Revocation reaches a live session (issue 13, item 1) and refusals say why (item 4),
+/// Revocation reaches a live session and refusals say why (a full host),
 /// over real UDP on loopback with the real key store.
 @Suite(.serialized) struct RevocationTests {
     @Test func revokingAStreamingControllerEndsItWithinOneSecondAndTellsIt() async throws {

@@ -5,7 +5,8 @@ import RemotionProtocol
 import RemotionNetwork
 import Testing
 
-/// The six required properties of issue 5, over real UDP on loopback.
+/// A secure session's properties (pairing, encryption, replay and forgery refused, reconnect
+/// without pairing again, revocation), over real UDP on loopback.
 @Suite(.serialized) struct SecureSessionTests {
     @Test func pairedClientStreamsEncryptedAndButtonsArrive() async throws {
         let hostStore = temporaryStore("host"), clientStore = temporaryStore("client")

@@ -5,7 +5,7 @@ import NIOPosix
 import RemotionProtocol
 @testable import RemotionNetwork
 
-/// The host socket's receive buffer sizing and the kernel drop counter (issue 14).
+/// The host socket's receive buffer sizing and the kernel drop counter.
 @Suite struct ReceiveBufferTests {
     @Test func sizeGrowsWithTheControllerBudgetWithinBounds() {
         #expect(ReceiveBuffer.bytes(forSessions: 1) == 212_992)

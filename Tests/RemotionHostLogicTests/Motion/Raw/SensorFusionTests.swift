@@ -40,7 +40,7 @@ private func headingOf(_ e: Quaternion) -> Double { 2 * atan2(e.z, e.w) }
         #expect(pipeline.calibrationState == .calibrated(confidence: 1))
     }
 
-    /// Issue 40: shoves of the hand (0.5 g out and back over 0.25 s, the reading's tilt off by
+    /// Shoves of the hand (0.5 g out and back over 0.25 s, the reading's tilt off by
     /// up to 27°) while turning do not tilt the estimate: the accelerometer is low-passed in
     /// a frame that does not turn with the body, and readings far from the estimate are
     /// rejected. Measured against the same motion without the shoves; Madgwick's fixed-rate
