@@ -5,28 +5,29 @@
 # host that is already running. N runs each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
+. scripts/lib/stage.sh
+bin=$(remotion_bin)
 runs=${RUNS:-5}
-lab=$(mktemp -d /tmp/remotion-bench-disc.XXXXXX); pids=()
-cleanup() { for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-            bash scripts/netns-lab.sh down "$lab" >/dev/null 2>&1; rm -rf "$lab"; }
-trap cleanup EXIT
+stage_workdir remotion-bench-disc
+lab=$work
+stop_signal=INT
+on_exit 'bash scripts/netns-lab.sh down "$lab" >/dev/null 2>&1'
 bash scripts/netns-lab.sh up "$lab" >/dev/null
 . "$lab/env"
 spawn_a() { ip netns exec "$REMOTION_NETNS_A" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_A_BUS" "$@" & }
 spawn_b() { ip netns exec "$REMOTION_NETNS_B" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_B_BUS" "$@" & }
 now() { date +%s.%N; }
 spawn_a "$bin" pair --listen --yes --port 7474 --advertise 10.77.0.1:7474 --window 30 --data-dir "$lab/a-keys" >"$lab/pair.out" 2>/dev/null
-listener=$!
+listener=$!; pids+=("$listener")
 for _ in $(seq 100); do grep -q '^remotion-pair:' "$lab/pair.out" && break; sleep 0.05; done
 ip netns exec "$REMOTION_NETNS_B" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_B_BUS" \
   "$bin" pair "$(grep -m1 '^remotion-pair:' "$lab/pair.out")" --data-dir "$lab/b-keys" >/dev/null 2>&1
-wait "$listener" || true
+wait_pid "$listener" || true
 
 : >"$lab/cold"; : >"$lab/warm"
 for i in $(seq "$runs"); do
   t0=$(now)
-  spawn_a "$bin" host --inject virtual --no-dashboard --name "Bench $i" --data-dir "$lab/a-keys" >/dev/null 2>"$lab/host.err"; host=$!
+  spawn_a "$bin" host --inject virtual --no-dashboard --name "Bench $i" --data-dir "$lab/a-keys" >/dev/null 2>"$lab/host.err"; host=$!; pids+=("$host")
   spawn_b "$bin" client --data-dir "$lab/b-keys" --host-name "Bench $i" --duration 0.3 --browse-timeout 10 >/dev/null 2>"$lab/client.err"; client=$!
   until grep -q "connected to" "$lab/client.err" 2>/dev/null; do sleep 0.005; kill -0 "$client" 2>/dev/null || break; done
   t1=$(now); wait "$client" || true
@@ -34,7 +35,7 @@ for i in $(seq "$runs"); do
   spawn_b "$bin" client --data-dir "$lab/b-keys" --host-name "Bench $i" --duration 0.2 >/dev/null 2>"$lab/client2.err"; c2=$!
   wait "$c2" || true
   sed -n 's/.*found .* after \([0-9]*\) ms.*/\1/p' "$lab/client2.err" >>"$lab/warm"
-  kill -INT "$host"; wait "$host" || true
+  stop_pid "$host" INT || true
 done
 python3 - "$lab/cold" "$lab/warm" <<'PY'
 import sys, statistics as st

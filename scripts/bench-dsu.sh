@@ -10,22 +10,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config=${1:-release}
-swift build -c "$config" --product remotion >/dev/null
-bin="$(swift build -c "$config" --show-bin-path)/remotion"
+. scripts/lib/stage.sh
+bin=$(build_remotion "$config")
 slots=${SLOTS:-4}; rate=${RATE:-1000}; seconds=${SECONDS_PER_RUN:-10}; idle=${IDLE_SECONDS:-3}
-work=$(mktemp -d); pids=()
-cleanup() { set +e; for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
-trap cleanup EXIT
+stage_workdir remotion-bench-dsu
 
 cc -O2 -o "$work/dsu_sender" e2e/bench/dsu_sender.c -lz
-. scripts/lib/xvfb.sh
-. scripts/lib/ready.sh
 start_xvfb "$work" || exit 1
-pids+=("$xvfb_pid")
 printf '[mapping]\nmode = "fps"\n' >"$work/fps.toml"
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
-free_udp_port() { python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), build $config"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min) before the runs"
@@ -39,7 +33,7 @@ for inject in xtest virtual; do
   before=$(cpu_ticks "$host"); t0=$(date +%s.%N)
   "$work/dsu_sender" "$q" "$slots" "$rate" "$seconds" >"$work/sender.out"
   t1=$(date +%s.%N); after=$(cpu_ticks "$host")
-  kill -INT "$host"; wait "$host" || true
+  stop_pid "$host" INT || true
   line=$(grep 'stopped after' "$work/host.err")
   packets=$(sed -n 's/.*DSU source [^:]*:[0-9]*: \([0-9]*\) pad packets.*/\1/p' <<<"$line")
   samples=$(sed -n 's/.* \([0-9]*\) samples to the host (\([0-9]*\) merged).*/\1 \2/p' <<<"$line")

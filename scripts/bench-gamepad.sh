@@ -35,9 +35,7 @@ load="$(dirname "$bin")/remotion-load"
 [[ -x $load ]] || stage_fail bench-gamepad "no $load (swift build -c $config --product remotion-load)"
 seconds=${SECONDS_PER_RUN:-4}; rounds=${ROUNDS:-3}; spec=${LOAD:-16x250}; modes=${MODES:-"floor pointer pad"}
 n=${spec%x*}; rate=${spec#*x}
-work=$(mktemp -d); pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+stage_workdir remotion-bench-gamepad
 floor="$work/floor-recv"
 cc -O2 -o "$floor" e2e/bench/floor-recv.c
 rcvbuf=${FLOOR_RCVBUF:-4194304}

@@ -6,16 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config=${1:-release}
-swift build -c "$config" --product remotion >/dev/null
-bin="$(swift build -c "$config" --show-bin-path)/remotion"
+. scripts/lib/stage.sh
+bin=$(build_remotion "$config")
 clients=${CLIENTS:-4}; rate=${RATE:-2000}; seconds=${SECONDS_PER_RUN:-3}; xdo_events=${XDO_EVENTS:-300}
-work=$(mktemp -d); pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
-trap cleanup EXIT
-
-. scripts/lib/xvfb.sh
+stage_workdir remotion-bench-injection
 start_xvfb "$work" || exit 1
-pids+=("$xvfb_pid")
 
 # Plain datagrams where the build has a secure default (the comparison is about injection).
 insecure=""; "$bin" host --help 2>&1 | grep -q -- --insecure && insecure=--insecure
@@ -30,7 +25,6 @@ xdo_rate=$(python3 -c "print(round($xdo_events / ($end - $start)))")
 xdo_cost=$(python3 -c "print(round(($end - $start) / $xdo_events * 1e6))")
 
 # remotion: $clients controllers at $rate Hz each for $seconds s.
-. scripts/lib/ready.sh
 "$bin" host --bind 127.0.0.1 --port 0 --inject xtest $insecure --ready-file "$work/ready.json" >/dev/null 2>"$work/host.err" & host=$!; pids+=($host)
 wait_ready "$work/ready.json" "$host" 60 || { cat "$work/host.err"; exit 1; }
 port=$(ready_value "$work/ready.json" udpPort)

@@ -6,13 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config=${1:-release}
-swift build -c "$config" --product remotion >/dev/null
-bin="$(swift build -c "$config" --show-bin-path)/remotion"
+. scripts/lib/stage.sh
+bin=$(build_remotion "$config")
 clients=${CLIENTS:-4}; rate=${RATE:-1000}; seconds=${SECONDS_PER_RUN:-4}; rounds=${ROUNDS:-2}
-. scripts/lib/ready.sh
-work=$(mktemp -d); pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
-trap cleanup EXIT
+stage_workdir remotion-bench-security
 hz=$(getconf CLK_TCK)
 
 # Pair once, through the real flow.

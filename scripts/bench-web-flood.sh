@@ -4,12 +4,7 @@
 # Prints a Markdown table for docs/BENCHMARKS.md. Needs root (unshare -n).
 set -u
 cd "$(dirname "$0")/.."
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    [ -n "${REMOTION_SKIP_BUILD:-}" ] || swift build --product remotion >/dev/null || exit 1
-    export REMOTION_BIN="$(swift build --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
-ip link set lo up
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/lib/private-netns.sh
+enter_private_netns bench-web-flood "prlimit python3" "$@"
+stage_workdir remotion-bench-web-flood
 timeout 300 python3 e2e/bench/web_flood_rss.py --bin "$REMOTION_BIN" --work "$work"

@@ -28,23 +28,17 @@ if [ "${1:-}" = loss ]; then
     exit
 fi
 config=${1:-release}; seconds=${2:-10}
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    swift build -c "$config" --product remotion >/dev/null || exit 1
-    export REMOTION_BIN="$(swift build -c "$config" --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
-ip link set lo up
+. scripts/lib/private-netns.sh
+NETNS_BUILD_CONFIG=$config enter_private_netns bench-web-transport "python3 /usr/bin/chromium /usr/bin/chromedriver" "$@"
 ip link add wb$$a type veth peer name wb$$b
 ip addr add 192.0.2.1/24 dev wb$$a; ip addr add 192.0.2.2/24 dev wb$$b
 ip link set wb$$a up; ip link set wb$$b up; ip route add default via 192.0.2.2 dev wb$$a
-work=$(mktemp -d)
+stage_workdir remotion-bench-web-transport
 export XDG_CONFIG_HOME="$work/config"
 "$REMOTION_BIN" host --bind 192.0.2.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 --pair-at-start \
     --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
-host=$!
-python3 e2e/web/consent.py "$work/data" 600 & accepter=$!    # accepts the bench's phones
-trap 'kill $host $accepter 2>/dev/null; wait $host $accepter 2>/dev/null; rm -rf "$work"' EXIT
-. scripts/lib/ready.sh
+host=$!; pids+=("$host")
+python3 e2e/web/consent.py "$work/data" 600 & pids+=("$!")    # accepts the bench's phones
 wait_ready "$work/ready.json" "$host" 60 || { cat "$work/host.err"; exit 1; }
 url=$(ready_require "$work/ready.json" pairingURL) && udp=$(ready_require "$work/ready.json" udp) \
   && dash=$(ready_require "$work/ready.json" dashboardPort) || { cat "$work/host.err"; exit 1; }

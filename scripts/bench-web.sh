@@ -5,20 +5,14 @@
 set -u
 cd "$(dirname "$0")/.."
 config=${1:-release}; seconds=${2:-20}; idle=${3:-5}
-if [ -z "${REMOTION_IN_NETNS:-}" ]; then
-    swift build -c "$config" --product remotion >/dev/null || exit 1
-    export REMOTION_BIN="$(swift build -c "$config" --show-bin-path)/remotion"
-    exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
-fi
-ip link set lo up
-work=$(mktemp -d)
+. scripts/lib/private-netns.sh
+NETNS_BUILD_CONFIG=$config enter_private_netns bench-web "python3 /usr/bin/chromium /usr/bin/chromedriver" "$@"
+stage_workdir remotion-bench-web
 export XDG_CONFIG_HOME="$work/config"
 "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject virtual --insecure --no-discovery --dashboard-port 0 --pair-at-start \
     --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
-host=$!
-python3 e2e/web/consent.py "$work/data" 600 & accepter=$!    # accepts the bench's phones
-trap 'kill $host $accepter 2>/dev/null; wait $host $accepter 2>/dev/null; rm -rf "$work"' EXIT
-. scripts/lib/ready.sh
+host=$!; pids+=("$host")
+python3 e2e/web/consent.py "$work/data" 600 & pids+=("$!")    # accepts the bench's phones
 wait_ready "$work/ready.json" "$host" 60 && ready_require "$work/ready.json" pairingURL dashboardPort >/dev/null \
   || { cat "$work/host.err"; exit 1; }
 url=$(ready_value "$work/ready.json" pairingURL)

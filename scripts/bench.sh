@@ -26,11 +26,10 @@ if [[ -z ${REMOTION_SKIP_BUILD:-} ]]; then   # scripts/test.sh has built everyth
     swift build -c "$config" --product "$product" >/dev/null 2>&1 || { echo "build of $product failed" >&2; exit 1; }
   done
 fi
-bindir="$(swift build -c "$config" --show-bin-path)"
+. scripts/lib/stage.sh
+bindir=$(swift_bin_dir "$config")
 bin="$bindir/remotion"; load="$bindir/remotion-load"
-work=$(mktemp -d); pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
+stage_workdir remotion-bench
 cc -O2 -o "$work/floor-recv" e2e/bench/floor-recv.c
 cc -O2 -shared -fPIC -o "$work/malloc-count.so" e2e/bench/malloc-count.c
 # The floor gets the receive buffer the host asks for (the kernel doubles and caps it

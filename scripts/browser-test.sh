@@ -21,7 +21,7 @@ export REMOTION_DEMO_BIN="$REMOTION_BIN"
 # Inside the namespace: only lo exists; bring it up.
 ip link set lo up
 
-work=$(mktemp -d)
+stage_workdir remotion-browser
 mkdir -p artifacts
 python3 e2e/browser/make_trace.py 120 > "$work/trace.csv"
 # A crash prints every thread's backtrace into the log (twice, at start-up, a demo host crashed
@@ -29,11 +29,9 @@ python3 e2e/browser/make_trace.py 120 > "$work/trace.csv"
 SWIFT_BACKTRACE=enable=yes,threads=all,registers=none,images=none,limit=48 \
 "$REMOTION_DEMO_BIN" demo --source "replay:$work/trace.csv" --rate 120 --duration 120 \
     --dashboard 0 --port-file "$work/port" > "$work/demo.log" 2>&1 &
-demo=$!
+demo=$!; pids+=("$demo")
 python3 -m http.server 8000 --bind 127.0.0.2 --directory e2e/browser/attacker > "$work/attacker.log" 2>&1 &
-attacker=$!
-cleanup() { kill "$demo" "$attacker" 2>/dev/null; wait "$demo" "$attacker" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+attacker=$!; pids+=("$attacker")
 
 # The port file (0600, written at once with rename) holds the port, then the tokened address.
 for _ in $(seq 1 300); do [ -s "$work/port" ] && break; kill -0 "$demo" 2>/dev/null || break; sleep 0.1; done

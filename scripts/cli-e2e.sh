@@ -5,11 +5,9 @@
 # one clear line; a killed client's press is released by the host.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; [[ -n "${KEEP_WORK:-}" ]] && echo "kept $work" || rm -rf "$work"; }
-trap cleanup EXIT
+. scripts/lib/stage.sh
+bin=$(remotion_bin)
+stage_workdir remotion-cli-e2e
 passed=0; failed=0
 check() { # name, command...
   local name=$1; shift
@@ -65,7 +63,6 @@ pair() {
 check "pairing through remotion pair --listen / remotion pair CODE" pair
 check "the host lists the paired controller" grep -q "cli-e2e" <("$bin" devices --data-dir "$hostkeys")
 
-. scripts/lib/ready.sh
 start_host() { # extra flags...; sets host_pid, port (from the host's ready file, never a log line)
   rm -f "$work/host.out" "$work/host.err" "$work/ready.json"
   "$bin" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --data-dir "$hostkeys" \
@@ -266,10 +263,8 @@ check "... saying what to do (install.sh --system, the uaccess rule of docs/INJE
   bash -c "grep -q 'Wayland session' '$work/wayland.err' && grep -q 'scripts/install.sh --system' '$work/wayland.err' \
     && grep -qF '$(grep -m1 '^KERNEL=="uinput"' docs/INJECTION.md)' '$work/wayland.err'"
 # --inject xtest on a Wayland session works (XWayland windows) and warns once, in its start line.
-. scripts/lib/xvfb.sh
 outer_display=${DISPLAY-}
 if start_xvfb "$work"; then
-  pids+=("$xvfb_pid")
   rm -f "$work/xw.ready"
   XDG_SESSION_TYPE=wayland "$bin" host --inject xtest --bind 127.0.0.1 --port 0 --no-discovery --no-dashboard \
     --no-web --data-dir "$work/xw-keys" --ready-file "$work/xw.ready" >/dev/null 2>"$work/xw.err" &

@@ -12,22 +12,14 @@ cd "$(dirname "$0")/.."
 . scripts/lib/private-netns.sh
 enter_private_netns dashboard-consent-test "python3 /usr/bin/chromium /usr/bin/chromedriver" "$@"
 
-work=$(mktemp -d)
+stage_workdir remotion-dashboard-consent
 mkdir -p artifacts
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
 
 export XDG_CONFIG_HOME="$work/config"   # no user config
 "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --dashboard-port 0 \
     --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
 host_pid=$!
 pids+=($host_pid)
-. scripts/lib/ready.sh
 if ! wait_ready "$work/ready.json" "$host_pid" 30 || ! ready_require "$work/ready.json" dashboardURL webPort >/dev/null; then
     echo "dashboard-consent-test: the host did not become ready:"; cat "$work/host.err"
     echo "0 passed, 1 failed"; exit 1

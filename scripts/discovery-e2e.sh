@@ -4,15 +4,12 @@
 # multicasts outside these namespaces.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
-lab=$(mktemp -d /tmp/remotion-disc.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-  bash scripts/netns-lab.sh down "$lab" >/dev/null 2>&1
-  rm -rf "$lab"
-}
-trap cleanup EXIT
+. scripts/lib/stage.sh
+bin=$(remotion_bin)
+stage_workdir remotion-disc
+lab=$work
+stop_signal=INT
+on_exit 'bash scripts/netns-lab.sh down "$lab" >/dev/null 2>&1'
 bash scripts/netns-lab.sh up "$lab" >/dev/null || { echo "discovery-e2e: lab did not start"; exit 1; }
 . "$lab/env"
 in_a() { ip netns exec "$REMOTION_NETNS_A" env DBUS_SYSTEM_BUS_ADDRESS="$REMOTION_NETNS_A_BUS" "$@"; }
@@ -29,7 +26,7 @@ listener=$!; pids+=($listener)
 wait_for "$lab/pair.out" '^remotion-pair:'
 in_b "$bin" pair "$(grep -m1 '^remotion-pair:' "$lab/pair.out")" --name lab-b --data-dir "$lab/b-keys" >/dev/null 2>"$lab/pair-b.err"
 check "B pairs with A across the link" test $? -eq 0
-wait "$listener" 2>/dev/null
+wait_pid "$listener"
 export REMOTION_HOST_FLAGS="--data-dir $lab/a-keys ${REMOTION_HOST_FLAGS:-}"
 export REMOTION_CLIENT_FLAGS="--data-dir $lab/b-keys ${REMOTION_CLIENT_FLAGS:-}"
 
@@ -62,7 +59,7 @@ check "a second host with the same name is renamed" wait_for "$lab/a2.err" 'anno
 in_b "$bin" client ${REMOTION_CLIENT_FLAGS:-} --host-name "Lab Host #2" --duration 1 >/dev/null 2>"$lab/client2.err"
 check "both same-named hosts stay reachable (picked by --host-name)" grep -q 'connected to "Lab Host #2"' "$lab/client2.err"
 
-kill -INT "$host_a2"; wait "$host_a2" 2>/dev/null
+stop_pid "$host_a2" INT
 gone=1
 for _ in $(seq 10); do
   in_b "$bin" hosts --timeout 0.5 >"$lab/after.txt" 2>/dev/null

@@ -15,8 +15,7 @@
 #   REMOTION_SKIP_BUILD=1 scripts/doctor-test.sh   use the existing build
 set -u
 cd "$(dirname "$0")/.."
-. scripts/lib/ready.sh
-. scripts/lib/xvfb.sh
+. scripts/lib/stage.sh
 
 for tool in ip nft Xvfb avahi-daemon dbus-daemon python3; do
     command -v "$tool" >/dev/null || { echo "doctor-test: $tool is missing (bash scripts/setup.sh installs it)"; echo "0 passed, 1 failed"; exit 1; }
@@ -24,18 +23,12 @@ done
 if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
     swift build --product remotion >/dev/null || { echo "doctor-test: build failed"; echo "0 passed, 1 failed"; exit 1; }
 fi
-bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
+bin=$(remotion_bin)
 py=/usr/bin/python3
 
-work=$(mktemp -d)
+stage_workdir remotion-doctor
 lab=$work/lab
-host_pid="" squatter_pid="" xvfb_pid=""
-cleanup() {
-    for p in $host_pid $squatter_pid $xvfb_pid; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-    bash scripts/netns-lab.sh down "$lab" >/dev/null 2>&1
-    rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit 'bash scripts/netns-lab.sh down "$lab" >/dev/null 2>&1'
 
 passed=0 failed=0
 check() { # description, command...
@@ -87,7 +80,7 @@ check "clean desk: one line per check, then the summary" json clean "len(open('$
 # 2. The host runs (log injector): its announcement, its ports, its certificate.
 "${desk[@]}" "$bin" host --inject log --name "$name" --data-dir "$work/data" --no-dashboard --pair-at-start --ready-file "$work/ready.json" \
     >"$work/host.out" 2>"$work/host.err" &
-host_pid=$!
+host_pid=$!; pids+=("$host_pid")
 if wait_ready "$work/ready.json" "$host_pid"; then
     fp=$(ready_value "$work/ready.json" pairingURL | sed 's/.*fp=//')
     doctor running
@@ -98,7 +91,7 @@ if wait_ready "$work/ready.json" "$host_pid"; then
 else
     check "host running: the host started" false
 fi
-kill "$host_pid" 2>/dev/null; wait "$host_pid" 2>/dev/null; host_pid=""
+stop_pid "$host_pid"
 
 # 3. nftables drops the controller port in the desk.
 ip netns exec "$REMOTION_NETNS_A" nft -f - <<'NFT'
@@ -126,11 +119,11 @@ ip netns exec "$REMOTION_NETNS_A" nft delete table inet doctortest
 ip netns exec "$REMOTION_NETNS_A" "$py" -c 'import socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("0.0.0.0", 7476)); s.listen()
 open(sys.argv[1], "w").write("ok"); time.sleep(120)' "$work/squat.ready" &
-squatter_pid=$!
+squatter_pid=$!; pids+=("$squatter_pid")
 for _ in $(seq 1 100); do [ -s "$work/squat.ready" ] && break; sleep 0.05; done
 doctor squatted
 check "page port taken: exit 1, the program named" json squatted "c['ports.web']['status'] == 'fail' and 'python3' in c['ports.web']['message'] and r['ok'] is False"
-kill "$squatter_pid"; wait "$squatter_pid" 2>/dev/null; squatter_pid=""
+stop_pid "$squatter_pid"
 
 # 5. No flags: the installed user unit's ExecStart flags are the host's; a broken config file
 #    (passed there) is a problem of its own.

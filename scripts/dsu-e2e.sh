@@ -16,19 +16,15 @@
 # Prints 'N passed, N failed'; every process is stopped by its pid; bounded durations.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
+. scripts/lib/stage.sh
+bin=$(remotion_bin)
 peer=e2e/dsu/dsu_peer.py
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
-trap cleanup EXIT
+stage_workdir remotion-dsu-e2e
 passed=0; failed=0
 check() { # name, command...
   local name=$1; shift
   if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
-free_udp_port() { python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-. scripts/lib/ready.sh
 until_ok() { local limit=$1 i; shift; for ((i = 0; i < limit * 20; i++)); do "$@" && return 0; sleep 0.05; done; "$@"; }
 start_host() { # name, flags...; sets host_pid, port (from the host's ready file)
   local name=$1; shift
@@ -41,9 +37,7 @@ start_host() { # name, flags...; sets host_pid, port (from the host's ready file
 stop_host() { kill -INT "$host_pid" 2>/dev/null; wait "$host_pid"; }
 
 # ---- A and B: a DSU source drives the X pointer --------------------------------------
-. scripts/lib/xvfb.sh
 start_xvfb "$work" || { echo "dsu-e2e: 0 passed, 1 failed"; exit 1; }
-pids+=("$xvfb_pid")
 # X itself counts the presses: raw button events of the master pointer (scripts/lib/xvfb.sh).
 start_xi2_witness "$work/xi.out"; xi2=$?
 pids+=("$xi2_pid")

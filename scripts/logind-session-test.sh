@@ -16,10 +16,7 @@ netns_precheck() {
 . scripts/lib/private-netns.sh
 enter_private_netns logind-session-test "Xvfb dbus-daemon gdbus python3" "$@"
 
-work=$(mktemp -d)
-source scripts/lib/xvfb.sh
-cleanup() { [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+stage_workdir remotion-logind
 start_xvfb "$work" || { echo "0 passed, 1 failed"; exit 1; }
 timeout 120 /usr/bin/python3 e2e/web/logind_session_test.py --bin "$REMOTION_BIN" --work "$work"
 rc=$?

@@ -15,10 +15,7 @@ netns_precheck() {
 . scripts/lib/private-netns.sh
 enter_private_netns notify-consent-test "dbus-daemon gdbus" "$@"
 
-work=$(mktemp -d)
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+stage_workdir remotion-notify-consent
 fail() { echo "notify-consent-test: $1"; for f in "$work"/*.err; do echo "--- $f"; tail -8 "$f"; done; echo "0 passed, 1 failed"; exit 1; }
 
 # A session bus of our own: its socket appears when it listens.
@@ -36,7 +33,6 @@ env -u DISPLAY -u WAYLAND_DISPLAY REMOTION_NO_UINPUT=1 HOME="$work/home" XDG_CON
   "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --dashboard-port 0 --web-port 0 --pair-at-start --no-discovery \
   --inject log --data-dir "$work/data" --ready-file "$work/ready.json" >"$work/host.out" 2>"$work/host.err" & host=$!
 pids+=("$host")
-. scripts/lib/ready.sh
 for _ in $(seq 300); do [[ -s $work/ready.json ]] && break; kill -0 "$host" 2>/dev/null || break; sleep 0.05; done
 ready_require "$work/ready.json" pairingURL >/dev/null || fail "the host did not become ready"
 

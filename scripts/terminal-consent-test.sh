@@ -11,20 +11,18 @@ cd "$(dirname "$0")/.."
 . scripts/lib/private-netns.sh
 enter_private_netns terminal-consent-test "python3 tmux" "$@"
 
-work=$(mktemp -d)
+stage_workdir remotion-terminal-consent
 session="remotion-consent-$$"
 mkdir -p artifacts
 # A tmux server of its own (inside this namespace), not one that may already run outside it.
 export REMOTION_TMUX_SOCKET="$work/tmux.sock"
 tmx() { tmux -S "$REMOTION_TMUX_SOCKET" "$@"; }
-cleanup() { tmx kill-server 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+on_exit 'tmx kill-server 2>/dev/null'
 
 tmx new-session -d -s "$session" -x 110 -y 45 \
   "env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_SESSION_TYPE REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' \
      '$REMOTION_BIN' host --bind 127.0.0.1 --port 0 --dashboard-port 0 --web-port 0 --pair-at-start --no-discovery \
      --data-dir '$work/data' --ready-file '$work/ready.json' 2>'$work/host.err'; stty -a > '$work/stty.txt'; sleep 30"
-. scripts/lib/ready.sh
 for _ in $(seq 1 300); do [[ -s $work/ready.json ]] && break; sleep 0.05; done
 if ! ready_require "$work/ready.json" pairingURL >/dev/null; then
     echo "terminal-consent-test: the host did not become ready:"; cat "$work/host.err" 2>/dev/null

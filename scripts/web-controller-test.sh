@@ -18,19 +18,10 @@ netns_precheck() {
 enter_private_netns web-controller-test "python3 node Xvfb xdotool xinput /usr/bin/chromium /usr/bin/chromedriver" "$@"
 
 
-work=$(mktemp -d)
+stage_workdir remotion-web-controller
 mkdir -p artifacts
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
 
-. scripts/lib/xvfb.sh
 start_xvfb "$work" || { echo "0 passed, 1 failed"; exit 1; }
-pids+=($xvfb_pid)
 
 # X's own event stream is the witness (scripts/lib/xvfb.sh).
 start_xi2_witness "$work/xi2.log"; xi2=$?
@@ -42,7 +33,6 @@ export XDG_CONFIG_HOME="$work/config"   # no user config: pointer mode, default 
 host_pid=$!
 pids+=($host_pid)
 # The host's readiness signal carries every value the test needs (scripts/lib/ready.sh).
-. scripts/lib/ready.sh
 if ! wait_ready "$work/ready.json" "$host_pid" 30 || ! ready_require "$work/ready.json" pairingURL dashboardPort >/dev/null; then
     echo "web-controller-test: the host did not become ready:"; cat "$work/host.err"
     echo "0 passed, 1 failed"; exit 1

@@ -11,8 +11,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/private-netns.sh
 enter_private_netns web-flood-test "prlimit python3" "$@"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+stage_workdir remotion-web-flood
 timeout 120 python3 e2e/web/flood_test.py --bin "$REMOTION_BIN" --work "$work" "$@"
 rc=$?
 [ $rc -eq 124 ] && echo "web-flood-test: timed out" && echo "0 passed, 1 failed"

@@ -15,21 +15,12 @@ cd "$(dirname "$0")/.."
 enter_private_netns web-modes-test "python3 Xvfb xdotool xinput xev xwininfo import /usr/bin/chromium /usr/bin/chromedriver" "$@"
 
 
-work=$(mktemp -d)
+stage_workdir remotion-web-modes
 artifacts=${ARTIFACTS:-artifacts}/web-modes
 mkdir -p "$artifacts"
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-    cp "$work"/*.log "$work"/host.err "$artifacts/" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit 'cp "$work"/*.log "$work"/host.err "$artifacts/" 2>/dev/null'
 fail() { echo "web-modes-test: $*"; echo "0 passed, 1 failed"; exit 1; }
 
-. scripts/lib/xvfb.sh     # Xvfb picks its own free display (-displayfd)
-. scripts/lib/ready.sh
 # The desk: Xvfb, X's event stream and a keyboard witness, the host, the person accepting phones.
 . scripts/lib/web-desk.sh
 # The DSU server witnesses the Gamepad mode's touchpad (its fingers in the pad data).

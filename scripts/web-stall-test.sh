@@ -12,8 +12,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/private-netns.sh
 enter_private_netns web-stall-test "nft python3" "$@"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+stage_workdir remotion-web-stall
 timeout 90 python3 e2e/web/stall_test.py --bin "$REMOTION_BIN" --work "$work"
 rc=$?
 [ $rc -eq 124 ] && echo "web-stall-test: timed out" && echo "0 passed, 1 failed"

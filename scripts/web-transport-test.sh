@@ -25,15 +25,8 @@ ip link set "$a" up; ip link set "$b" up
 ip route add default via 192.0.2.2 dev "$a" || fail "cannot add the namespace's default route"
 nft add table inet wt && nft add chain inet wt input '{ type filter hook input priority 0; }' || fail "nftables does not work here"
 
-work=$(mktemp -d)
+stage_workdir remotion-web-transport
 mkdir -p artifacts
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
 
 cc -O2 e2e/web/pointer_sampler.c -lX11 -o "$work/sampler" || fail "cannot build e2e/web/pointer_sampler.c"
 display=$(( 200 + RANDOM % 300 ))
@@ -54,7 +47,6 @@ rtc_ports=40000-40009
 host=$!
 pids+=($host)
 # The host's readiness signal carries the pairing link and the UDP address (scripts/lib/ready.sh).
-. scripts/lib/ready.sh
 if ! wait_ready "$work/ready.json" "$host" 30 || ! url=$(ready_require "$work/ready.json" pairingURL) \
    || ! udp=$(ready_require "$work/ready.json" udp); then
     cat "$work/host.err"; fail "the host did not become ready with a pairing link"

@@ -17,27 +17,17 @@ minibrowser=/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
 enter_private_netns webkit-test "python3 Xvfb xdotool xinput xev /usr/bin/WebKitWebDriver $minibrowser" "$@"
 
 
-work=$(mktemp -d)
+stage_workdir remotion-webkit
 artifacts=${ARTIFACTS:-artifacts}/webkit
 mkdir -p "$artifacts" "$work/phone" "$work/browser"
-pids=()
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-    for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-    cp "$work"/*.log "$work"/host.err "$work"/browser/webdriver.log "$artifacts/" 2>/dev/null
-    rm -rf "$work"
-}
-trap cleanup EXIT
+on_exit 'cp "$work"/*.log "$work"/host.err "$work"/browser/webdriver.log "$artifacts/" 2>/dev/null'
 fail() { echo "webkit-test: $*"; echo "0 passed, 1 failed"; exit 1; }
 
-. scripts/lib/xvfb.sh     # each Xvfb picks its own free display (-displayfd)
 # The phone: MiniBrowser is a real X client, so it gets an X server of its own. On the desk's
 # display the host's injected clicks and keys would land on the browser's window.
 start_xvfb "$work/phone" || fail "Xvfb (phone) did not start"
-pids+=($xvfb_pid)
 phone_display=$DISPLAY
 # The desk: the host injects here; the witnesses watch it (scripts/lib/web-desk.sh).
-. scripts/lib/ready.sh
 . scripts/lib/web-desk.sh
 start_web_desk "$work"
 

@@ -11,10 +11,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/private-netns.sh
 enter_private_netns xtest-keymap-test "Xvfb python3" "$@"
 
-work=$(mktemp -d)
-source scripts/lib/xvfb.sh
-cleanup() { [ -n "${xvfb_pid:-}" ] && kill "$xvfb_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+stage_workdir remotion-xtest-keymap
 start_xvfb "$work" || { echo "0 passed, 1 failed"; exit 1; }
 timeout 120 python3 e2e/web/keymap_recovery_test.py --bin "$REMOTION_BIN" --work "$work"
 rc=$?

@@ -6,18 +6,14 @@
 #   enter_private_netns NAME "TOOL ..." "$@"
 #
 # Outside a namespace: checks unshare, ip and each TOOL, runs netns_precheck if the script
-# defines it, builds remotion (unless REMOTION_SKIP_BUILD is set; NETNS_BUILD_CONFIG=release
-# for a release build, debug by default), exports REMOTION_BIN (the build's binary, or the one
-# REMOTION_BIN already names: then nothing asks SwiftPM where it is) and runs the script again
-# inside `unshare -n` with the same arguments. Inside: brings lo up
-# and refuses a namespace that has anything but lo. Failures print one line and the suite's
-# "0 passed, 1 failed".
+# defines it, exports REMOTION_BIN from build_remotion (scripts/lib/stage.sh: built unless
+# REMOTION_SKIP_BUILD is set or REMOTION_BIN already names the binary; NETNS_BUILD_CONFIG=release
+# for a release build, debug by default) and runs the script again inside `unshare -n` with the
+# same arguments. Inside: brings lo up and refuses a namespace that has anything but lo.
+# Failures print one line and the suite's "0 passed, 1 failed". The rest of stage.sh
+# (stage_workdir, pids, on_exit, ...) is there too.
 
-stage_fail() { # name, message
-    echo "$1: $2"
-    echo "0 passed, 1 failed"
-    exit 1
-}
+. scripts/lib/stage.sh
 
 enter_private_netns() { # name, tools (space-separated), the script's own arguments...
     local name=$1 tools=$2 tool config=${NETNS_BUILD_CONFIG:-debug}
@@ -27,10 +23,7 @@ enter_private_netns() { # name, tools (space-separated), the script's own argume
             command -v "$tool" >/dev/null || stage_fail "$name" "$tool is missing (bash scripts/setup.sh installs it)"
         done
         if declare -F netns_precheck >/dev/null; then netns_precheck || exit 1; fi
-        if [ -z "${REMOTION_SKIP_BUILD:-}" ]; then
-            swift build -c "$config" --product remotion >/dev/null || stage_fail "$name" "build failed"
-        fi
-        export REMOTION_BIN="${REMOTION_BIN:-$(swift build -c "$config" --show-bin-path)/remotion}"
+        REMOTION_BIN=$(build_remotion "$config") || stage_fail "$name" "build failed"; export REMOTION_BIN
         [ -x "$REMOTION_BIN" ] || stage_fail "$name" "no $REMOTION_BIN (build it first)"
         exec unshare -n env REMOTION_IN_NETNS=1 "$0" "$@"
     fi

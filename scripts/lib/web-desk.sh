@@ -1,5 +1,5 @@
-# The desk for the phone page's stages (sourced after scripts/lib/xvfb.sh and ready.sh; the
-# caller defines `fail` and the `pids` array, which its cleanup stops):
+# The desk for the phone page's stages (sourced after scripts/lib/stage.sh, whose exit trap
+# stops what it starts; the caller defines `fail`):
 #   start_web_desk WORK    a private Xvfb with X's own event stream (WORK/xi2.log) and a
 #                          keyboard witness (WORK/xev.log) as witnesses; `remotion host --inject
 #                          xtest` on loopback with a pairing window in its ready file; and the
@@ -11,7 +11,6 @@ start_web_desk() {
     local work=$1 xi2 kw
     shift
     start_xvfb "$work" || fail "Xvfb (desk) did not start"
-    pids+=($xvfb_pid)
     start_xi2_witness "$work/xi2.log"; xi2=$?
     pids+=($xi2_pid)
     [ $xi2 -eq 0 ] || fail "xinput test-xi2 reported no event within 5 s"
