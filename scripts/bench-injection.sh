@@ -13,7 +13,8 @@ stage_workdir remotion-bench-injection
 start_xvfb "$work" || exit 1
 
 # Plain datagrams where the build has a secure default (the comparison is about injection).
-insecure=""; "$bin" host --help 2>&1 | grep -q -- --insecure && insecure=--insecure
+# (Not `--help | grep -q`: with pipefail, grep's early exit fails the pipe now and then.)
+insecure=""; grep -q -- --insecure <("$bin" host --help 2>&1) && insecure=--insecure
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 

@@ -13,7 +13,7 @@ measure() {  # $1 label, $2 readers, $3 stuck readers
         "$bin" demo --json --rate 250 --duration 10 --wait 1.5 --dashboard 0 --port-file "$work/port" > "$work/out" 2>&1 &
         demo=$!; pids+=("$demo")
         for _ in $(seq 1 100); do [ -s "$work/port" ] && break; sleep 0.05; done
-        port=$(cat "$work/port"); readers=()
+        port=$(head -1 "$work/port"); readers=()   # the port, then the tokened address
         for _ in $(seq 1 "$2"); do python3 e2e/browser/ws_reader.py --port "$port" --seconds 12 > /dev/null & readers+=("$!"); done
         for _ in $(seq 1 "$3"); do python3 e2e/browser/ws_reader.py --port "$port" --seconds 12 --stuck > /dev/null & readers+=("$!"); done
         wait_pid "$demo" || true
