@@ -11,7 +11,10 @@ ran (/proc/PID/task/*/schedstat, nanoseconds), not utime+stime: this kernel acco
 sampling at its 4 ms tick (CONFIG_TICK_CPU_ACCOUNTING), and a host that runs ~0.3 ms 60 times a
 second is caught by a few dozen ticks per phase — single runs swung by ±30%. The tick figure is
 printed beside it for comparison with earlier runs."""
-import argparse, json, os, re, subprocess, sys, time, urllib.request
+import argparse, functools, json, os, re, subprocess, sys, time, urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import host_process  # noqa: E402
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -68,14 +71,7 @@ def controllers(port):
     return snapshot(port).get("controllers", [])
 
 
-def wait(pred, timeout=10.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.1)
-    return pred()
+wait = functools.partial(host_process.wait, timeout=10.0, step=0.1)
 
 
 def phone(profile):

@@ -6,7 +6,10 @@ the page on the WebSocket (RTCPeerConnection removed before the page loads, so i
 back) — each phase `--seconds` long. Host CPU: utime+stime from /proc minus the idle rate,
 per motion frame the host counted. Latency: the host's per-controller one-way p50/p99 from
 its dashboard snapshot (each phase's sessions are new). Prints a markdown table."""
-import argparse, json, os, re, subprocess, sys, time, urllib.request
+import argparse, functools, json, os, re, subprocess, sys, time, urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import host_process  # noqa: E402
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -24,14 +27,7 @@ def controllers(port):
     return json.load(urllib.request.urlopen("http://127.0.0.1:%d/api/snapshot" % port, timeout=5)).get("controllers", [])
 
 
-def wait(pred, timeout=15.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.1)
-    return pred()
+wait = functools.partial(host_process.wait, timeout=15.0, step=0.1)
 
 
 def phone(profile, rtc):

@@ -17,6 +17,9 @@ import argparse, base64, ctypes, glob, json, os, re, signal, socket, ssl, struct
 
 import raw_page_client
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from host_process import wait as wait_for  # noqa: E402  (the suite's one bounded wait)
+
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
 p.add_argument("--work", required=True)
@@ -62,14 +65,6 @@ def remap(code, syms):
     x11.XSync(dpy, 0)
 
 
-def wait_for(pred, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    return pred()
 
 
 env = dict(os.environ, XDG_STATE_HOME=os.path.join(a.work, "state"), XDG_CONFIG_HOME=os.path.join(a.work, "config"))

@@ -8,13 +8,19 @@ Checks: a lane needs the device credential and the open session's label; it carr
 never the session; closing the lane leaves a held button held; closing the primary releases
 it and ends the lane; a revocation ends both. Prints 'N passed, N failed'."""
 import argparse
+import functools
 import json
+import os
 import re
 import struct
 import subprocess
+import sys
 import time
 
 from raw_page_client import CHECKS, LogHost, PageSocket, button, motion, ping
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from host_process import wait  # noqa: E402
 
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
@@ -76,13 +82,7 @@ def buttons(host, since=0.0):
     return [(e["button"], e["state"]) for t, e in host.events() if t >= since and e["kind"] == "button"]
 
 
-def wait_for(predicate, timeout=3.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return predicate()
+wait_for = functools.partial(wait, timeout=3.0, step=0.02)
 
 
 host = LogHost(a.bin, a.work)

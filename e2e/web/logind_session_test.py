@@ -23,6 +23,9 @@ import argparse, base64, ctypes, json, os, socket, ssl, struct, subprocess, sys,
 
 import raw_page_client
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from host_process import wait as wait_for  # noqa: E402  (the suite's one bounded wait)
+
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
 p.add_argument("--work", required=True)
@@ -50,14 +53,6 @@ def finish():
     sys.exit(1 if failed else 0)
 
 
-def wait_for(pred, seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.05)
-    return pred()
 
 
 # ── X: the left button as the server sees it ─────────────────────────────────────────
