@@ -18,12 +18,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib/private-dbus.sh"
 set -eu
 
-# The daemons below must not inherit the caller's descriptors: a parent that waits for a pipe
-# or socket to close (Foundation's Process does) would otherwise wait until the daemons exit.
-for fd in /proc/$$/fd/*; do
-    fd=${fd##*/}
-    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
-done
+close_inherited_fds   # the daemons below must not hold the caller's pipes open
 
 cmd=${1:-}
 dir=${2:-}
@@ -59,10 +54,9 @@ enable-reflector=no
 CONF
 }
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 start_bus() {
-    if alive "$dir/dbus.pid"; then return 0; fi
+    if pidfile_alive "$dir/dbus.pid"; then return 0; fi
     rm -f "$dir/dbus.pid" "$dir/dbus.sock"
     dbus-daemon --config-file="$dir/dbus.conf" --fork --print-pid \
         > "$dir/dbus.pid.out" 2> "$dir/dbus.log" < /dev/null
@@ -79,7 +73,7 @@ avahi_ready() {
 }
 
 start_avahi() {
-    if alive "$dir/avahi.pid"; then return 0; fi
+    if pidfile_alive "$dir/avahi.pid"; then return 0; fi
     mkdir -p "$dir/run"
     rm -f "$dir/run/pid" "$dir/run/socket"
     # mount point for the private bind mount (an empty directory; harmless if it exists)
@@ -94,7 +88,7 @@ start_avahi() {
     i=0
     until avahi_ready; do
         i=$((i + 1))
-        if [ $i -gt 100 ] || ! alive "$dir/avahi.pid"; then
+        if [ $i -gt 100 ] || ! pidfile_alive "$dir/avahi.pid"; then
             echo "avahi-daemon did not start; log:" >&2; cat "$dir/avahi.log" >&2; exit 1
         fi
         sleep 0.05
@@ -106,20 +100,6 @@ start_avahi() {
         i=$((i + 1)); [ $i -gt 100 ] && break
         sleep 0.05
     done
-}
-
-stop_pid() {
-    f=$1
-    if alive "$f"; then
-        p=$(cat "$f")
-        kill "$p" 2>/dev/null || true
-        i=0
-        while kill -0 "$p" 2>/dev/null; do
-            i=$((i + 1)); [ $i -gt 60 ] && { kill -9 "$p" 2>/dev/null || true; break; }
-            sleep 0.05
-        done
-    fi
-    rm -f "$f"
 }
 
 case "$cmd" in
@@ -136,11 +116,11 @@ start-avahi)
     echo "REMOTION_AVAHI_PID=$(cat "$dir/avahi.pid")"
     ;;
 stop-avahi)
-    stop_pid "$dir/avahi.pid"
+    stop_pidfile "$dir/avahi.pid"
     ;;
 stop)
-    stop_pid "$dir/avahi.pid"
-    stop_pid "$dir/dbus.pid"
+    stop_pidfile "$dir/avahi.pid"
+    stop_pidfile "$dir/dbus.pid"
     rm -f "$dir/dbus.sock" "$dir/dbus.pid.out"
     ;;
 *)

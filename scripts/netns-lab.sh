@@ -14,10 +14,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib/private-dbus.sh"
 set -eu
 
-for fd in /proc/$$/fd/*; do
-    fd=${fd##*/}
-    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
-done
+close_inherited_fds   # the daemons below must not hold the caller's pipes open
 
 cmd=${1:-}
 root=${2:-/tmp/remotion-netns-lab}
@@ -26,19 +23,6 @@ id=$(printf '%s' "$root" | cksum | cut -d' ' -f1)
 id=$(printf '%06d' $((id % 1000000)))
 ns_a=remotion-a-$id ns_b=remotion-b-$id if_a=rma$id if_b=rmb$id
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
-
-stop_pid() {
-    if alive "$1"; then
-        p=$(cat "$1"); kill "$p" 2>/dev/null || true
-        i=0
-        while kill -0 "$p" 2>/dev/null; do
-            i=$((i + 1)); [ $i -gt 60 ] && { kill -9 "$p" 2>/dev/null || true; break; }
-            sleep 0.05
-        done
-    fi
-    rm -f "$1"
-}
 
 start_host() { # side ns ifname
     side=$1 ns=$2 ifname=$3
@@ -74,7 +58,7 @@ CONF
     until DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/dbus.sock dbus-send --system --print-reply \
             --dest=org.freedesktop.Avahi / org.freedesktop.Avahi.Server.GetState 2>/dev/null | grep -q 'int32 2'; do
         i=$((i + 1))
-        if [ $i -gt 200 ] || ! alive "$dir/avahi.pid"; then
+        if [ $i -gt 200 ] || ! pidfile_alive "$dir/avahi.pid"; then
             echo "avahi-daemon in $ns did not start; log:" >&2; cat "$dir/avahi.log" >&2; exit 1
         fi
         sleep 0.05
@@ -114,8 +98,8 @@ ENV
     ;;
 down)
     for side in a b; do
-        stop_pid "$root/$side/avahi.pid"
-        stop_pid "$root/$side/dbus.pid"
+        stop_pidfile "$root/$side/avahi.pid"
+        stop_pidfile "$root/$side/dbus.pid"
         rm -f "$root/$side/dbus.sock"
     done
     ip netns del "$ns_a" 2>/dev/null || true
