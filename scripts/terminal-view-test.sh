@@ -8,16 +8,15 @@
 #   scripts/terminal-view-test.sh BIN HOST_KEYS CLIENT_KEYS WORK_DIR
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/stage.sh
 bin=$1 hostkeys=$2 clientkeys=$3 work=$4
 mkdir -p "$work/home" "$work/view-runtime" artifacts && chmod 700 "$work/view-runtime"
 session="remotion-view-$$"
 failed=0
 fail() { echo "  terminal view: $*"; failed=1; }
 capture() { tmux capture-pane -p -t "$session" >"$1"; }
-cleanup() { tmux kill-session -t "$session" 2>/dev/null; tmux kill-session -t "remotion-hup-$$" 2>/dev/null; }
-trap cleanup EXIT
+on_exit 'tmux kill-session -t "$session" 2>/dev/null; tmux kill-session -t "remotion-hup-$$" 2>/dev/null'
 
-. scripts/lib/ready.sh
 rm -f "$work/view-ready.json"
 tmux new-session -d -s "$session" -x 100 -y 45 \
   "env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_SESSION_TYPE REMOTION_NO_UINPUT=1 HOME='$work/home' XDG_CONFIG_HOME='$work/home/.config' XDG_RUNTIME_DIR='$work/view-runtime' '$bin' host --name 'View Test' \

@@ -15,17 +15,20 @@
 #
 # At exit, in this order: every pid in `pids` gets $stop_signal (TERM unless the script sets
 # it, e.g. INT for a host that should unwind) and is waited for; the on_exit commands run,
-# newest first; then $work is removed (KEEP_WORK=1 keeps it and says where). The exit status
-# is the script's. It also sources ready.sh (wait_ready, ready_value, ready_require) and
-# xvfb.sh (start_xvfb, whose server it adds to `pids`, and the X witnesses).
+# newest first; then the directory stage_workdir made is removed (KEEP_WORK=1 keeps it and
+# says where). The exit status is the script's. It also sources ready.sh (wait_ready,
+# ready_value, ready_require) and xvfb.sh (start_xvfb, whose server joins `pids`; the X
+# witnesses).
 
 pids=()
 stop_signal=TERM
 work=""
+_stage_workdir=""   # the directory stage_workdir made: the only one the trap removes
 _stage_exit_commands=()
 
 stage_workdir() { # [PREFIX]
     work=$(mktemp -d "${TMPDIR:-/tmp}/${1:-remotion}.XXXXXX") || { echo "no temporary directory" >&2; exit 1; }
+    _stage_workdir=$work
     trap _stage_exit EXIT
 }
 
@@ -53,8 +56,8 @@ _stage_exit() {
     for p in "${pids[@]}"; do kill "-$stop_signal" "$p" 2>/dev/null; done
     for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
     for ((i = ${#_stage_exit_commands[@]} - 1; i >= 0; i--)); do eval "${_stage_exit_commands[i]}"; done
-    if [[ -n $work ]]; then
-        if [[ -n ${KEEP_WORK:-} ]]; then echo "kept $work" >&2; else rm -rf "$work"; fi
+    if [[ -n $_stage_workdir ]]; then
+        if [[ -n ${KEEP_WORK:-} ]]; then echo "kept $_stage_workdir" >&2; else rm -rf "$_stage_workdir"; fi
     fi
     return "$status"
 }
