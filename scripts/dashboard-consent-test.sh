@@ -16,14 +16,7 @@ stage_workdir remotion-dashboard-consent
 mkdir -p artifacts
 
 export XDG_CONFIG_HOME="$work/config"   # no user config
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject log --no-discovery --dashboard-port 0 \
-    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
-host_pid=$!
-pids+=($host_pid)
-if ! wait_ready "$work/ready.json" "$host_pid" 30 || ! ready_require "$work/ready.json" dashboardURL webPort >/dev/null; then
-    echo "dashboard-consent-test: the host did not become ready:"; cat "$work/host.err"
-    echo "0 passed, 1 failed"; exit 1
-fi
+start_stage_host dashboard-consent-test "dashboardURL webPort" --inject log --dashboard-port 0 --web-port 0
 dashboard=$(ready_value "$work/ready.json" dashboardURL)
 mkdir -p "$work/profiles"
 

@@ -10,11 +10,8 @@
 set -u
 cd "$(dirname "$0")/.."
 
-netns_precheck() {
-    /usr/bin/python3 -c 'import dbusmock' 2>/dev/null || { echo "logind-session-test: python3-dbusmock is missing"; return 1; }
-}
 . scripts/lib/private-netns.sh
-enter_private_netns logind-session-test "Xvfb dbus-daemon gdbus python3" "$@"
+enter_private_netns logind-session-test "Xvfb dbus-daemon gdbus python3 py:dbusmock" "$@"
 
 stage_workdir remotion-logind
 start_xvfb "$work" || { echo "0 passed, 1 failed"; exit 1; }

@@ -9,11 +9,8 @@
 set -u
 cd "$(dirname "$0")/.."
 
-netns_precheck() {
-    /usr/bin/python3 -c 'import dbusmock, dbus' 2>/dev/null || { echo "notify-consent-test: python3-dbusmock is missing"; return 1; }
-}
 . scripts/lib/private-netns.sh
-enter_private_netns notify-consent-test "dbus-daemon gdbus" "$@"
+enter_private_netns notify-consent-test "dbus-daemon gdbus py:dbusmock py:dbus" "$@"
 
 stage_workdir remotion-notify-consent
 fail() { echo "notify-consent-test: $1"; for f in "$work"/*.err; do echo "--- $f"; tail -8 "$f"; done; echo "0 passed, 1 failed"; exit 1; }
@@ -29,15 +26,11 @@ owned() { gdbus call --session --dest org.freedesktop.DBus --object-path /org/fr
 for _ in $(seq 100); do owned && break; sleep 0.05; done
 owned || fail "the mock notification server did not take its name"
 
-env -u DISPLAY -u WAYLAND_DISPLAY REMOTION_NO_UINPUT=1 HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" \
-  "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --dashboard-port 0 --web-port 0 --pair-at-start --no-discovery \
-  --inject log --data-dir "$work/data" --ready-file "$work/ready.json" >"$work/host.out" 2>"$work/host.err" & host=$!
-pids+=("$host")
-for _ in $(seq 300); do [[ -s $work/ready.json ]] && break; kill -0 "$host" 2>/dev/null || break; sleep 0.05; done
-ready_require "$work/ready.json" pairingURL >/dev/null || fail "the host did not become ready"
+host_env=(-u DISPLAY -u WAYLAND_DISPLAY REMOTION_NO_UINPUT=1 HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config")
+start_stage_host notify-consent-test pairingURL --dashboard-port 0 --web-port 0 --pair-at-start --inject log
 
 timeout 60 /usr/bin/python3 e2e/notify/notify_consent.py "$REMOTION_BIN" "$work/data" "$work/ready.json"
 rc=$?
-kill -INT "$host"; wait "$host" 2>/dev/null
+stop_pid "$host_pid" INT
 [[ $rc -ne 0 ]] && { echo "--- host stderr"; tail -12 "$work/host.err"; echo "--- mock"; tail -5 "$work/mock.err"; }
 exit $rc

@@ -28,15 +28,8 @@ start_xi2_witness "$work/xi2.log"; xi2=$?
 pids+=($xi2_pid)
 [ $xi2 -eq 0 ] || { echo "0 passed, 1 failed"; exit 1; }
 export XDG_CONFIG_HOME="$work/config"   # no user config: pointer mode, default settings
-"$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --dashboard-port 0 --pair-at-start \
-    --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" > "$work/host.out" 2> "$work/host.err" &
-host_pid=$!
-pids+=($host_pid)
 # The host's readiness signal carries every value the test needs (scripts/lib/ready.sh).
-if ! wait_ready "$work/ready.json" "$host_pid" 30 || ! ready_require "$work/ready.json" pairingURL dashboardPort >/dev/null; then
-    echo "web-controller-test: the host did not become ready:"; cat "$work/host.err"
-    echo "0 passed, 1 failed"; exit 1
-fi
+start_stage_host web-controller-test "pairingURL dashboardPort" --inject xtest --dashboard-port 0 --pair-at-start --web-port 0
 url=$(ready_value "$work/ready.json" pairingURL)
 dashboard=$(ready_value "$work/ready.json" dashboardPort)
 dashboard_url=$(ready_value "$work/ready.json" dashboardURL)   # its token: the ready file is 0600, like the address file

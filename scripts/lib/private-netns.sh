@@ -5,7 +5,8 @@
 #   netns_precheck() { ...; }          # optional: more checks outside, before the build
 #   enter_private_netns NAME "TOOL ..." "$@"
 #
-# Outside a namespace: checks unshare, ip and each TOOL, runs netns_precheck if the script
+# Outside a namespace: checks unshare, ip and each TOOL (py:MODULE: that /usr/bin/python3
+# imports MODULE), runs netns_precheck if the script
 # defines it, exports REMOTION_BIN from build_remotion (scripts/lib/stage.sh: built unless
 # REMOTION_SKIP_BUILD is set or REMOTION_BIN already names the binary; NETNS_BUILD_CONFIG=release
 # for a release build, debug by default) and runs the script again inside `unshare -n` with the
@@ -20,7 +21,11 @@ enter_private_netns() { # name, tools (space-separated), the script's own argume
     shift 2
     if [ -z "${REMOTION_IN_NETNS:-}" ]; then
         for tool in unshare ip $tools; do
-            command -v "$tool" >/dev/null || stage_fail "$name" "$tool is missing (bash scripts/setup.sh installs it)"
+            case $tool in
+            py:*) /usr/bin/python3 -c "import ${tool#py:}" 2>/dev/null \
+                    || stage_fail "$name" "Python's ${tool#py:} is missing (bash scripts/setup.sh --test installs it)" ;;
+            *) command -v "$tool" >/dev/null || stage_fail "$name" "$tool is missing (bash scripts/setup.sh installs it)" ;;
+            esac
         done
         if declare -F netns_precheck >/dev/null; then netns_precheck || exit 1; fi
         REMOTION_BIN=$(build_remotion "$config") || stage_fail "$name" "build failed"; export REMOTION_BIN

@@ -12,6 +12,11 @@
 #   dir=$(swift_bin_dir [CONFIG])     where SwiftPM puts CONFIG's (debug's) products
 #   port=$(free_udp_port)             a UDP (free_tcp_port: TCP) port on 127.0.0.1 the kernel picked
 #   stage_fail NAME MESSAGE           the stage's one line and "0 passed, 1 failed", exit 1
+#   start_stage_host NAME "KEY..." FLAGS...   `$REMOTION_BIN host` on 127.0.0.1 (ports from the
+#                                     kernel, no discovery, data in $work/data, output in
+#                                     $work/host.out and host.err, env from the host_env array);
+#                                     sets host_pid (in pids); waits for $work/ready.json with
+#                                     every KEY in it, else fails the stage with the host's stderr
 #
 # At exit, in this order: every pid in `pids` gets $stop_signal (TERM unless the script sets
 # it, e.g. INT for a host that should unwind) and is waited for; the on_exit commands run,
@@ -94,6 +99,19 @@ stage_fail() { # NAME MESSAGE
     echo "$1: $2"
     echo "0 passed, 1 failed"
     exit 1
+}
+
+host_env=()
+start_stage_host() { # NAME "KEY..." FLAGS...
+    local name=$1 keys=$2; shift 2
+    env "${host_env[@]}" "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --no-discovery --data-dir "$work/data" \
+        --ready-file "$work/ready.json" "$@" >"$work/host.out" 2>"$work/host.err" &
+    host_pid=$!; pids+=("$host_pid")
+    # shellcheck disable=SC2086  # the keys are words
+    if ! wait_ready "$work/ready.json" "$host_pid" 30 || ! ready_require "$work/ready.json" $keys >/dev/null; then
+        echo "$name: the host did not become ready:"; cat "$work/host.err"
+        echo "0 passed, 1 failed"; exit 1
+    fi
 }
 
 . scripts/lib/ready.sh

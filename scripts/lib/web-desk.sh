@@ -23,14 +23,9 @@ start_web_desk() {
     mkdir -p "$work/config/remotion"
     printf '[mapping]\n"fps.calibration" = "counts"\n"fps.counts_per_360" = 400\n"flick.stick" = "right"\n' \
         > "$work/config/remotion/config.toml"
-    "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --inject xtest --no-discovery --no-dashboard --pair-at-start \
-        --web-port 0 --data-dir "$work/data" --ready-file "$work/ready.json" "$@" > "$work/host.out" 2> "$work/host.err" &
-    hostpid=$!
-    pids+=($hostpid)
+    # The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
+    start_stage_host "the desk" pairingURL --inject xtest --no-dashboard --pair-at-start --web-port 0 "$@"
+    hostpid=$host_pid url=$(ready_value "$work/ready.json" pairingURL)
     python3 e2e/web/consent.py "$work/data" 300 &
     pids+=($!)
-    # The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
-    if ! wait_ready "$work/ready.json" "$hostpid" 30 || ! url=$(ready_require "$work/ready.json" pairingURL); then
-        cat "$work/host.err"; fail "the host did not become ready with a pairing link"
-    fi
 }
