@@ -2,14 +2,16 @@
 import Foundation
 import Logging
 import RemotionHostLogic
+import RemotionNetwork
 import RemotionSystem
 import ServiceLifecycle
 
 /// Asks the person at the computer about each phone waiting to pair with a desktop
 /// notification (Accept / Deny), beside the dashboard and the terminal view, which answer
 /// the same requests (whoever answers first wins). `ConsentNotifications` decides; this
-/// polls the waiting list every 250 ms and carries the steps to `DesktopNotifier`. Without a
-/// session bus (a server, a unit outside the graphical session) it says so once and waits.
+/// polls the waiting list every 250 ms and carries the steps to `DesktopNotifier`, whose
+/// events come from the notification server alone (its unique name). Without a session bus
+/// (a server, a unit outside the graphical session) it says so once and waits.
 struct ConsentNotificationService: Service {
     let devices: PairedDevices
     let logger: Logger
@@ -56,11 +58,22 @@ struct ConsentNotificationService: Service {
                 for await next in inputs {
                     switch next {
                     case .tick: apply(plan.update(waiting: waiting()), to: &plan, notifier: notifier)
-                    case let .event(.action(id, key)):
-                        guard let (reference, accept) = plan.action(id: id, key: key) else { continue }
-                        said(devices.answer(reference: reference, accept: accept), reference: reference)
+                    case let .event(.action(id, key, server)):
+                        switch plan.action(id: id, key: key, server: server, now: MonotonicClock.now()) {
+                        case nil: continue
+                        case .accept(let reference)?:
+                            said(devices.answer(reference: reference, accept: true), reference: reference)
+                        case .deny(let reference)?:
+                            said(devices.answer(reference: reference, accept: false), reference: reference)
+                        case let .tooSoon(reference, dismiss)?:
+                            logger.info("phone \(reference): a notification's answer came within a second of it showing; not taken, shown again: check the name and code")
+                            apply([dismiss], to: &plan, notifier: notifier)
+                        }
                         apply(plan.update(waiting: waiting()), to: &plan, notifier: notifier)
-                    case let .event(.closed(id, _)): plan.closed(id: id)
+                    case let .event(.closed(id, _, server)): plan.closed(id: id, server: server)
+                    case let .event(.serverChanged(server)):
+                        plan.serverChanged(to: server)
+                        apply(plan.update(waiting: waiting()), to: &plan, notifier: notifier)
                     }
                 }
                 group.cancelAll()
@@ -69,7 +82,7 @@ struct ConsentNotificationService: Service {
             input.finish()
         }
         // The host stops: nothing is left asking.
-        for id in plan.shown.values { notifier.dismiss(id) }
+        for note in plan.shown.values { notifier.dismiss(note.id, server: note.server) }
     }
 
     private func waiting() -> [ConsentNotifications.Phone] {
@@ -79,14 +92,15 @@ struct ConsentNotificationService: Service {
     private func apply(_ steps: [ConsentNotifications.Step], to plan: inout ConsentNotifications, notifier: DesktopNotifier) {
         for step in steps {
             switch step {
-            case .dismiss(let id): notifier.dismiss(id)
+            case let .dismiss(id, server): notifier.dismiss(id, server: server)
             case .show(let phone):
                 let (summary, body) = ConsentNotifications.text(for: phone)
                 do {
-                    plan.shown(phone.reference, as: try notifier.show(app: "Remotion", summary: summary, body: body,
-                                                                      actions: ConsentNotifications.actions))
+                    let note = try notifier.show(app: "Remotion", summary: summary, body: body,
+                                                 actions: ConsentNotifications.actions)
+                    plan.shown(phone.reference, as: note.id, server: note.server, now: MonotonicClock.now())
                 } catch {
-                    plan.shown(phone.reference, as: nil)
+                    plan.refused(phone.reference)
                     logger.warning("desktop notification for phone '\(TextFormat.sanitize(phone.name))' not shown (\(error))")
                 }
             }

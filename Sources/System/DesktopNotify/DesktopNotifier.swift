@@ -5,14 +5,24 @@ import Glibc
 /// Desktop notifications with actions through the session bus's
 /// org.freedesktop.Notifications (GNOME Shell, KDE Plasma, dunst, mako…), via the C shim
 /// `CDesktopNotify` (GDBus loaded at run time). `events` delivers what the person did:
-/// an action chosen, a notification closed. Owned by one task: `show` and `dismiss` are
-/// called from it (the shim's calls are synchronous and thread-safe); the callbacks arrive
-/// on the shim's own thread and only yield into `events`.
+/// an action chosen, a notification closed — taken only from the notification server's
+/// unique name, which each event names — and every change of that server (a notification
+/// id is one server's). Owned by one task: `show` and `dismiss` are called from it (the
+/// shim's calls are synchronous and thread-safe); the callbacks arrive on the shim's own
+/// thread and only yield into `events`, in the order the server's signals came.
 package final class DesktopNotifier {
     package enum Event: Sendable, Equatable {
-        case action(id: UInt32, key: String)
+        case action(id: UInt32, key: String, server: String)
         /// 1 expired, 2 dismissed by the user, 3 closed by a call, 4 other.
-        case closed(id: UInt32, reason: UInt32)
+        case closed(id: UInt32, reason: UInt32, server: String)
+        /// org.freedesktop.Notifications has a new owner (its unique name; nil: none).
+        case serverChanged(String?)
+    }
+
+    /// A notification on the screen: its id, and the server (unique name) that gave it.
+    package struct Shown: Sendable, Equatable {
+        package let id: UInt32
+        package let server: String
     }
 
     package let events: AsyncStream<Event>
@@ -34,16 +44,23 @@ package final class DesktopNotifier {
         let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let sink = Unmanaged.passRetained(Sink(continuation))
         var why = [CChar](repeating: 0, count: 256)
-        let onAction: rn_action_fn = { context, id, action in
-            guard let context, let action else { return }
+        let onAction: rn_action_fn = { context, server, id, action in
+            guard let context, let server, let action else { return }
             Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().continuation
-                .yield(.action(id: id, key: String(cString: action)))
+                .yield(.action(id: id, key: String(cString: action), server: String(cString: server)))
         }
-        let onClosed: rn_closed_fn = { context, id, reason in
-            guard let context else { return }
-            Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().continuation.yield(.closed(id: id, reason: reason))
+        let onClosed: rn_closed_fn = { context, server, id, reason in
+            guard let context, let server else { return }
+            Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().continuation
+                .yield(.closed(id: id, reason: reason, server: String(cString: server)))
         }
-        guard let handle = rn_notifier_open(onAction, onClosed, sink.toOpaque(), &why, why.count) else {
+        let onServer: rn_server_fn = { context, server in
+            guard let context, let server else { return }
+            let name = String(cString: server)
+            Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().continuation
+                .yield(.serverChanged(name.isEmpty ? nil : name))
+        }
+        guard let handle = rn_notifier_open(onAction, onClosed, onServer, sink.toOpaque(), &why, why.count) else {
             sink.release()
             throw Unavailable(description: text(why))
         }
@@ -59,19 +76,21 @@ package final class DesktopNotifier {
     }
 
     /// Shows a notification with `actions` (key, label), staying until answered or dismissed.
-    /// Its id; throws the server's refusal.
-    package func show(app: String, summary: String, body: String, actions: [(key: String, label: String)]) throws(Unavailable) -> UInt32 {
+    /// `body` is markup on servers with body-markup: escape what comes from outside. Its id
+    /// and server; throws the server's refusal (or that none runs).
+    package func show(app: String, summary: String, body: String, actions: [(key: String, label: String)]) throws(Unavailable) -> Shown {
         var why = [CChar](repeating: 0, count: 256)
+        var server = [CChar](repeating: 0, count: 256)
         let strings = actions.flatMap { [$0.key, $0.label] }
         let id = withCStrings(strings) { pointers in
-            rn_notifier_show(handle, app, summary, body, pointers, strings.count, 0, &why, why.count)
+            rn_notifier_show(handle, app, summary, body, pointers, strings.count, 0, &server, server.count, &why, why.count)
         }
         guard id != 0 else { throw Unavailable(description: text(why)) }
-        return id
+        return Shown(id: id, server: text(server))
     }
 
-    /// Closes notification `id` (answered elsewhere, or its request expired).
-    package func dismiss(_ id: UInt32) { rn_notifier_dismiss(handle, id) }
+    /// Closes notification `id` of `server` (answered elsewhere, or its request expired).
+    package func dismiss(_ id: UInt32, server: String) { rn_notifier_dismiss(handle, server, id) }
 }
 
 /// A C buffer's text up to its NUL.
