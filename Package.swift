@@ -65,6 +65,7 @@ let package = Package(
             .target(name: "CX11", condition: .when(platforms: [.linux])),
             .target(name: "CAvahi", condition: .when(platforms: [.linux])),
             .target(name: "CDesktopNotify", condition: .when(platforms: [.linux])),
+            .target(name: "CWayland", condition: .when(platforms: [.linux])),
             "CQREncode",
         ], path: "Sources/System"),
         .target(name: "RemotionApp", dependencies: [
@@ -111,6 +112,10 @@ let package = Package(
         // loaded at run time like GStreamer: no -dev package, and a host with no session bus
         // runs without them.
         .target(name: "CDesktopNotify", path: "Sources/CLibraries/CDesktopNotify",
+                linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // Injection on wlroots compositors (virtual pointer and keyboard protocols) through
+        // libwayland-client, loaded at run time: no -dev package, the .deb's Depends unchanged.
+        .target(name: "CWayland", path: "Sources/CLibraries/CWayland",
                 linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CQREncode", path: "Sources/CLibraries/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),

@@ -23,6 +23,8 @@ extension HostDaemon {
             /// The host's profile (button map and mapping settings) and where it is saved.
             package var profile = MappingProfile()
             package var configPath: String?
+            /// The output absolute motion covers (`--output`, wlroots injector); nil: the whole layout.
+            package var output: String?
         }
 
         /// The phone page (HTTPS, WebSocket and WebRTC data channels).

@@ -59,7 +59,8 @@ package struct HostDaemon: Sendable {
                                                                          now: Date().timeIntervalSince1970)
         if let calibrationNote { logger.warning("\(calibrationNote)") }
         let makeSink: @Sendable () throws -> HostPipeline = {
-            let made = try InjectorFactory.make(choice, environment: environment, log: InjectionLogOutput(write: console.injected))
+            let made = try InjectorFactory.make(choice, environment: environment, output: options.injection.output,
+                                                log: InjectionLogOutput(write: console.injected))
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), profile: profile, logger: logger,
                                         injectorReason: made.reason, publisher: publisher)
             pipeline.identity = (name: instanceName, listen: "")

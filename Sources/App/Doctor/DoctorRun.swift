@@ -84,7 +84,10 @@ package enum DoctorRun {
 
         // Injection.
         let uinput = DoctorProbes.access("/dev/uinput")
-        let facts = InjectorFacts(environment: o.environment, uinput: uinput, platform: InjectorFactory.platform)
+        let compositor = InjectorFactory.compositorFacts(o.environment)
+        let facts = InjectorFacts(environment: o.environment, uinput: uinput, platform: InjectorFactory.platform,
+                                  compositor: compositor)
+        if let compositor { lines.append(DoctorChecks.compositor(compositor)) }
         lines.append(DoctorChecks.injector(o.inject, facts))
         lines.append(DoctorChecks.uinput(uinput, needed: InjectorSelection.decide(o.inject, facts).backend == .uinput))
         lines.append(DoctorChecks.uhid(DoctorProbes.access("/dev/uhid"), gamepad: o.gamepad,

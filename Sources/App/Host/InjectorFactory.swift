@@ -26,13 +26,16 @@ package enum InjectorFactory {
     /// Opens the backend. Throws `InjectionError` with a message saying what to fix.
     package static func make(_ choice: InjectorChoice, environment: [String: String],
                             screen: ScreenGeometry = ScreenGeometry(width: 1920, height: 1080),
+                            output: String? = nil,
                             log: InjectionLogOutput = InjectionLogOutput()) throws(InjectionError) -> Made {
-        let facts = InjectorFacts(environment: environment, uinput: uinputAccess(), platform: platform)
+        let compositor = choice == .auto ? compositorFacts(environment) : nil
+        let facts = InjectorFacts(environment: environment, uinput: uinputAccess(), platform: platform,
+                                  compositor: compositor)
         let decision = InjectorSelection.decide(choice, facts)
         if let fix = decision.fix {
             throw InjectionError(.unavailable, backend: decision.backend.rawValue, fix)
         }
-        var backend = try open(decision.backend, environment: environment, screen: screen, log: log)
+        var backend = try open(decision.backend, environment: environment, screen: screen, output: output, log: log)
         if environment[echoVariable] == "1", decision.backend != .log {
             backend = EchoingBackend(backend, sink: log.line, flush: log.flush)
         }
@@ -41,7 +44,7 @@ package enum InjectorFactory {
     }
 
     private static func open(_ backend: InjectorChoice, environment: [String: String], screen: ScreenGeometry,
-                             log: InjectionLogOutput) throws(InjectionError) -> any InjectorBackend {
+                             output: String?, log: InjectionLogOutput) throws(InjectionError) -> any InjectorBackend {
         switch backend {
         case .auto, .log:
             return LogBackend(screen: screen, sink: log.line, flush: log.flush)
@@ -61,6 +64,16 @@ package enum InjectorFactory {
             #else
             throw InjectionError(.unavailable, backend: "uinput", "uinput injection exists on Linux only")
             #endif
+        case .wlroots:
+            #if os(Linux)
+            guard let socket = environment["WAYLAND_DISPLAY"], !socket.isEmpty else {
+                throw InjectionError(.unavailable, backend: "wlroots",
+                                     "WAYLAND_DISPLAY is not set: run the host inside the Wayland session (e.g. from sway's config or a terminal in it)")
+            }
+            return try WaylandBackend(display: socket, output: output)
+            #else
+            throw InjectionError(.unavailable, backend: "wlroots", "wlroots injection exists on Linux only")
+            #endif
         case .cgevent:
             #if os(macOS)
             return try CGEventBackend()
@@ -77,6 +90,21 @@ package enum InjectorFactory {
         .macOS
         #else
         .other
+        #endif
+    }
+
+    /// What the compositor at WAYLAND_DISPLAY offers (nil: no WAYLAND_DISPLAY, or not Linux).
+    package static func compositorFacts(_ environment: [String: String]) -> CompositorFacts? {
+        #if os(Linux)
+        guard let socket = environment["WAYLAND_DISPLAY"], !socket.isEmpty else { return nil }
+        switch WaylandProbe.read(display: socket) {
+        case .success(let probe):
+            return CompositorFacts(socket: socket, virtualInput: probe.hasVirtualInput, protocols: probe.inputProtocols,
+                                   outputs: probe.outputs.map(\.description))
+        case .failure(let e): return CompositorFacts(socket: socket, virtualInput: false, problem: e.message)
+        }
+        #else
+        return nil
         #endif
     }
 

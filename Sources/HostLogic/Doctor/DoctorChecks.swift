@@ -113,6 +113,26 @@ package enum DoctorChecks {
         return DoctorLine("injector", .pass, "\(picks) (\(decision.reason))", details: details)
     }
 
+    /// What the Wayland compositor at WAYLAND_DISPLAY offers for injection, and its outputs
+    /// (the names `remotion host --output` takes).
+    package static func compositor(_ c: CompositorFacts) -> DoctorLine {
+        if let problem = c.problem {
+            return DoctorLine("wayland.compositor", .warn, "WAYLAND_DISPLAY=\(c.socket) did not answer as a compositor: \(problem)",
+                              fix: "run doctor inside the Wayland session (WAYLAND_DISPLAY names its socket in XDG_RUNTIME_DIR)")
+        }
+        let protocols = c.protocols.isEmpty ? "no input protocols" : c.protocols.joined(separator: ", ")
+        let outputs = c.outputs.isEmpty ? "no outputs" : "outputs: " + c.outputs.joined(separator: "; ")
+        let details = ["protocols": c.protocols.joined(separator: ","), "outputs": c.outputs.joined(separator: ";")]
+        if c.virtualInput {
+            return DoctorLine("wayland.compositor", .pass,
+                              "WAYLAND_DISPLAY=\(c.socket) offers \(protocols) (the wlroots injector: no root needed); \(outputs)",
+                              details: details)
+        }
+        return DoctorLine("wayland.compositor", .warn,
+                          "WAYLAND_DISPLAY=\(c.socket) offers \(protocols): no wlroots virtual pointer and keyboard; \(outputs)",
+                          fix: "on this compositor the host injects through uinput (the uinput line says how)", details: details)
+    }
+
     package static func uinput(_ access: UInputAccess, needed: Bool) -> DoctorLine {
         guard access != .writable else { return DoctorLine("device.uinput", .pass, "/dev/uinput is writable") }
         return DoctorLine("device.uinput", needed ? .fail : .warn,

@@ -1,7 +1,7 @@
 /// What `--inject` names: one backend, or `auto` (decided by `InjectorSelection`).
 /// The one type for the choice: the command line parses it, the factory opens it.
 package enum InjectorChoice: String, Sendable, Hashable, CaseIterable {
-    case auto, xtest, uinput, cgevent, log, virtual
+    case auto, xtest, uinput, wlroots, cgevent, log, virtual
 }
 
 /// Where /dev/uinput stands for this process.
@@ -19,17 +19,50 @@ package enum InjectorPlatform: Sendable, Hashable {
     case linux, macOS, other
 }
 
+/// What the Wayland compositor at WAYLAND_DISPLAY answered when asked for its globals.
+package struct CompositorFacts: Sendable, Hashable {
+    /// WAYLAND_DISPLAY's value.
+    package var socket: String
+    /// It offers zwlr_virtual_pointer_manager_v1 and zwp_virtual_keyboard_manager_v1.
+    package var virtualInput: Bool
+    /// Why it could not be asked (no socket, not a compositor); nil when it answered.
+    package var problem: String?
+    /// The input-related protocols it offers (for `remotion doctor`).
+    package var protocols: [String]
+    /// Its outputs, one description each ("HEADLESS-1 1280x720 at 0,0 scale 1").
+    package var outputs: [String]
+
+    package init(socket: String, virtualInput: Bool, problem: String? = nil, protocols: [String] = [],
+                 outputs: [String] = []) {
+        self.socket = socket
+        self.virtualInput = virtualInput
+        self.problem = problem
+        self.protocols = protocols
+        self.outputs = outputs
+    }
+
+    /// One clause for a user: what this compositor lacks, or why it did not answer.
+    package var lacking: String {
+        if let problem { return "the Wayland socket did not answer as a compositor (\(problem))" }
+        return "the compositor at WAYLAND_DISPLAY=\(socket) offers no wlroots virtual pointer and keyboard"
+    }
+}
+
 /// What the selection looks at, gathered by the executable and decided here.
 package struct InjectorFacts: Sendable, Hashable {
     /// The process environment (XDG_SESSION_TYPE, WAYLAND_DISPLAY, DISPLAY, REMOTION_NO_UINPUT).
     package var environment: [String: String]
     package var uinput: UInputAccess
     package var platform: InjectorPlatform
+    /// The compositor at WAYLAND_DISPLAY, asked (nil: not asked, or no WAYLAND_DISPLAY).
+    package var compositor: CompositorFacts?
 
-    package init(environment: [String: String], uinput: UInputAccess, platform: InjectorPlatform) {
+    package init(environment: [String: String], uinput: UInputAccess, platform: InjectorPlatform,
+                 compositor: CompositorFacts? = nil) {
         self.environment = environment
         self.uinput = uinput
         self.platform = platform
+        self.compositor = compositor
     }
 
     /// A Wayland session: XDG_SESSION_TYPE=wayland, or WAYLAND_DISPLAY set. (GNOME and KDE
@@ -67,7 +100,8 @@ package struct InjectorDecision: Sendable, Hashable {
 }
 
 package enum InjectorSelection {
-    /// `auto` on Linux: on a Wayland session uinput, always (XTest would move only the
+    /// `auto` on Linux: on a Wayland session the compositor's virtual pointer and keyboard
+    /// when it offers them (wlroots: no root), else uinput (XTest would move only the
     /// XWayland pointer); elsewhere uinput when writable, else XTest when DISPLAY is set,
     /// else the log backend. macOS: CGEvent. A named backend is taken as asked, with a
     /// warning for XTest on a Wayland session.
@@ -82,7 +116,7 @@ package enum InjectorSelection {
                     + "windows and moves their pointer alone; use --inject uinput (docs/INJECTION.md)"
             }
             return d
-        case .uinput, .cgevent, .log, .virtual:
+        case .uinput, .wlroots, .cgevent, .log, .virtual:
             return InjectorDecision(backend: requested, reason: "--inject \(requested.rawValue)")
         }
     }
@@ -93,10 +127,16 @@ package enum InjectorSelection {
         }
         let uinput = facts.platform == .linux ? facts.uinputForAuto : .missing
         if let wayland = facts.waylandSession, facts.platform == .linux {
+            if let compositor = facts.compositor, compositor.virtualInput {
+                return InjectorDecision(backend: .wlroots,
+                                        reason: "auto: the compositor at WAYLAND_DISPLAY=\(compositor.socket) offers "
+                                            + "the wlroots virtual pointer and keyboard (no root needed)")
+            }
             var d = InjectorDecision(backend: .uinput,
                                      reason: "auto: a Wayland session (\(wayland)), where only uinput reaches every window")
             if uinput != .writable {
-                d.fix = "this is a Wayland session (\(wayland)), where only uinput reaches every window, and "
+                d.fix = "this is a Wayland session (\(wayland)) where only uinput reaches every window"
+                    + (facts.compositor.map { " (\($0.lacking))" } ?? "") + ", and "
                     + UInputAdvice.problem(uinput) + ": " + UInputAdvice.remedy(uinput)
             }
             return d
