@@ -12,6 +12,13 @@ package protocol TextTypingBackend: InjectorBackend {
     func restoreBorrowedKeycodes()
 }
 
+/// The backend that types for `backend`: itself, or what an `EchoingBackend` wraps (typed
+/// text is not echoed: the echo is the events' record). nil when it cannot type.
+package func textTypist(_ backend: any InjectorBackend) -> (any TextTypingBackend)? {
+    if let echoing = backend as? EchoingBackend { return textTypist(echoing.inner) }
+    return backend as? any TextTypingBackend
+}
+
 /// Unicode characters as X11 keysyms (X11/keysymdef.h: "Unicode characters"):
 /// Latin-1 printable characters are their own code point, every other character is
 /// 0x01000000 + its code point; the control characters the phone keyboard sends for

@@ -24,8 +24,8 @@ extension HostPipeline {
         guard !injector.isSuspended else {
             return .untyped(text, reason: "this computer's desktop session is not the active one (another user is at the screen)")
         }
-        guard let typist = injector.backend as? any TextTypingBackend else {
-            return .untyped(text, reason: "the \(injector.backend.name) injector cannot type text; run the host with --inject xtest on an X11 session")
+        guard let typist = textTypist(injector.backend) else {
+            return .untyped(text, reason: "the \(injector.backend.name) injector cannot type text; run the host with --inject xtest on an X11 session or --inject wlroots on sway and other wlroots compositors")
         }
         do {
             let missing = try typist.type(text)
@@ -51,7 +51,7 @@ extension HostPipeline {
             logger.info("desktop session active again: injecting", metadata: ["dropped": "\(injector.droppedWhileSuspended)"])
         } else {
             if let error = injector.suspend() { fail(error) }
-            if let typist = injector.backend as? any TextTypingBackend { typist.restoreBorrowedKeycodes() }
+            if let typist = textTypist(injector.backend) { typist.restoreBorrowedKeycodes() }
             logger.info("desktop session inactive (another user's session is active): every held input released, input dropped until it is active again")
         }
     }

@@ -195,7 +195,7 @@ package final class HostPipeline: HostEventSink {
                     }
                 }
             case .restoreBorrowedKeycodes:
-                if let typist = injector.backend as? any TextTypingBackend { typist.restoreBorrowedKeycodes() }
+                if let typist = textTypist(injector.backend) { typist.restoreBorrowedKeycodes() }
             }
             i += 1
         }
