@@ -13,8 +13,9 @@ set -euo pipefail
 demo=(
   pkg-config zlib1g-dev libqrencode-dev libx11-dev libxtst-dev
   libavahi-client-dev
-  # (GStreamer, for the web controller's data channels, is loaded at run time: the build
-  # needs none of it; the test set-up installs it)
+  # (GStreamer, for the web controller's data channels, and libwayland-client, for the
+  # wlroots injector, are loaded at run time: the build needs none of them; the test set-up
+  # installs what its stages use)
 )
 # What the tests use besides.
 test=(
@@ -32,6 +33,8 @@ test=(
   dpkg-dev lintian mmdebstrap   # the package stage (scripts/package-test.sh)
   appstream desktop-file-utils  # ... which validates the app menu entry and its AppStream metadata
   python3-dbusmock              # logind faked on a private bus (scripts/logind-session-test.sh)
+  sway                          # the wlroots injector's compositor, headless (scripts/wayland-sway-test.sh)
+  libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev   # ... and its witness client, built there
 )
 
 mode=demo

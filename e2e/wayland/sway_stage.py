@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""The wlroots injector against a real compositor: headless sway 1.7 (pixman, no GPU), run
+by scripts/wayland-sway-test.sh as a throwaway unprivileged user (sway refuses root) inside a
+network namespace that has only lo. Everything here runs as that user. Stdlib only.
+
+Two outputs of different sizes and scales side by side (HEADLESS-1 1280x720 scale 1 at 0,0;
+HEADLESS-2 1024x768 scale 2, so 512x384 logical, at 1280,0), a witness client fullscreen on
+each (e2e/wayland/wl_witness.c: what the compositor delivered to it, never the host's log).
+`remotion host --inject auto --output NAME`, fed by a phone page's WebSocket (pairing, motion,
+buttons, text as the page sends them). Checks:
+  1. auto picks the wlroots protocols (no uinput) and says so in one line; doctor names the
+     compositor's protocols, its outputs and the choice;
+  2. on each output the aimed spot (the host's own move_to, REMOTION_ECHO_INJECTED) is where
+     the witness on that output sees the pointer, and aiming straight ahead lands mid-output;
+  3. a click arrives once (press, release) on the output's witness;
+  4. a line with non-ASCII text arrives as text through the keymap the host uploaded;
+  5. sway stops mid-stream: the host keeps running, says so in one line, and when a new sway
+     is up on the same socket its pointer moves again (retried);
+  6. a WAYLAND_DISPLAY socket that is no compositor: one line, exit 1, no crash.
+Prints 'N passed, N failed'."""
+import argparse, glob, json, os, signal, socket, subprocess, sys, threading, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
+import raw_page_client  # noqa: E402
+
+p = argparse.ArgumentParser()
+p.add_argument("--bin", required=True)
+p.add_argument("--witness", required=True)
+p.add_argument("--work", required=True)
+a = p.parse_args()
+work = a.work
+runtime = os.path.join(work, "run")
+os.makedirs(runtime, mode=0o700, exist_ok=True)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))   # the stage's timeout: stop what we started
+checks = raw_page_client.Checks()
+check = checks.check
+procs = []
+SOCKET = "wayland-1"   # the first name libwayland gives in an empty runtime directory
+OUTPUTS = {"HEADLESS-1": (0, 0, 1280, 720), "HEADLESS-2": (1280, 0, 512, 384)}
+
+
+def wait_for(pred, seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.05)
+    return pred()
+
+
+def base_env(**more):
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", work), "XDG_RUNTIME_DIR": runtime,
+           "LANG": "C.UTF-8"}
+    env.update(more)
+    return env
+
+
+def start(args, out, **env):
+    proc = subprocess.Popen(args, stdout=open(out, "w"), stderr=subprocess.STDOUT, env=base_env(**env))
+    procs.append(proc)
+    return proc
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def finish():
+    for proc in reversed(procs):
+        stop(proc)
+    checks.finish()
+
+
+def sway_up(n):
+    """Starts sway (its config's exec touches a ready file once it runs) with two outputs."""
+    ready = os.path.join(work, f"sway{n}.ready")
+    conf = os.path.join(work, f"sway{n}.conf")
+    with open(conf, "w") as f:
+        f.write(f"""output HEADLESS-1 resolution 1280x720 position 0 0 scale 1
+output HEADLESS-2 resolution 1024x768 position 1280 0 scale 2
+workspace 1 output HEADLESS-1
+workspace 2 output HEADLESS-2
+assign [app_id="witness-1"] workspace 1
+assign [app_id="witness-2"] workspace 2
+for_window [app_id="witness-.*"] fullscreen enable
+focus_follows_mouse yes
+exec /bin/touch {ready}
+""")
+    sway = start(["sway", "-c", conf], os.path.join(work, f"sway{n}.log"),
+                 WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman")
+    if not wait_for(lambda: os.path.exists(ready) or sway.poll() is not None, 20) or sway.poll() is not None:
+        check(f"sway {n} starts headless as an unprivileged user", False, open(os.path.join(work, f"sway{n}.log")).read()[-800:])
+        finish()
+    sockets = [os.path.basename(s) for s in glob.glob(os.path.join(runtime, "wayland-*")) if not s.endswith(".lock")]
+    check(f"sway {n} listens on {SOCKET} in its own runtime directory", sockets == [SOCKET], sockets)
+    ipc = glob.glob(os.path.join(runtime, f"sway-ipc.*.{sway.pid}.sock"))
+    swaymsg = lambda *args: subprocess.run(["swaymsg", "-s", ipc[0], *args], capture_output=True, text=True, timeout=10,
+                                           env=base_env())
+    swaymsg("create_output")
+    swaymsg("output HEADLESS-2 resolution 1024x768 position 1280 0 scale 2")
+    outputs = json.loads(swaymsg("-t", "get_outputs", "-r").stdout)
+    got = {o["name"]: (o["rect"]["x"], o["rect"]["y"], o["rect"]["width"], o["rect"]["height"]) for o in outputs}
+    check(f"sway {n} has two outputs of different sizes and scales side by side", got == OUTPUTS, got)
+    witnesses = {}
+    for i, name in enumerate(OUTPUTS, 1):
+        swaymsg(f"workspace {i}")
+        out = os.path.join(work, f"witness{n}-{i}.out")
+        start([a.witness, f"witness-{i}"], out, WAYLAND_DISPLAY=SOCKET)
+        witnesses[name] = out
+        size = OUTPUTS[name][2:]
+        line = wait_for(lambda: next((l for l in lines(out) if l.startswith("ready")), None), 10)
+        check(f"sway {n}: the witness on {name} is shown fullscreen", line == f"ready {size[0]} {size[1]}", line)
+    return sway, swaymsg, witnesses
+
+
+def lines(path):
+    try:
+        return open(path, encoding="utf-8", errors="replace").read().splitlines()
+    except FileNotFoundError:
+        return []
+
+
+class Host:
+    def __init__(self, n, output, wayland=SOCKET):
+        self.out, self.err = os.path.join(work, f"host{n}.out"), os.path.join(work, f"host{n}.err")
+        self.data = os.path.join(work, "data")
+        ready = os.path.join(work, f"host{n}.ready")
+        args = [a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "auto", "--no-discovery",
+                "--no-dashboard", "--web-port", "0", "--no-web-rtc", "--data-dir", self.data, "--pair-at-start",
+                "--ready-file", ready, "--timeout", "30"]
+        if output:
+            args += ["--output", output]
+        self.proc = subprocess.Popen(args, stdout=open(self.out, "w"), stderr=open(self.err, "w"),
+                                     env=base_env(WAYLAND_DISPLAY=wayland, XDG_SESSION_TYPE="wayland",
+                                                  REMOTION_NO_UINPUT="1", REMOTION_ECHO_INJECTED="1"))
+        procs.append(self.proc)
+        self.ready = wait_for(lambda: (os.path.exists(ready) and os.path.getsize(ready) > 0) or self.proc.poll() is not None, 30) \
+            and self.proc.poll() is None and json.load(open(ready))
+
+    def moves(self):
+        return [json.loads(l) for l in lines(self.out) if '"move_to"' in l]
+
+
+def page(host):
+    addr, port, device = raw_page_client.pair(host.ready["pairingURL"], "sway-stage", host.data)
+    ws = raw_page_client.PageSocket(addr, port)
+    check("the page is welcomed", ws.hello(device))
+
+    def keep_alive():   # the page's pings, as a phone sends them while it waits
+        try:
+            while not getattr(ws, "closed", False):
+                ws.send(raw_page_client.ping(), 0x2)
+                time.sleep(0.25)
+        except OSError:
+            pass
+    threading.Thread(target=keep_alive, daemon=True).start()
+    return ws
+
+
+def close(ws):
+    ws.closed = True
+    ws.close()
+
+
+def aim(ws, yaw, seq):
+    for i in range(30):
+        ws.send(raw_page_client.motion(seq + i, yaw), 0x2)
+        time.sleep(0.01)
+    return seq + 30
+
+
+def pointer_at(out):
+    pos = [l.split()[1:3] for l in lines(out) if l.startswith(("motion", "enter"))]
+    return tuple(float(v) for v in pos[-1]) if pos else None
+
+
+def one_output(n, name, witnesses, typed):
+    host = Host(n, name)
+    if not host.ready:
+        check(f"host {n} starts on sway", False, open(host.err).read()[-800:])
+        finish()
+    said = [l for l in lines(host.err) if "injecting with" in l]
+    check(f"host {n}: auto picks the wlroots protocols and says so in one line",
+          len(said) == 1 and "wlroots" in said[0] and "WAYLAND_DISPLAY=" in said[0], said)
+    ws = page(host)
+    seq = aim(ws, 0.0, 0)
+    x, y, w, h = OUTPUTS[name]
+    witness = witnesses[name]
+    at = wait_for(lambda: pointer_at(witness), 5)
+    check(f"{name}: aiming straight ahead puts sway's pointer mid-output on that output's witness",
+          at is not None and abs(at[0] - w / 2) <= w * 0.02 and abs(at[1] - h / 2) <= h * 0.02, (at, w, h))
+    seq = aim(ws, 0.15, seq)
+    seq = aim(ws, 0.15, seq)
+    time.sleep(0.3)
+    moves = host.moves()
+    meant = (moves[-1]["x"], moves[-1]["y"]) if moves else None
+    at = pointer_at(witness)
+    check(f"{name}: the aimed spot (the host's move_to {meant}) is where the witness sees the pointer ({at})",
+          meant is not None and at is not None and abs(at[0] - meant[0]) <= 1 and abs(at[1] - meant[1]) <= 1
+          and 0 <= meant[0] < w and 0 <= meant[1] < h and abs(meant[0] - w / 2) > 5)
+    ws.send(raw_page_client.button(0, True, 1), 0x2)
+    time.sleep(0.1)
+    ws.send(raw_page_client.button(0, False, 0), 0x2)
+    clicks = wait_for(lambda: [l for l in lines(witness) if l.startswith("button")] if
+                      len([l for l in lines(witness) if l.startswith("button")]) >= 2 else None, 5)
+    check(f"{name}: a click arrives once, pressed and released (BTN_LEFT)", clicks == ["button 272 1", "button 272 0"], clicks)
+    ws.send(json.dumps({"type": "text", "text": typed}).encode(), 0x1)
+    want = typed
+    keys = lambda: [l.split(" ", 3) for l in lines(witness) if l.startswith("key ")]
+    text = lambda: "".join("\n" if k[1] == "Return" else (k[3] if len(k) > 3 else "") for k in keys())
+    got = wait_for(lambda: text() if text() == want else None, 5) or text()
+    check(f"{name}: the typed line {typed!r} arrives as text on the witness", got == want, repr(got))
+    return host, ws, seq
+
+
+try:
+    sway, swaymsg, witnesses = sway_up(1)
+    # doctor: the compositor's protocols, outputs and the choice.
+    doctor = subprocess.run([a.bin, "doctor", "--json", "--no-discovery", "--data-dir", os.path.join(work, "data")], capture_output=True,
+                            text=True, timeout=60, env=base_env(WAYLAND_DISPLAY=SOCKET, REMOTION_NO_UINPUT="1"))
+    try:
+        found = {line["id"]: line for line in json.loads(doctor.stdout)["checks"]}
+    except (ValueError, KeyError):
+        found = {}
+    comp, inj = found.get("wayland.compositor", {}), found.get("injector", {})
+    check("doctor names the compositor's virtual pointer and keyboard and both outputs",
+          "zwlr_virtual_pointer_manager_v1" in json.dumps(comp) and "HEADLESS-2 512x384 at 1280,0 scale 2" in json.dumps(comp),
+          comp.get("message") or doctor.stdout[-600:])
+    check("doctor says auto picks wlroots", "picks wlroots" in inj.get("message", ""), inj.get("message"))
+
+    typed = "Grüße, ŋ ☃ 日本 ok\n"
+    host, ws, seq = one_output(1, "HEADLESS-1", witnesses, typed)
+    close(ws); stop(host.proc)
+    host, ws, seq = one_output(2, "HEADLESS-2", witnesses, "Ça va? ħ€\n")
+
+    # 5. The compositor goes away mid-stream, and comes back.
+    stop(sway)
+    seq = aim(ws, 0.0, seq)
+    gone = wait_for(lambda: [l for l in lines(host.err) if "went away" in l], 5)
+    check("sway stopped mid-stream: the host keeps running and says so in one line",
+          host.proc.poll() is None and len(gone or []) == 1, (host.proc.poll(), gone, lines(host.err)[-5:]))
+    sway, swaymsg, witnesses = sway_up(2)
+    moved = wait_for(lambda: (aim(ws, 0.05, seq) and pointer_at(witnesses["HEADLESS-2"])), 10)
+    check("... and once a new sway is up on the socket the host's pointer moves on it again (retried)",
+          moved is not None and host.proc.poll() is None, moved)
+    close(ws); stop(host.proc)
+
+    # 6. A socket that is no compositor: it accepts and never answers.
+    silent = socket.socket(socket.AF_UNIX)
+    silent.bind(os.path.join(runtime, "wayland-silent"))
+    silent.listen(4)
+    bad = subprocess.run([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "wlroots", "--no-discovery",
+                          "--no-dashboard", "--no-web", "--data-dir", os.path.join(work, "data")], capture_output=True,
+                         text=True, timeout=30, env=base_env(WAYLAND_DISPLAY="wayland-silent"))
+    err = [l for l in bad.stderr.splitlines() if l.strip()]
+    check("--inject wlroots on a socket that is no compositor: exit 1 with one line saying so, no crash",
+          bad.returncode == 1 and len(err) == 1 and "not a Wayland compositor" in err[0], (bad.returncode, err))
+    bad = subprocess.run([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "auto", "--no-discovery",
+                          "--no-dashboard", "--no-web", "--data-dir", os.path.join(work, "data")], capture_output=True,
+                         text=True, timeout=30, env=base_env(WAYLAND_DISPLAY="wayland-silent", REMOTION_NO_UINPUT="1"))
+    err = [l for l in bad.stderr.splitlines() if l.strip()]
+    check("--inject auto there: exit 1, one line naming the socket's problem and uinput's remedy",
+          bad.returncode == 1 and len(err) == 1 and "did not answer as a compositor" in err[0], (bad.returncode, err))
+    silent.close()
+finally:
+    finish()
