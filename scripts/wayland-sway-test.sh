@@ -7,7 +7,7 @@
 # mid-stream, a socket that is no compositor. sway refuses root: everything runs as a
 # throwaway user made here (rsway<PID>, its own runtime directory under a fresh /tmp folder),
 # removed at the end. Inside a new network namespace that has only lo. Needs root (useradd,
-# unshare -n). Prints 'N passed, N failed'; exits non-zero on any failure. About 30 s.
+# unshare -n). Prints 'N passed, N failed'; exits non-zero on any failure. About 15 s.
 #   REMOTION_SKIP_BUILD=1 scripts/wayland-sway-test.sh   use the existing build
 set -u
 cd "$(dirname "$0")/.."

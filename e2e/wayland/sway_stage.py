@@ -235,9 +235,15 @@ try:
           comp.get("message") or doctor.stdout[-600:])
     check("doctor says auto picks wlroots", "picks wlroots" in inj.get("message", ""), inj.get("message"))
 
+    def devices():
+        seats = json.loads(swaymsg("-t", "get_seats", "-r").stdout or "[]")
+        return sorted(d["type"] for seat in seats for d in seat.get("devices", []) if d["type"] in ("pointer", "keyboard"))
+
     typed = "Grüße, ŋ ☃ 日本 ok\n"
     host, ws, seq = one_output(1, "HEADLESS-1", witnesses, typed)
+    check("sway's seat has the host's virtual pointer and keyboard while it runs", devices() == ["keyboard", "pointer"], devices())
     close(ws); stop(host.proc)
+    check("... and neither once the host stopped", wait_for(lambda: devices() == [], 5), devices())
     host, ws, seq = one_output(2, "HEADLESS-2", witnesses, "Ça va? ħ€\n")
 
     # 5. The compositor goes away mid-stream, and comes back.
