@@ -258,6 +258,15 @@ try:
           moved is not None and host.proc.poll() is None, moved)
     close(ws); stop(host.proc)
 
+    # An output the compositor does not have: one line naming the ones it has.
+    bad = subprocess.run([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "auto", "--output", "DP-9",
+                          "--no-discovery", "--no-dashboard", "--no-web", "--data-dir", os.path.join(work, "data")],
+                         capture_output=True, text=True, timeout=30, env=base_env(WAYLAND_DISPLAY=SOCKET, REMOTION_NO_UINPUT="1"))
+    err = [l for l in bad.stderr.splitlines() if l.strip()]
+    check("--output naming no output: exit 1, one line listing the outputs there are",
+          bad.returncode == 1 and len(err) == 1 and 'no output named "DP-9"' in err[0]
+          and "HEADLESS-2 512x384 at 1280,0 scale 2" in err[0], (bad.returncode, err))
+
     # 6. A socket that is no compositor: it accepts and never answers.
     silent = socket.socket(socket.AF_UNIX)
     silent.bind(os.path.join(runtime, "wayland-silent"))
