@@ -73,6 +73,11 @@ def stop(proc):
 
 
 def finish():
+    """Stops what was started and prints the tally (once: a check that ends the run early
+    comes through here, then through the `finally`)."""
+    if getattr(finish, "done", False):
+        return
+    finish.done = True
     for proc in reversed(procs):
         stop(proc)
     checks.finish()
