@@ -289,5 +289,14 @@ try:
     check("--inject auto there: exit 1, one line naming the socket's problem and uinput's remedy",
           bad.returncode == 1 and len(err) == 1 and "did not answer as a compositor" in err[0], (bad.returncode, err))
     silent.close()
+    # No XDG_RUNTIME_DIR (a service, cron): libwayland's own stderr complaint stays out; one line.
+    env = base_env(WAYLAND_DISPLAY=SOCKET, REMOTION_NO_UINPUT="1", XDG_SESSION_TYPE="wayland")
+    del env["XDG_RUNTIME_DIR"]
+    bad = subprocess.run([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--no-dashboard",
+                          "--no-web", "--data-dir", os.path.join(work, "data")], capture_output=True, text=True,
+                         timeout=30, env=env)
+    err = [l for l in bad.stderr.splitlines() if l.strip()]
+    check("no XDG_RUNTIME_DIR: exit 1 with one line that names it", bad.returncode == 1 and len(err) == 1
+          and "XDG_RUNTIME_DIR" in err[0], (bad.returncode, err))
 finally:
     finish()

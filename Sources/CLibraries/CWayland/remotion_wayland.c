@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ static struct {
     int (*wl_proxy_add_listener)(proxy *p, void (**implementation)(void), void *data);
     void (*wl_proxy_destroy)(proxy *p);
     uint32_t (*wl_proxy_get_version)(proxy *p);
+    void (*wl_log_set_handler_client)(void (*handler)(const char *format, va_list args));
     const struct rw_interface *wl_registry_interface;
     const struct rw_interface *wl_callback_interface;
     const struct rw_interface *wl_seat_interface;
@@ -48,12 +50,25 @@ static const struct { const char *name; size_t offset; } symbols[] = {
     SYM(wl_display_prepare_read), SYM(wl_display_cancel_read), SYM(wl_display_read_events),
     SYM(wl_display_dispatch_pending), SYM(wl_display_get_error), SYM(wl_display_get_protocol_error),
     SYM(wl_proxy_marshal), SYM(wl_proxy_marshal_constructor), SYM(wl_proxy_marshal_constructor_versioned),
-    SYM(wl_proxy_add_listener), SYM(wl_proxy_destroy), SYM(wl_proxy_get_version),
+    SYM(wl_proxy_add_listener), SYM(wl_proxy_destroy), SYM(wl_proxy_get_version), SYM(wl_log_set_handler_client),
     SYM(wl_registry_interface), SYM(wl_callback_interface), SYM(wl_seat_interface), SYM(wl_output_interface),
 };
 static int loaded;
 static char failure[160];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+// libwayland-client writes its complaints to stderr by default ("error: XDG_RUNTIME_DIR is
+// invalid or not set in the environment."): the host's errors are one line of its own, so
+// the last message is kept here instead and joins the `why` of a failed connect.
+static char library_said[160];
+static void keep_log(const char *format, va_list args) {
+    char said[sizeof library_said];
+    vsnprintf(said, sizeof said, format, args);
+    const char *text = strncmp(said, "error: ", 7) == 0 ? said + 7 : said;
+    snprintf(library_said, sizeof library_said, "%s", text);
+    size_t n = strlen(library_said);
+    while (n > 0 && (library_said[n - 1] == '\n' || library_said[n - 1] == '.')) library_said[--n] = 0;
+}
 
 static void load(void) {
     void *handle = dlopen("libwayland-client.so.0", RTLD_NOW | RTLD_LOCAL);
@@ -70,6 +85,7 @@ static void load(void) {
         *(void **)((char *)&api + symbols[i].offset) = found;
     }
     rw_protocols_link(api.wl_seat_interface, api.wl_output_interface);
+    api.wl_log_set_handler_client(keep_log);
     loaded = 1;
 }
 
@@ -263,9 +279,12 @@ rw_connection *rw_connect(const char *display, int timeout_ms, char *why, size_t
         say(why, size, failure);
         return NULL;
     }
+    library_said[0] = 0;
     proxy *d = api.wl_display_connect(display);
     if (d == NULL) {
-        if (why != NULL && size > 0) snprintf(why, size, "cannot connect: %s", strerror(errno));
+        int error = errno;
+        if (why != NULL && size > 0)
+            snprintf(why, size, "cannot connect: %s", library_said[0] ? library_said : strerror(error));
         return NULL;
     }
     rw_connection *c = calloc(1, sizeof *c);
