@@ -31,14 +31,15 @@ package final class LocalPadBridge: Sendable {
             pipeline.dropReporters.append(s)
             return NIOLoopBound(s, eventLoop: loop)
         }
-        // One drain queued on the loop at a time, the backlog bounded (`LocalPadInbox`).
+        // The reader's own buffer: it never waits for the loop; one drain queued on the loop
+        // at a time takes everything waiting, a late pad's motion merged (`LocalPadInbox`).
         let inbox = LocalPadInbox()
         let watcher = try LocalPadWatcher(config: config) { notice in
             guard inbox.post(notice) else { return }
             host.execute { _, now in
-                let (notices, dropped) = inbox.take()
-                sessions.value.hostBehind(dropped)
-                for notice in notices { sessions.value.handle(notice, now: now) }
+                let batch = inbox.take()
+                sessions.value.hostBehind(merged: batch.merged, dropped: batch.dropped)
+                for notice in batch.notices { sessions.value.handle(notice, now: now) }
             }
         }
         feedbackTarget.withLock { $0 = watcher }
@@ -70,6 +71,8 @@ final class LocalPadSessions: HostDropReporter {
     private var samples = 0
     private var refused = 0
     private var hostBehindEvents = 0
+    /// Late samples merged into others (their motion kept), over every pad.
+    private var mergedSamples = 0
     private var saidBehind: Set<String> = []
     private let rumble: @Sendable (String, LocalPadRumble) -> Void
     private let light: @Sendable (String, ControllerFeedback.Color) -> Void
@@ -84,14 +87,19 @@ final class LocalPadSessions: HostDropReporter {
         self.light = light
     }
 
-    /// Events the loop fell too far behind to take (`LocalPadInbox`), by pad: counted with the
-    /// pads' drops as `host-behind`.
-    func hostBehind(_ dropped: [String: Int]) {
+    /// What the loop was late for (`LocalPadInbox`), by pad: samples merged into others (their
+    /// motion kept; the stop line has the total) and the events of a backlog of button edges
+    /// past the inbox's limit, counted with the pads' drops as `host-behind`.
+    func hostBehind(merged: [String: Int], dropped: [String: Int] = [:]) {
+        for (key, n) in merged {
+            mergedSamples &+= n
+            // Said once per pad.
+            guard saidBehind.insert(key).inserted else { continue }
+            logger.info("local pads: the host fell behind \(names[key] ?? key) and merged \(n) of its late samples into fewer steps (its motion is kept)")
+        }
         for (key, n) in dropped {
             hostBehindEvents &+= n
-            // Said once per pad; the stop line has the total.
-            guard saidBehind.insert(key).inserted else { continue }
-            logger.warning("local pads: the host fell behind \(names[key] ?? key) and dropped \(n) of its events (motion too late to play)")
+            logger.warning("local pads: the host fell behind \(names[key] ?? key) by more than \(LocalPadInbox.limit) button edges and dropped the oldest \(n)")
         }
     }
 
@@ -167,7 +175,7 @@ final class LocalPadSessions: HostDropReporter {
 
     var summary: String {
         let dropped = dropCounts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        return "local pads: \(opened) opened, \(samples) samples to the host, dropped \(dropped.isEmpty ? "none" : dropped)"
+        return "local pads: \(opened) opened, \(samples) samples to the host, \(mergedSamples) late ones merged into them, dropped \(dropped.isEmpty ? "none" : dropped)"
     }
 }
 #endif

@@ -5,12 +5,10 @@ import RemotionProtocol
 /// Remotion's events out; the adapter reads the nodes and hands the events to the host's
 /// external-controller seam.
 package struct LocalPad: Sendable {
-    package enum Event: Sendable, Equatable {
-        /// A motion sample, with the buttons and analog state as of its frame.
-        case sample(MotionSample)
-        /// A button edge from the gamepad node (between samples; the next sample agrees).
-        case button(Button, isDown: Bool)
-    }
+    /// A motion sample, with the buttons and analog state as of its frame, or a button edge
+    /// from the gamepad node (between samples; the next sample agrees): what a backlog of
+    /// late motion is merged from (`LateMotion`).
+    package typealias Event = LateMotion.Event
 
     private var motion: LocalPadMotionDecoder
     private var controls: LocalPadControls?

@@ -83,14 +83,11 @@ package struct NewestWinsIntake: Sendable, Equatable {
     private var newest: Taken?
     private struct Held: Sendable, Equatable {
         var frame: Frame
-        var frames: Int
-        var rotation: (x: Double, y: Double, z: Double)
-        var anyGyro: Bool
+        /// The held frames' rotation, as the mapper would turn each (shared with every
+        /// origin's merge of late motion, docs/MOTION.md).
+        var merge = MotionMerge()
         var since: Instant
-        static func == (a: Held, b: Held) -> Bool {
-            a.frame == b.frame && a.frames == b.frames && a.anyGyro == b.anyGyro && a.since == b.since
-                && a.rotation.x == b.rotation.x && a.rotation.y == b.rotation.y && a.rotation.z == b.rotation.z
-        }
+        var frames: Int { merge.samples }
     }
     private var held: Held?
     /// Page time of the last frame sent (the span a merged sample covers starts there).
@@ -191,16 +188,9 @@ package struct NewestWinsIntake: Sendable, Equatable {
     private mutating func merge(_ frame: Frame, dt: Double, now: Instant, since: Instant) {
         // What the FPS mapper would integrate for this frame on its own (GyroMouseMapper:
         // rate × min(dt, maxStep), nothing across a gap over resyncGap).
-        let step = dt > GyroMouseMapper.resyncGap ? 0 : Swift.min(dt, GyroMouseMapper.maxStep)
-        var h = held ?? Held(frame: frame, frames: 0, rotation: (0, 0, 0), anyGyro: false, since: since)
-        if let g = frame.sample.gyro {
-            h.rotation.x += Double(g.x) * step
-            h.rotation.y += Double(g.y) * step
-            h.rotation.z += Double(g.z) * step
-            h.anyGyro = true
-        }
+        var h = held ?? Held(frame: frame, since: since)
+        h.merge.add(frame.sample, dt: dt)
         h.frame = frame
-        h.frames += 1
         held = h
     }
 
@@ -209,7 +199,7 @@ package struct NewestWinsIntake: Sendable, Equatable {
         held = nil
         tailDeadline = nil
         let page = h.frame.sample.timestampMicros
-        var sample = h.frame.sample
+        let sample = h.frame.sample
         defer { lastSentPageMicros = page }
         if h.frames > 1 {
             counters.merged += h.frames - 1
@@ -219,9 +209,8 @@ package struct NewestWinsIntake: Sendable, Equatable {
             return [.motion(sample, latencyMicros: h.frame.latencyMicros, frames: h.frames)]
         }
         // At most one mapper step (`motion` sends what is held before it would be more).
-        let span = Double(page - last) / 1e6
-        let gyro = Vector3(x: Float(h.rotation.x / span), y: Float(h.rotation.y / span), z: Float(h.rotation.z / span))
-        sample.gyro = h.anyGyro && gyro.isFinite ? gyro : nil      // a rate past Float's range: no rate
-        return [.motion(sample, latencyMicros: h.frame.latencyMicros, frames: h.frames)]
+        // A rate past Float's range: no rate.
+        return [.motion(h.merge.sample(sample, span: Double(page - last) / 1e6), latencyMicros: h.frame.latencyMicros,
+                        frames: h.frames)]
     }
 }

@@ -120,7 +120,7 @@ import Testing
         counters.timestampBackwards = 2
         sessions.handle(.alive([Self.key: counters]), now: rig.now)
         #expect(sessions.dropCounts == ["timestamp-backwards": 2])
-        #expect(sessions.summary == "local pads: 1 opened, 0 samples to the host, dropped timestamp-backwards=2")
+        #expect(sessions.summary == "local pads: 1 opened, 0 samples to the host, 0 late ones merged into them, dropped timestamp-backwards=2")
         // It ends with more than its last alive said; the next pad on the same node starts at
         // 0 and does not hide what the first dropped.
         counters.droppedByKernel = 3
@@ -156,7 +156,7 @@ import Testing
         second.handle(.opened(key: "/dev/input/event9", name: "Pro Controller"), now: rig.now)
         #expect(rig.pipeline.sessions.count == 1)
         #expect(said.lines == ["warning: local pads: Pro Controller: the host is full (--max-controllers); not read"])
-        #expect(second.summary == "local pads: 0 opened, 0 samples to the host, dropped none")
+        #expect(second.summary == "local pads: 0 opened, 0 samples to the host, 0 late ones merged into them, dropped none")
     }
 }
 #endif
