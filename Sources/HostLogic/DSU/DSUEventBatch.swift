@@ -1,12 +1,15 @@
 import RemotionProtocol
 
 /// The source state machine's events from one read batch (the datagrams one socket
-/// read brought), merged so a DSU source that floods costs the host's mapper and
-/// injector at most one sample per slot per batch while its buttons stay the same:
+/// read brought), merged so a DSU source that floods, or a backlog the host was late for,
+/// costs the host's mapper and injector about one sample per slot per mapper step while its
+/// buttons stay the same, and moves the pointer exactly as far:
 ///
-/// - a sample replaces the slot's previous sample in the batch when their buttons are
-///   equal (the newer motion wins; the gyro mapper integrates over the timestamps, so
-///   the motion's total stays about right);
+/// - a sample is merged with the slot's previous sample in the batch when their buttons are
+///   equal and the two still cover at most one mapper step (`GyroMouseMapper.maxStep`,
+///   0.1 s of the source's time): the newest's attitude, acceleration and time, at the
+///   average rate of both (`MotionMerge`), so no rotation is lost — a 3 s backlog at
+///   66.7 Hz becomes 30 steps that turn the whole turn, not one that turns 0.1 s of it;
 /// - a sample with other buttons is kept, so every press and release gets through,
 ///   in order;
 /// - connect and disconnect events are kept in order, and a slot's samples are never
@@ -15,8 +18,14 @@ import RemotionProtocol
 /// The adapter appends while reading and takes `drain()` when the read batch ends.
 package struct DSUEventBatch: Sendable {
     package private(set) var events: [DSUSourceStateMachine.Event] = []
-    /// Per slot, the index in `events` of its latest sample that a newer one may replace.
+    /// Per slot, the index in `events` of its latest sample that a newer one may merge with,
+    /// the rotation merged into it and the time of the sample handed on before it.
     private var replaceable = [Int?](repeating: nil, count: DSU.slotCount)
+    private var merges = [MotionMerge](repeating: MotionMerge(), count: DSU.slotCount)
+    private var spanStart = [UInt64?](repeating: nil, count: DSU.slotCount)
+    /// Per slot, its previous sample's time (kept across batches: the next batch's first
+    /// sample follows it).
+    private var lastTime = [UInt64?](repeating: nil, count: DSU.slotCount)
     /// Samples merged away since the start (for statistics).
     package private(set) var merged = 0
 
@@ -26,16 +35,37 @@ package struct DSUEventBatch: Sendable {
         switch event {
         case let .sample(slot, sample):
             let s = Int(slot)
-            if s < DSU.slotCount, let i = replaceable[s], case let .sample(_, previous) = events[i],
-               previous.buttons == sample.buttons {
-                events[i] = event
+            guard s < DSU.slotCount else { events.append(event); return }
+            let t = sample.timestampMicros
+            defer { lastTime[s] = t }
+            let dt: Double? = lastTime[s].flatMap { p in
+                t > p && Double(t - p) / 1e6 <= GyroMouseMapper.resyncGap ? Double(t - p) / 1e6 : nil
+            }
+            if let i = replaceable[s], case let .sample(_, previous) = events[i], previous.buttons == sample.buttons,
+               let dt, let from = spanStart[s], Double(t - from) / 1e6 <= GyroMouseMapper.maxStep {
+                merges[s].add(sample, dt: dt)
+                events[i] = .sample(slot: slot, merges[s].sample(sample, span: Double(t - from) / 1e6))
                 merged += 1
                 return
             }
-            if s < DSU.slotCount { replaceable[s] = events.count }
+            // The same time again (a flood repeating its stamp): no time passed and the
+            // mapper would turn nothing for it; the step it would repeat stands for it.
+            if let i = replaceable[s], case let .sample(_, previous) = events[i], previous.buttons == sample.buttons,
+               t == lastTime[s] {
+                merged += 1
+                return
+            }
+            // A new step: merged with later ones only when it follows its predecessor.
+            merges[s] = MotionMerge()
+            merges[s].add(sample, dt: dt ?? 0)
+            spanStart[s] = dt == nil ? nil : lastTime[s]
+            replaceable[s] = dt == nil ? nil : events.count
             events.append(event)
         case let .slotConnected(slot), let .slotDisconnected(slot, _):
-            if Int(slot) < DSU.slotCount { replaceable[Int(slot)] = nil }
+            if Int(slot) < DSU.slotCount {
+                replaceable[Int(slot)] = nil
+                lastTime[Int(slot)] = nil
+            }
             events.append(event)
         case .serverVersion:
             events.append(event)
