@@ -36,30 +36,42 @@ package struct DSUEventBatch: Sendable {
         case let .sample(slot, sample):
             let s = Int(slot)
             guard s < DSU.slotCount else { events.append(event); return }
-            let t = sample.timestampMicros
-            defer { lastTime[s] = t }
-            let dt: Double? = lastTime[s].flatMap { p in
+            let t = sample.timestampMicros, last = lastTime[s]
+            let pending: MotionSample? = replaceable[s].flatMap { i in
+                guard case let .sample(_, p) = events[i], p.buttons == sample.buttons else { return nil }
+                return p
+            }
+            // Not after its predecessor (a repeated or backwards stamp): no time passed, the
+            // mapper would turn nothing for it; the pending step stands for it (a flood of
+            // such stamps stays one sample).
+            if let last, t <= last, pending != nil {
+                merged += 1
+                return
+            }
+            lastTime[s] = t
+            let dt: Double? = last.flatMap { p in
                 t > p && Double(t - p) / 1e6 <= GyroMouseMapper.resyncGap ? Double(t - p) / 1e6 : nil
             }
-            if let i = replaceable[s], case let .sample(_, previous) = events[i], previous.buttons == sample.buttons,
-               let dt, let from = spanStart[s], Double(t - from) / 1e6 <= GyroMouseMapper.maxStep {
-                merges[s].add(sample, dt: dt)
-                events[i] = .sample(slot: slot, merges[s].sample(sample, span: Double(t - from) / 1e6))
-                merged += 1
-                return
-            }
-            // The same time again (a flood repeating its stamp): no time passed and the
-            // mapper would turn nothing for it; the step it would repeat stands for it.
-            if let i = replaceable[s], case let .sample(_, previous) = events[i], previous.buttons == sample.buttons,
-               t == lastTime[s] {
-                merged += 1
-                return
+            if pending != nil, let i = replaceable[s] {
+                if let dt, let from = spanStart[s], Double(t - from) / 1e6 <= GyroMouseMapper.maxStep {
+                    merges[s].add(sample, dt: dt)
+                    events[i] = .sample(slot: slot, merges[s].sample(sample, span: Double(t - from) / 1e6))
+                    merged += 1
+                    return
+                }
+                // A start after a start (each after a gap, where the mapper starts again and
+                // turns nothing): the newer one stands for both.
+                if dt == nil, spanStart[s] == nil {
+                    events[i] = event
+                    merged += 1
+                    return
+                }
             }
             // A new step: merged with later ones only when it follows its predecessor.
             merges[s] = MotionMerge()
             merges[s].add(sample, dt: dt ?? 0)
-            spanStart[s] = dt == nil ? nil : lastTime[s]
-            replaceable[s] = dt == nil ? nil : events.count
+            spanStart[s] = dt == nil ? nil : last
+            replaceable[s] = events.count
             events.append(event)
         case let .slotConnected(slot), let .slotDisconnected(slot, _):
             if Int(slot) < DSU.slotCount {

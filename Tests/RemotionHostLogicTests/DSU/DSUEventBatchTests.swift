@@ -77,6 +77,14 @@ import RemotionProtocol
         #expect(shape(batch.drain()).map(\.0) == [1, 2] && batch.merged == 2)
     }
 
+    @Test func aFloodOfBadStampsStaysOneSample() {
+        var batch = DSUEventBatch()
+        // Each a second after the last (the mapper starts again at each), then backwards.
+        for i in 1...50 as ClosedRange<UInt64> { batch.append(sample(0, i * 1_000_000)) }
+        for i in 1...50 as ClosedRange<UInt64> { batch.append(sample(0, i)) }
+        #expect(shape(batch.drain()).map(\.0) == [50_000_000] && batch.merged == 99)
+    }
+
     @Test func latencyOnlyWhenTheClocksAreShared() {
         let now = Instant.seconds(100)
         #expect(DSUSampleLatency.micros(timestampMicros: 99_999_250, now: now, fromLoopback: true) == 750)
