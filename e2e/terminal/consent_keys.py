@@ -2,7 +2,8 @@
 """A key in the host's terminal view answers the phone it shows. Driven by
 scripts/terminal-consent-test.sh, which runs `remotion host` in a tmux pane; here a phone
 (a plain HTTPS client speaking the page's pairing requests) asks to pair and keys are typed
-into the pane with `tmux send-keys`. Prints "N passed, N failed".
+into the pane with `tmux send-keys` or pasted with `tmux paste-buffer -p` (bracketed when the
+view asked for it). Only a key pressed alone answers. Prints "N passed, N failed".
 
 Arguments: BIN DATA_DIR READY_FILE TMUX_SESSION [CAPTURE_FILE]; REMOTION_TMUX_SOCKET: the tmux server's socket"""
 import json, os, re, subprocess, sys, time
@@ -60,6 +61,23 @@ def main():
     denied = answered(origin, ticket, 3.0)
     check("d denies: the phone is told no and nothing is stored", denied == 403 and "Stranger" not in devices(),
           (denied, devices()))
+
+    # Only a key pressed alone answers: a word typed in one go, a paste of a lone "a" and a
+    # paste of lines full of a and y leave the phone waiting; then a lone a accepts it.
+    origin, ticket, code = ask(link(), "Typist")
+    wait(lambda: "'Typist'" in screen(), 3)
+    time.sleep(1.2)
+    keys("-l", "cat")   # one write: the three bytes arrive in one read
+    time.sleep(0.5)
+    check("'cat' typed in one go answers nothing", poll(origin, ticket) == 202)
+    for text in ["a", "yes\na\nall\n"]:
+        subprocess.run(tmux + ["set-buffer", "-b", "consent", text], check=True)
+        subprocess.run(tmux + ["paste-buffer", "-p", "-b", "consent", "-t", session], check=True)
+        time.sleep(0.5)
+        check("a bracketed paste of %r answers nothing" % text, poll(origin, ticket) == 202)
+    keys("a")
+    status = answered(origin, ticket, 3.0)
+    check("then a lone a accepts", status == 200, status)
     open(sys.argv[5] if len(sys.argv) > 5 else "/dev/null", "w").write(screen())
 
     print(tally.summary())

@@ -32,6 +32,7 @@ package struct StatusDisplay: Service {
         var log = StatusLog()
         var lastGeneration = -1
         var answering = ConsentKeys()
+        var reads = TerminalKeyReads()
         let keys = interactive ? TerminalKeys.open() : nil
         if interactive { write(TerminalScreen.setUp) }
         defer {
@@ -48,7 +49,7 @@ package struct StatusDisplay: Service {
                                  phonePairing: phonePairing.value, notes: console.notes, recent: console.recent)
                 : StatusSnapshot(snapshot, addresses: addresses, port: port, pairingHint: pairingHint)
             if interactive {
-                status.host.waitingPhone = answerWaitingPhone(keys: keys, answering: &answering)
+                status.host.waitingPhone = answerWaitingPhone(keys: keys, reads: &reads, answering: &answering)
                 let size = Self.terminalSize()
                 if size != (renderer.screen.columns, renderer.screen.rows) {
                     renderer.screen = TerminalScreen(columns: size.columns, rows: size.rows)
@@ -64,12 +65,16 @@ package struct StatusDisplay: Service {
     }
 
     /// The phone the view shows as waiting to pair (the oldest), after acting on the keys
-    /// typed since the last frame: they answer the phone that was on the screen.
-    private func answerWaitingPhone(keys: TerminalKeys?, answering: inout ConsentKeys) -> WaitingPhonePrompt? {
-        let typed = keys?.typed() ?? []   // read even while nobody waits: old keys must not answer a new phone
+    /// typed since the last frame: a key pressed alone answers the phone that was on the
+    /// screen; a burst, an escape sequence or a paste answers nothing.
+    private func answerWaitingPhone(keys: TerminalKeys?, reads: inout TerminalKeyReads,
+                                    answering: inout ConsentKeys) -> WaitingPhonePrompt? {
+        // Every read, even while nobody waits: old keys must not answer a new phone, and a
+        // paste that began before a phone asked is still a paste.
+        let key = reads.key(in: keys?.typed() ?? [])
         guard let devices = consent.value else { return nil }
         let now = MonotonicClock.now()
-        switch answering.action(for: typed, now: now) {
+        switch answering.action(for: key, now: now) {
         case .accept(let reference): say(devices.answer(reference: reference, accept: true), reference: reference)
         case .deny(let reference): say(devices.answer(reference: reference, accept: false), reference: reference)
         case .tooSoon: console.logger().info("a new phone waits: check its name and code, then press a or d")

@@ -4,8 +4,10 @@ import Synchronization
 
 /// The terminal view's keys (docs/UI.md): stdin switched to non-canonical mode without echo
 /// (`ICANON`, `ECHO` off; `ISIG` stays on, so Ctrl-C still stops the host), read without
-/// waiting (`VMIN = 0`, `VTIME = 0`: a read returns what is there, or nothing). The
-/// terminal's settings are put back by `close` (the view's own exit path). Owned by the
+/// waiting (`VMIN = 0`, `VTIME = 0`: a read returns what is there, or nothing), with
+/// bracketed paste on, so a paste arrives marked and `TerminalKeyReads` ignores it whole.
+/// The terminal's settings and bracketed paste are put back by `close`, which the view
+/// calls on every way out of it (cancelled, Ctrl-C, SIGTERM, an error). Owned by the
 /// status view's one task: no other code reads stdin while the view is open.
 struct TerminalKeys {
     private let saved: termios
@@ -22,6 +24,7 @@ struct TerminalKeys {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+        StandardStreams.out(TerminalKeyReads.enableBracketedPaste)
         return TerminalKeys(saved: saved)
     }
 
@@ -32,8 +35,9 @@ struct TerminalKeys {
         return n > 0 ? Array(buffer.prefix(n)) : []
     }
 
-    /// Puts the terminal's settings back as they were.
+    /// Puts the terminal's settings back as they were and turns bracketed paste off.
     func close() {
+        StandardStreams.out(TerminalKeyReads.disableBracketedPaste)
         var saved = self.saved
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     }

@@ -39,8 +39,7 @@ package struct WaitingPhonePrompt: Hashable, Sendable {
 }
 
 /// What a key pressed in the terminal view does to the phone it shows (pure: the time is
-/// a parameter). Lower-case keys only (an arrow key's sequence ends in an upper-case
-/// letter). A key answers only the request that was on the screen, and only once it
+/// a parameter). Lower-case keys only, each pressed alone (`TerminalKeyReads`). A key answers only the request that was on the screen, and only once it
 /// has been there for `settle`: a request that appears (or takes the place of another) a
 /// moment before a key press is not answered by a key meant for the one before.
 package struct ConsentKeys: Hashable, Sendable {
@@ -67,12 +66,11 @@ package struct ConsentKeys: Hashable, Sendable {
         since = reference == nil ? nil : now
     }
 
-    /// What the bytes of one read from the terminal do: the first of `a`/`y` accepts, of
-    /// `d`/`n` denies the phone shown; other bytes do nothing. A read that holds an escape
-    /// sequence (arrow keys send ESC [ A … ESC [ D) does nothing at all.
-    package func action(for input: [UInt8], now: Instant) -> Action {
-        guard !input.contains(0x1B) else { return .none }
-        guard let key = input.first(where: { Self.acceptKeys.contains($0) || Self.denyKeys.contains($0) }) else { return .none }
+    /// What a key pressed alone does (`TerminalKeyReads` tells one from a burst, an escape
+    /// sequence or a paste, which give nil): `a`/`y` accepts, `d`/`n` denies the phone
+    /// shown; other keys do nothing.
+    package func action(for key: UInt8?, now: Instant) -> Action {
+        guard let key, Self.acceptKeys.contains(key) || Self.denyKeys.contains(key) else { return .none }
         guard let shown, let since else { return .none }
         guard now - since >= Self.settle else { return .tooSoon }
         return Self.acceptKeys.contains(key) ? .accept(reference: shown) : .deny(reference: shown)
