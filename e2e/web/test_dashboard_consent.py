@@ -4,7 +4,8 @@ controller and dashboard on loopback, inside a namespace with only lo: scripts/d
 the real dashboard in one headless Chromium and the real phone page in others (selenium 4.51,
 CDP-emulated sensors and touch). Chromium clicks Pair a phone, the phone opens the link and
 asks, the dashboard shows the waiting phone with the code the phone shows, Chromium clicks
-Accept and the phone pairs and connects; a second phone is denied; a third, answered through
+Accept (once the card's buttons settled) and the phone pairs and connects; a second phone's
+card ignores a click the moment it appears, then is denied; a third, answered through
 `remotion devices`, leaves the dashboard by itself; the typing switch reaches the device
 file; clicking Revoke ends the phone's session. Prints "N passed, N failed".
 
@@ -53,6 +54,11 @@ def find_in(dash, selector, field, value):
 def card(dash, code):
     """The dashboard's card of the waiting phone whose code is `code` (None while not shown)."""
     return find_in(dash, "#waiting-phones .waiting", ".code", code)
+
+
+def settled(c):
+    """Waits until the card's buttons take clicks (a second after it appeared)."""
+    return wait(lambda: all(b.is_enabled() for b in c.find_elements(By.CSS_SELECTOR, "button")), 3)
 
 
 def phone_row(dash, name):
@@ -113,6 +119,7 @@ def main():
         check("an answer without the dashboard's token is refused (403) and the phone still waits",
               refused == 403 and card(dash, code) is not None and state(phone).get("status") != "connected", refused)
         dash.save_screenshot(os.path.join(ARTIFACTS, "dashboard-consent.png"))
+        settled(shown)
         shown.find_element(By.CSS_SELECTOR, "button.accept").click()
         check("Chromium clicks Accept: the phone pairs and connects",
               wait(lambda: state(phone).get("status") == "connected", 10), state(phone))
@@ -128,7 +135,16 @@ def main():
         other = h.browser(os.path.join(args.profiles, "other"))
         code2 = ask(other, new_link(dash) or "about:blank", "Stranger")
         c2 = wait(lambda: card(dash, code2 or "-"), 5)
+        # Clicked the moment the card appears (a card that slid under the pointer): nothing.
+        early = c2 and not c2.find_element(By.CSS_SELECTOR, "button.deny").is_enabled()
         if c2:
+            dash.execute_script("arguments[0].click()", c2.find_element(By.CSS_SELECTOR, "button.deny"))
+        time.sleep(0.3)
+        check("a click within a second of the card appearing answers nothing: the phone still waits",
+              early and card(dash, code2 or "-") is not None and not text(other, "#pair-error"),
+              (early, text(other, "#pair-error")))
+        if c2:
+            settled(c2)
             c2.find_element(By.CSS_SELECTOR, "button.deny").click()
         err = wait(lambda: text(other, "#pair-error"), 6)
         check("Chromium clicks Deny: the phone is told no and nothing is stored",

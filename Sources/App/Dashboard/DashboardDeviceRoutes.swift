@@ -13,7 +13,8 @@ import RemotionNetwork
 ///
 /// Every POST passes the same guard as the other writes (Host, Origin, JSON and this
 /// start's token: docs/SECURITY.md §5.3) before it gets here. The answer goes to the same
-/// request `remotion devices --accept` and the terminal view answer: the first wins.
+/// request `remotion devices --accept` and the terminal view answer: the first wins. An
+/// answer within `settle` of the phone's asking is refused (409): no card was shown that long.
 struct DashboardDeviceRoutes: Sendable {
     let devices: PairedDevices?
 
@@ -43,11 +44,20 @@ struct DashboardDeviceRoutes: Sendable {
         }
     }
 
-    func answer(_ data: Data) -> Response {
+    /// An answer sooner than this after the phone asked cannot come from a person who saw
+    /// its card for the terminal's settle time (`ConsentKeys.settle`): the card shows on the
+    /// page's next poll and its buttons wait that long.
+    static let settle = TimeInterval(ConsentKeys.settle.components.seconds)
+
+    func answer(_ data: Data, now: Date = Date()) -> Response {
         guard let r = try? JSONDecoder().decode(AnswerRequest.self, from: data) else {
             return Self.error(.badRequest, "expected a JSON object {\"request\": \"CODE-ID\", \"accept\": true}")
         }
-        switch devices?.answer(reference: r.request, accept: r.accept) ?? .noWeb {
+        if let asked = devices?.waiting(now: now).first(where: { $0.reference == r.request })?.asked,
+           now.timeIntervalSince(asked) < Self.settle {
+            return Self.error(.conflict, "this phone asked a moment ago: check its name and code, then answer again")
+        }
+        switch devices?.answer(reference: r.request, accept: r.accept, now: now) ?? .noWeb {
         case .answered(let decision):
             let (request, accepted) = switch decision { case .accepted(let q): (q, true); case .denied(let q): (q, false) }
             return Self.json(.ok, AnswerReply(request: request.reference, name: request.name, address: request.address,

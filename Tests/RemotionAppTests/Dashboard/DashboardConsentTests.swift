@@ -29,8 +29,9 @@ import Testing
             return Fixture(dir: dir, registry: registry, keys: keys, server: server, port: port)
         }
 
-        /// A phone redeems a fresh link (at `now`): it waits for an answer.
-        func ask(_ name: String = "CI phone", now: Date = Date()) throws -> (ticket: String, request: WebPairingConsent.Request) {
+        /// A phone redeems a fresh link (at `now`; by default two seconds ago, longer than
+        /// the card's settle): it waits for an answer.
+        func ask(_ name: String = "CI phone", now: Date = Date() - 2) throws -> (ticket: String, request: WebPairingConsent.Request) {
             let secret = registry.openPairingLink(now: now).secret
             return try registry.redeem(secret: secret, name: name, address: "192.0.2.7:50312", now: now)
         }
@@ -100,6 +101,25 @@ import Testing
         }
         #expect(f.registry.decide(code: request.code, id: request.id, accept: false) == nil)
         #expect(try f.registry.store.devices().count == 1)
+        await f.stop()
+    }
+
+    /// The card's buttons wait a second after it appears; the host refuses an answer that
+    /// comes sooner than that after the phone asked: no person saw that card for a second.
+    @Test func anAnswerWithinTheSettleOfTheAskingIsRefusedAndThePhoneStillWaits() async throws {
+        let f = try await Fixture.start()
+        let (ticket, request) = try f.ask(now: Date())
+        for accept in [true, false] {
+            let early = try await f.post("/api/web-pairing/answer", #"{"request":"\#(request.reference)","accept":\#(accept)}"#)
+            #expect(early.status == 409 && early.body.contains("check its name and code"), "\(early.status) \(early.body)")
+        }
+        #expect(f.registry.pendingPairings().map(\.reference) == [request.reference], "the phone still waits")
+        #expect(try f.registry.collect(ticket: ticket) == .waiting(code: request.code))
+        // A phone that asked two seconds before the answer: the answer counts.
+        let (ticket2, later) = try f.ask("Later phone", now: Date() - 2)
+        let ok = try await f.post("/api/web-pairing/answer", #"{"request":"\#(later.reference)","accept":true}"#)
+        #expect(ok.status == 200, "\(ok.body)")
+        if case .accepted = try f.registry.collect(ticket: ticket2) {} else { Issue.record("the later phone was not let in") }
         await f.stop()
     }
 

@@ -81,6 +81,24 @@
     return card;
   }
 
+  // A card's buttons wait SETTLE_MS after it appears or moves (a card above it went), as
+  // the terminal view's keys wait after its prompt changes: a click meant for what was under
+  // the pointer a moment ago does not answer the phone that slid there. The host refuses an
+  // answer sooner than that after the phone asked, too.
+  const SETTLE_MS = 1000;
+  function settle(card) {
+    const top = String(card.offsetTop);
+    if (card.dataset.top === top) return;
+    card.dataset.top = top;
+    card.classList.add("settling");
+    for (const b of card.querySelectorAll("button")) b.disabled = true;
+    clearTimeout(card.settleTimer);
+    card.settleTimer = setTimeout(() => {
+      card.classList.remove("settling");
+      for (const b of card.querySelectorAll("button")) b.disabled = false;
+    }, SETTLE_MS);
+  }
+
   function phoneRow(p) {
     const row = el("li");
     row.dataset.phone = p.id;
@@ -119,6 +137,7 @@
     phonesList.dataset.count = view.phones.length;
     controllersList.dataset.count = view.controllers.length;
     waitingBox.dataset.count = view.waiting.length;
+    for (const card of waitingBox.children) settle(card);
   }
 
   let busy = false;
