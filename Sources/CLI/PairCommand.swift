@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RemotionApp
+import RemotionHostLogic
 import RemotionProtocol
 import RemotionNetwork
 import RemotionSystem
@@ -89,7 +90,7 @@ struct PairCommand: AsyncParsableCommand {
         while Date() < deadline {
             if let phone = await WaitingPhones.fetch(dataDirectory: store.directory, link: link)?.first(where: { $0.link == link }) {
                 let accept = yes ? true : await Task.detached {
-                    say("phone '\(Sanitized.text(phone.name))' at \(phone.address) asks to pair (code \(phone.code)).")
+                    say("phone \(DeviceListLines.phone(name: phone.name, address: phone.address)) asks to pair (code \(phone.code)).")
                     FileHandle.standardOutput.write(Data("Is this your phone? Accept? [y/N] ".utf8))
                     return readLine()?.lowercased().hasPrefix("y") ?? false
                 }.value
@@ -140,7 +141,7 @@ struct PairCommand: AsyncParsableCommand {
             throw UserError(failure.description)
         }
         guard let paired else { throw UserError("no controller paired within \(Int(window)) s") }
-        say("paired controller '\(paired.name)' \(paired.fingerprint)")
+        say(DeviceListLines.pairedNow(name: paired.name, fingerprint: paired.fingerprint))
     }
 }
 
@@ -178,7 +179,7 @@ struct DevicesCommand: AsyncParsableCommand {
             if let what = typing ?? noTyping {
                 let changed = try web.setTyping(what, allowed: typing != nil)
                 guard !changed.isEmpty else { throw UserError("no web controller matches '\(what)' (see `remotion devices`)") }
-                for d in changed { print("web controller '\(d.name)' \(d.id) \(d.mayType ? "may type" : "may not type")") }
+                for d in changed { print(DeviceListLines.typing(id: d.id, name: d.name, mayType: d.mayType)) }
                 return
             }
             if let revoke {
@@ -187,16 +188,18 @@ struct DevicesCommand: AsyncParsableCommand {
                 guard !removed.isEmpty || !removedWeb.isEmpty else {
                     throw UserError("no paired controller or web controller matches '\(revoke)' (see `remotion devices`)")
                 }
-                for r in removed { print("revoked '\(r.name)' \(r.fingerprint)") }
-                for r in removedWeb { print("revoked web controller '\(r.name)' \(r.id) (a running host drops it within a second)") }
+                for r in removed { print(DeviceListLines.revokedController(name: r.name, fingerprint: r.fingerprint)) }
+                for r in removedWeb { print(DeviceListLines.revokedWebController(name: r.name, id: r.id)) }
                 return
             }
             let paired = try store.pairedControllers()
             print("paired controllers (\(paired.count)):")
-            for p in paired { print("  \(p.fingerprint)  \(p.name)  paired \(p.pairedAt.formatted(.iso8601))") }
+            for p in paired { print(DeviceListLines.pairedController(fingerprint: p.fingerprint, name: p.name, pairedAt: p.pairedAt.formatted(.iso8601))) }
             let phones = try web.devices()
             print("web controllers (\(phones.count)):")
-            for p in phones { print("  \(p.id)  \(p.name)  paired \(p.created.formatted(.iso8601))\(p.mayType ? "" : "  (may not type)")") }
+            for p in phones {
+                print(DeviceListLines.webController(id: p.id, name: p.name, pairedAt: p.created.formatted(.iso8601), mayType: p.mayType))
+            }
             for line in await WaitingPhones.list(dataDirectory: store.directory) { print(line) }
             let hosts = try store.knownHosts()
             print("known hosts (\(hosts.count)):")

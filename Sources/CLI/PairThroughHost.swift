@@ -1,5 +1,6 @@
 import Foundation
 import RemotionApp
+import RemotionHostLogic
 
 /// `remotion pair --listen` while `remotion host` runs: the host opens the pairing
 /// window on its own port, asked over its control socket (`control.sock` in the data
@@ -33,7 +34,7 @@ enum PairThroughHost {
             guard decided.ok else { throw UserError("pairing failed: \(decided.error ?? "the host refused")") }
             if let stored = decided.object("stored"), case .string(let storedName)? = stored["name"],
                case .string(let storedFingerprint)? = stored["fingerprint"] {
-                say("paired controller '\(storedName)' \(storedFingerprint)")
+                say(DeviceListLines.pairedNow(name: storedName, fingerprint: storedFingerprint))
                 return true
             }
             say("refused; nothing was stored")
@@ -42,7 +43,7 @@ enum PairThroughHost {
 
     /// Asks the user on the terminal; anything but y/yes refuses.
     static func ask(name: String, fingerprint: String) -> Bool {
-        let label = name.isEmpty ? "(unnamed)" : Sanitized.text(name)
+        let label = name.isEmpty ? "(unnamed)" : TextFormat.sanitize(name)
         say("controller '\(label)' with fingerprint \(fingerprint) wants to pair.")
         FileHandle.standardOutput.write(Data("Does the controller show the same fingerprint? Accept? [y/N] ".utf8))
         return readLine()?.lowercased().hasPrefix("y") ?? false
@@ -52,11 +53,4 @@ enum PairThroughHost {
 /// A line to stdout, unbuffered (the pairing code must appear at once, also in a pipe).
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-/// Text that came from the network, safe to print: control characters dropped.
-enum Sanitized {
-    static func text(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.filter { $0.value >= 0x20 && !(0x7f...0x9f).contains($0.value) }))
-    }
 }

@@ -40,7 +40,7 @@ enum WaitingPhones {
     static func list(dataDirectory: URL) async -> [String] {
         guard let waiting = await fetch(dataDirectory: dataDirectory), !waiting.isEmpty else { return [] }
         return ["phones waiting to pair (\(waiting.count)); answer with --accept CODE-ID or --deny CODE-ID:"]
-            + waiting.map { "  \($0.reference)  '\(Sanitized.text($0.name))' at \($0.address)  (\($0.seconds) s left)" }
+            + waiting.map { DeviceListLines.waitingPhone(reference: $0.reference, name: $0.name, address: $0.address, seconds: $0.seconds) }
     }
 
     /// Answers one waiting phone, named by `CODE-ID`; the line to print.
@@ -57,7 +57,7 @@ enum WaitingPhones {
                                                                                  "accept": .bool(accept)]))
         await client.close()
         guard response.ok else { throw UserError(response.error ?? "the host refused") }
-        let who = "'\(Sanitized.text(response.string("name") ?? ""))' at \(response.string("address") ?? "?")"
+        let who = DeviceListLines.phone(name: response.string("name") ?? "", address: response.string("address") ?? "?")
         return accept ? "accepted phone \(who): it pairs now" : "refused phone \(who): nothing was stored"
     }
 }

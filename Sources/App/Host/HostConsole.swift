@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RemotionHostLogic
 import Synchronization
 
 /// Where `remotion host` says things. With the terminal view, nothing may write to the
@@ -7,6 +8,9 @@ import Synchronization
 /// discovery, …) are shown inside the view, the log injector's lines and log messages as
 /// its last few events, and the closing line after the view closed. Without the view
 /// (piped, `--json`) each fact is one stderr line, the injected events go to stdout.
+/// Every fact and log message is one line without control characters (`TextFormat.sanitize`)
+/// on either path: names from outside (a phone's, a controller's, a pad's) cannot move the
+/// cursor or retitle the terminal from a log line.
 package final class HostConsole: Sendable {
     /// The facts, in the order the view lists them; a new fact on a topic replaces the old.
     package enum Topic: Int, CaseIterable, Sendable, Comparable {
@@ -39,6 +43,7 @@ package final class HostConsole: Sendable {
 
     /// A fact about the host: inside the view, or "remotion host: TEXT" on stderr.
     package func note(_ topic: Topic, _ text: String) {
+        let text = TextFormat.sanitize(text)
         if interactive {
             state.withLock { $0.notes[topic] = text }
         } else {
@@ -80,12 +85,14 @@ package final class HostConsole: Sendable {
 
     /// A log message (swift-log), already formatted.
     package func message(_ line: String) {
+        let line = TextFormat.sanitize(line)
         guard interactive else { return err(line + "\n") }
         remember([line])
     }
 
     /// The host's last words: after the view closed (at once without a view).
     package func finally(_ line: String) {
+        let line = TextFormat.sanitize(line)
         let now = state.withLock { s -> Bool in
             if !interactive || s.viewClosed { return true }
             s.closing.append(line)

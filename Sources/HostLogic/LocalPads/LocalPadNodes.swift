@@ -14,9 +14,13 @@ package struct EvdevNodeInfo: Hashable, Sendable {
     /// Has BTN_SOUTH: a gamepad, not the touchpad or the motion node.
     package var isGamepad: Bool
 
+    /// `name`, `phys` and `uniq` are the device's own words (a USB or Bluetooth device names
+    /// itself): kept without control characters (`TextFormat.sanitize`), as every line that
+    /// shows them prints them.
     package init(path: String, name: String, phys: String = "", uniq: String = "", vendor: UInt16 = 0, product: UInt16 = 0,
                  parent: String = "", isMotion: Bool = false, isGamepad: Bool = false) {
-        self.path = path; self.name = name; self.phys = phys; self.uniq = uniq
+        self.path = path; self.name = TextFormat.sanitize(name); self.phys = TextFormat.sanitize(phys)
+        self.uniq = TextFormat.sanitize(uniq)
         self.vendor = vendor; self.product = product; self.parent = parent
         self.isMotion = isMotion; self.isGamepad = isGamepad
     }

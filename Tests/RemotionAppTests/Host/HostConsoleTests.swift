@@ -56,4 +56,25 @@ import Testing
         #expect(written.out.withLock { $0 } == ["{\"kind\":\"move_to\"}\n"])
         #expect(console.notes.isEmpty && console.recent.isEmpty)
     }
+
+    /// A name from outside in a log line cannot drive the terminal: on stderr without the
+    /// view, and in the view's last events, every fact and message is one line without controls.
+    @Test func factsAndLogLinesReachAPersonWithoutControlCharacters() {
+        let hostile = "pad\u{1B}[2J\u{1B}]0;owned\u{07}\r\nx\u{9B}31m\u{202E}"
+        for interactive in [false, true] {
+            let (console, written) = Self.console(interactive: interactive)
+            console.note(.pairing, "phone '\(hostile)' paired")
+            console.logger().info("local pads: reading \(hostile)", metadata: ["name": "\(hostile)"])
+            console.finally("remotion host: stopped '\(hostile)'")
+            console.viewClosed()
+            let lines = written.err.withLock { $0 } + console.notes + console.recent
+            #expect(lines.count == 3, "\(lines)")
+            for line in lines {
+                #expect(!line.dropLast(line.hasSuffix("\n") ? 1 : 0).unicodeScalars.contains {
+                    $0.value < 0x20 || (0x7f...0x9f).contains($0.value) || $0.properties.generalCategory == .format
+                }, "\(line)")
+                #expect(line.contains("pad[2J]0;ownedx31m"), "\(line)")
+            }
+        }
+    }
 }
