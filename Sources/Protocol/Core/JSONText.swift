@@ -10,7 +10,13 @@ public enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            // C0 and C1 controls (a C1 CSI, U+009B, starts an escape sequence on a terminal
+            // as ESC [ does) and the bidirectional overrides and isolates (a name that turns
+            // the line around): escaped, so a status line on stderr cannot drive or disguise
+            // the terminal of the person who reads it. The JSON reader gets the same text.
+            case _ where scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+                || (0x200e...0x200f).contains(scalar.value) || (0x202a...0x202e).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value):
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default:
