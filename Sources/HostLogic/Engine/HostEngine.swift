@@ -27,6 +27,10 @@ package struct HostEngine<Address: ControllerAddress>: Sendable {
     package var maximumControllers: Int
     /// Where each open session came from (observers are told again after a suspension).
     package private(set) var origins: [SessionID: ControllerOrigin<Address>] = [:]
+    /// `[[profile]]`: the mapping while an application has the focus (`HostEngine+Focus`).
+    package internal(set) var profiles = FocusProfiles()
+    /// The application with the desktop's focus, as the focus watcher last said (nil: none).
+    package internal(set) var focused: FocusedApp?
     /// The core's outputs for the event being handled (reused: no array per event).
     private var scratch: [PipelineOutput] = []
 
@@ -50,6 +54,7 @@ package struct HostEngine<Address: ControllerAddress>: Sendable {
             origins[id] = origin
             out.append(.opened(id, origin))
             flush(id, into: &out)
+            applyFocus(id, origin, now: now, into: &out)
             if !core.suspended { out.append(.observe(id, .opened(origin))) }
         case let .motion(id, sample, latency):
             out.append(.sample(id, motion(id, sample, latencyMicros: latency, screen: screen, now: now)))

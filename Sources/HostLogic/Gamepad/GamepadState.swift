@@ -196,6 +196,14 @@ package struct GamepadFeed: Hashable, Sendable {
     private var pushLeft = GamepadState.Stick.centre
     private var pushRight = GamepadState.Stick.centre
 
+    /// The gyro's stick goes back to centre until the next sample (a new profile takes over):
+    /// the new state.
+    package mutating func restGyroStick() -> GamepadState {
+        gyroPart = .centre
+        combine()
+        return state
+    }
+
     package init(table: GamepadButtonTable = .standard, gyroStick: GyroStick? = nil, at time: Instant) {
         self.table = table
         self.gyroStick = gyroStick

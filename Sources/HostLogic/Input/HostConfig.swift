@@ -24,6 +24,10 @@ import RemotionProtocol
 ///     address = "192.168.1.20:26760"
 ///     home = "P"           # DSU button overrides (docs/DSU.md)
 ///
+///     [[profile]]          # while an application has the focus (FocusProfile, docs/MOTION.md)
+///     app = "beta"
+///     mode = "fps"
+///
 /// Unknown tables, unknown keys and bad values are errors naming file and line.
 package struct HostConfig: Sendable, Hashable {
     /// One raw `[mapping]` setting.
@@ -39,6 +43,8 @@ package struct HostConfig: Sendable, Hashable {
     package var gamepad = GamepadConfig()
     /// `[local-pads]`: the gyro of gamepads plugged in here (off when absent).
     package var localPads = LocalPadsConfig()
+    /// `[[profile]]`: the mapping while an application has the focus, in file order.
+    package var profiles = FocusProfiles()
 
     package init(buttons: ButtonMap = .seedDefault, mapping: [MappingEntry] = [], dsuSources: [DSUSourceConfig] = []) {
         self.buttons = buttons
@@ -48,7 +54,7 @@ package struct HostConfig: Sendable, Hashable {
 
     package static let tables = ["buttons", "mapping", "gamepad", "local-pads"]
     /// Tables written `[[name]]`, one element per source.
-    package static let arrayTables = ["dsu"]
+    package static let arrayTables = ["dsu", "profile"]
 
     /// Parses the file's text; `path` is only used in error messages.
     package static func parse(_ text: String, path: String) throws(ConfigError) -> HostConfig {
@@ -57,16 +63,17 @@ package struct HostConfig: Sendable, Hashable {
             if element != nil, !arrayTables.contains(name) {
                 throw ConfigError(path: path, line: line, tables.contains(name)
                     ? "[[\(name)]] is a single table; write [\(name)]"
-                    : "unknown table [[\(EchoedValue.text(name))]]; the only list of tables is [[dsu]]")
+                    : "unknown table [[\(EchoedValue.text(name))]]; the lists of tables are [[dsu]] and [[profile]]")
             }
             if element == nil, !tables.contains(name) {
                 throw ConfigError(path: path, line: line, arrayTables.contains(name)
-                    ? "write [[\(name)]] (double brackets), one table per source"
-                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping], [gamepad], [local-pads] or [[dsu]]")
+                    ? "write [[\(name)]] (double brackets), one table each"
+                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping], [gamepad], [local-pads], [[dsu]] or [[profile]]")
             }
         }
         var config = HostConfig()
         var dsu: [Int: [DSUSourceConfig.RawEntry]] = [:]
+        var profiles: [Int: [ConfigEntry]] = [:]
         for entry in doc.entries {
             switch entry.table {
             case nil:
@@ -74,6 +81,8 @@ package struct HostConfig: Sendable, Hashable {
                                   "\(EchoedValue.quoted(entry.key)) is outside any table; put it under [buttons] or [mapping]")
             case "dsu":
                 dsu[entry.element ?? 0, default: []].append(ConfigEntry(entry))
+            case "profile":
+                profiles[entry.element ?? 0, default: []].append(ConfigEntry(entry))
             case "gamepad", "local-pads":
                 continue   // checked together below
             case "buttons":
@@ -96,6 +105,9 @@ package struct HostConfig: Sendable, Hashable {
         config.localPads = try LocalPadsConfig.parse(doc.entries.filter { $0.table == "local-pads" }, path: path)
         for (name, line, element) in doc.tables where name == "dsu" {
             config.dsuSources.append(try DSUSourceConfig.parse(dsu[element ?? 0] ?? [], headerLine: line, path: path))
+        }
+        for (name, line, element) in doc.tables where name == "profile" {
+            config.profiles.list.append(try FocusProfile.parse(profiles[element ?? 0] ?? [], headerLine: line, path: path))
         }
         return config
     }

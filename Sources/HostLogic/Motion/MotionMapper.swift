@@ -117,6 +117,19 @@ package struct MotionMapper: Sendable, Equatable {
         seed.recenter()
     }
 
+    /// Starts the mapping afresh, as a new profile takes over (docs/MOTION.md, "Profiles"):
+    /// every mode's baseline, FPS smoothing and sub-pixel remainder, the flick stick and the
+    /// attitude filter forget the past, and the next sample's direction is the centre. The
+    /// gyro's calibration and fusion go on: they are the controller's, not the profile's.
+    package mutating func restart() {
+        pointer.resetBaseline()
+        seed.resetBaseline()
+        fps.reset()
+        flick?.reset()
+        filter = AttitudeFilter(settings.filter)
+        recenter()
+    }
+
     /// Switches pointer ↔ FPS; from seed mode it goes to pointer mode.
     package mutating func toggleMode() {
         settings.mode = settings.mode == .pointer ? .fps : .pointer

@@ -15,6 +15,8 @@ package struct PipelineSession: Sendable {
     /// The session's own profile (mapping settings and button map), or nil while it
     /// follows the host's (config file, dashboard).
     package var ownProfile: MappingProfile?
+    /// The `[[profile]]` in force for it (its index in `FocusProfiles`), nil: none.
+    package var focusProfile: Int?
     /// The mode the controller chose for itself (its page's mode switch, the dashboard),
     /// kept when the host's settings change; a profile given to the session replaces it.
     package var ownMode: MappingSettings.Mode?

@@ -81,7 +81,7 @@ import Testing
         ("[buttons]\nA = \"left\"\n\n\n\n\nQ = \"right\"", #"config.toml:7: button "Q" is not a button; use A to P"#),
         ("[buttons]\nA = \"kick\"", "config.toml:2: button A: \"kick\" is not an action"),
         ("[buttons]\nA = 3", "config.toml:2: button A needs a quoted action"),
-        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons], [mapping], [gamepad], [local-pads] or [[dsu]]"),
+        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons], [mapping], [gamepad], [local-pads], [[dsu]] or [[profile]]"),
         ("A = \"left\"", "config.toml:1: \"A\" is outside any table"),
         ("[buttons]\nA = \"left\"\nA = \"right\"", "config.toml:3: key \"A\" is set twice in [buttons]"),
         ("[buttons]\n[buttons]", "config.toml:2: table [buttons] appears twice"),
@@ -96,7 +96,7 @@ import Testing
         ("[mapping]\nx = 0x10", "config.toml:2: \"0x10\" is not a value"),
         ("[mapping]\nx = \"\\q\"", "config.toml:2: unknown escape \\q"),
         ("[[buttons]]", "config.toml:1: [[buttons]] is a single table; write [buttons]"),
-        ("[[keys]]", "config.toml:1: unknown table [[keys]]; the only list of tables is [[dsu]]"),
+        ("[[keys]]", "config.toml:1: unknown table [[keys]]; the lists of tables are [[dsu]] and [[profile]]"),
         ("[dsu]\naddress = \"1.2.3.4\"", "config.toml:1: write [[dsu]] (double brackets)"),
         ("[buttons]\n[[buttons]]", "config.toml:2: [buttons] and [[buttons]] both appear"),
         ("[[dsu]\naddress = \"1.2.3.4\"", "config.toml:1: an array-of-tables header must be a plain name"),
@@ -111,7 +111,7 @@ import Testing
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = \"fast\"", "config.toml:3: [gamepad] stick-rate must be a number"),
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = 0", "config.toml:3: [gamepad] stick-rate must be from 1 to 10000"),
         ("[gamepad]\ngyro = \"right-stick\"\nundeadzone-inner = 0.6\nundeadzone-outer = 0.5", "config.toml:4: [gamepad] undeadzone-inner and undeadzone-outer must each be from 0 to 0.99, together less than 1"),
-        ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad], [local-pads] or [[dsu]]"),
+        ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad], [local-pads], [[dsu]] or [[profile]]"),
     ]
 
     @Test func gamepadTable() throws {

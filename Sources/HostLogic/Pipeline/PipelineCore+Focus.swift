@@ -1,0 +1,32 @@
+import RemotionProtocol
+
+/// A `[[profile]]` taking over a session as the focused application changes (docs/MOTION.md,
+/// "Profiles"): the switch is clean, in this order, all within the one event.
+extension PipelineCore {
+    /// Puts the focus profile `index` in force for `id` with `own` as its profile (both nil:
+    /// back to the host's). Nothing happens when it is already in force. Otherwise:
+    /// 1. `.releaseHeld`: every button and key it holds is released, so nothing pressed for
+    ///    the application being left stays down in the next one;
+    /// 2. its pad's gyro stick rests (`.pad`, the stick centred until the next sample);
+    /// 3. its mapping starts afresh: FPS smoothing, baselines, the filter, and the pointer's
+    ///    centre is where the controller points at its next sample (`MotionMapper.restart`);
+    /// 4. the new mapping and button map (`setProfile`).
+    /// Nothing is injected: the next sample maps with the new profile.
+    /// Returns whether it switched.
+    @discardableResult
+    package mutating func switchProfile(_ id: SessionID, to index: Int?, _ own: MappingProfile?, now: Instant,
+                                        into out: inout [PipelineOutput]) -> Bool {
+        guard let i = sessions.index(forKey: id), sessions.values[i].focusProfile != index else { return false }
+        out.append(.releaseHeld)
+        if sessions.values[i].pad?.gyroStick != nil, let rest = sessions.values[i].pad?.restGyroStick(), !suspended {
+            out.append(.pad(rest))
+        }
+        sessions.values[i].mapper.restart()
+        sessions.values[i].focusProfile = index
+        _ = setProfile(id, own)
+        return true
+    }
+
+    /// The focus profile in force for `id` (its index), nil: none (or no such session).
+    package func focusProfile(of id: SessionID) -> Int? { sessions[id]?.focusProfile }
+}
