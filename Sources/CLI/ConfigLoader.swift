@@ -14,6 +14,8 @@ enum ConfigLoader {
         var gamepad = GamepadConfig()
         /// `[local-pads]` (off when absent).
         var localPads = LocalPadsConfig()
+        /// `[[profile]]`: the mapping while an application has the focus.
+        var profiles = FocusProfiles()
     }
 
     static func load(explicitPath: String?, environment: [String: String]) throws -> Loaded {
@@ -38,6 +40,6 @@ enum ConfigLoader {
             settings = try config.mappingSettings(path: path)
         } catch { throw UserError("\(error)") }
         return Loaded(path: path, buttons: config.buttons, settings: settings, dsuSources: config.dsuSources,
-                      gamepad: config.gamepad, localPads: config.localPads)
+                      gamepad: config.gamepad, localPads: config.localPads, profiles: config.profiles)
     }
 }

@@ -40,7 +40,14 @@ struct DoctorCommand: AsyncParsableCommand {
         do {
             let loaded = try ConfigLoader.load(explicitPath: host.config, environment: environment)
             filePad = loaded.gamepad.pad != nil
-            if let path = loaded.path { configLine = DoctorLine("config", .pass, "config \(path) reads cleanly") }
+            if let path = loaded.path {
+                // An app that two profiles name: the first wins, the second never applies.
+                if let shadow = loaded.profiles.shadowNotes(path: path).first {
+                    configLine = DoctorLine("config", .warn, shadow)
+                } else {
+                    configLine = DoctorLine("config", .pass, "config \(path) reads cleanly")
+                }
+            }
         } catch {
             configLine = DoctorLine("config", .fail, "\(error)", fix: "fix the file, or start the host with another --config")
         }

@@ -158,6 +158,7 @@ struct HostCommand: AsyncParsableCommand {
         options.injection.environment = environment
         options.injection.profile = MappingProfile(settings: loaded.settings, buttons: loaded.buttons)
         options.injection.configPath = loaded.path
+        options.injection.profiles = loaded.profiles
         options.controllers.timeout = .secondsDouble(timeout)
         options.controllers.maximum = maxControllers
         options.json = json

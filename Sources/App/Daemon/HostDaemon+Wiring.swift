@@ -109,6 +109,13 @@ extension HostDaemon {
                     logger: logger)))
             }
             #endif
+            // [[profile]]: the focused application switches the controllers' mapping.
+            if !options.injection.profiles.isEmpty {
+                services.append(.init(service: FocusWatchService(
+                    environment: options.injection.environment,
+                    onFocus: { app in loop.execute { $0.focus(app, now: $1) } },
+                    logger: logger)))
+            }
             let whoAmI = ControlService.status(name: options.instance.value, port: boundPort, secure: !options.controllers.insecure)
             let commands = ControlCommands(status: { _, _ in .success(whoAmI) }, pairing: pairingCommands, web: webCommands)
             if let control = await ControlService.start(dataDirectory: options.dataDirectory, commands: commands,

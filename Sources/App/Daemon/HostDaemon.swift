@@ -52,6 +52,8 @@ package struct HostDaemon: Sendable {
         machine.timeout = options.controllers.timeout
         machine.maximumSessions = options.controllers.maximum
         let choice = options.injection.choice, environment = options.injection.environment, profile = options.injection.profile
+        let focusProfiles = options.injection.profiles
+        for note in focusProfiles.shadowNotes(path: options.injection.configPath ?? "config.toml") { logger.warning("\(note)") }
         let instanceName = options.instance.value
         // Controllers' gyro calibrations, remembered across runs (docs/MOTION.md, "Calibration memory").
         let calibrationDirectory = options.dataDirectory.path
@@ -64,6 +66,7 @@ package struct HostDaemon: Sendable {
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), profile: profile, logger: logger,
                                         injectorReason: made.reason, publisher: publisher)
             pipeline.identity = (name: instanceName, listen: "")
+            pipeline.setProfiles(focusProfiles, now: .zero)   // no controller yet: nothing is decided with the time
             pipeline.typingAllowed = options.web.typing
             pipeline.maximumControllers = options.controllers.maximum
             pipeline.calibrations = CalibrationStore(memory: calibrationMemory, directory: calibrationDirectory,

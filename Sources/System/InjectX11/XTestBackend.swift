@@ -168,6 +168,9 @@ enum XErrorCounter {
     static let errors = Atomic<Int>(0)
     static let lastCode = Atomic<Int>(0)
     static let installed = Mutex(false)
+    /// Connections whose errors are theirs alone, not the injector's (the focus watcher's: a
+    /// window that closes while it reads it is a BadWindow it expects), as addresses.
+    static let ownErrors = Mutex<Set<Int>>([])
 
     static var count: Int { errors.load(ordering: .acquiring) }
     static var lastErrorCode: Int { lastCode.load(ordering: .relaxed) }
@@ -176,7 +179,8 @@ enum XErrorCounter {
         installed.withLock { done in
             guard !done else { return }
             done = true
-            _ = XSetErrorHandler { _, event in
+            _ = XSetErrorHandler { dpy, event in
+                if XErrorCounter.ownErrors.withLock({ $0.contains(Int(bitPattern: dpy)) }) { return 0 }
                 XErrorCounter.lastCode.store(Int(event?.pointee.error_code ?? 0), ordering: .relaxed)
                 XErrorCounter.errors.add(1, ordering: .releasing)
                 return 0

@@ -64,6 +64,8 @@ import RemotionProtocol
         #expect(h.engine.core.profile(of: web)?.settings.gyroStick.target == .off)
         Self.stream(&h, web, from: 400_000, count: 20)
         #expect(!Self.pointers(h, web).isEmpty && Self.pointers(h, web).allSatisfy(Self.isAbsolute), "alpha again: pointer mode")
+        #expect(Self.pointers(h, web).first == .moveTo(x: 960, y: 540),
+                "the mapping starts afresh: where the controller points at the switch is the centre")
     }
 
     /// Another window of the application in force, or a focus event told twice, costs nothing:

@@ -262,10 +262,10 @@ package final class HostPipeline: HostEventSink {
 
     /// Applies new mapping settings to the host's profile: every session that follows
     /// it now, new sessions later. Sessions with their own profile keep theirs.
-    package func update(settings: MappingSettings) { engine.core.update(settings: settings) }
+    package func update(settings: MappingSettings) { engine.update(settings: settings) }
 
     /// A new button map for the host's profile, applied at once to the sessions that follow it.
-    package func update(buttons: ButtonMap) { engine.core.update(buttons: buttons) }
+    package func update(buttons: ButtonMap) { engine.update(buttons: buttons) }
 
     /// Starts a manual gyro calibration of one controller (hold it still for
     /// `calibration.duration` seconds).
