@@ -64,6 +64,7 @@ stage "a desktop notification answers the waiting phone (private session bus, py
 stage "web page modes: layouts, touchpad, typing, laser overlay (chromium → XTest)" env REMOTION_SKIP_BUILD=1 bash scripts/web-modes-test.sh
 stage "web page in WebKit (WebKitGTK): pairing, motion, every mode, layouts (→ XTest)" env REMOTION_SKIP_BUILD=1 bash scripts/webkit-test.sh
 stage "XTest keymap borrowed for typing is given back: after 1 s, SIGHUP, SIGKILL + restart (Xvfb, ~10 s)" env REMOTION_SKIP_BUILD=1 bash scripts/xtest-keymap-test.sh
+stage "profiles follow the X11 focus: two windows of different WM_CLASS, _NET_ACTIVE_WINDOW as a window manager sets it, the injector absolute then relative then absolute (Xvfb, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/profiles-x11-test.sh
 stage "the wlroots injector on headless sway 1.7 as a throwaway user: the pointer where it aims on each of two outputs (witness clients), a click, non-ASCII typing, sway gone mid-stream and back, a socket that is no compositor (~15 s)" env REMOTION_SKIP_BUILD=1 bash scripts/wayland-sway-test.sh
 stage "fast user switch: logind (python-dbusmock, a fake) Active=false releases and drops input (Xvfb, ~10 s)" env REMOTION_SKIP_BUILD=1 bash scripts/logind-session-test.sh
 stage "web controller: newest wins after a 1 s stall (nftables, log injector)" env REMOTION_SKIP_BUILD=1 bash scripts/web-stall-test.sh
