@@ -20,7 +20,8 @@ package enum DashboardProbe {
     }
 
     /// How long the whole exchange may take: a server that accepts and says nothing is not ours.
-    package static let timeout: TimeInterval = 3
+    /// Generous: a busy machine's real dashboard must not be taken for another's.
+    package static let timeout: TimeInterval = 5
 
     /// The verdict for `url` (`http://127.0.0.1:PORT/#token=…`); `.other` for an address that is not one.
     package static func check(url: String, timeout: TimeInterval = timeout) -> Verdict {

@@ -86,11 +86,20 @@ struct DashboardProofTests {
 
     /// The real dashboard proves its token; the wrong token, a closed port and a server that
     /// accepts and says nothing do not pass.
+    /// `DashboardProbe.check` on a thread of its own, so the test's wait holds no pool thread.
+    private func probe(_ url: String, timeout: TimeInterval) async -> DashboardProbe.Verdict {
+        await withCheckedContinuation { done in
+            Thread.detachNewThread { done.resume(returning: DashboardProbe.check(url: url, timeout: timeout)) }
+        }
+    }
+
     @Test func theProbeTellsTheRealDashboardFromOthers() async throws {
         let fixture = try await Fixture.start()
         let url = DashboardToken.url(port: fixture.port, token: fixture.server.token)
-        #expect(DashboardProbe.check(url: url) == .ours)
-        #expect(DashboardProbe.check(url: DashboardToken.url(port: fixture.port, token: DashboardToken.random())) == .other)
+        // The probe blocks: off the concurrency pool, with a bound far from an answer's time (a
+        // full parallel run of the suite once kept the real server past the launcher's 5 s).
+        #expect(await probe(url, timeout: 30) == .ours)
+        #expect(await probe(DashboardToken.url(port: fixture.port, token: DashboardToken.random()), timeout: 30) == .other)
 
         let silent = try SilentListener()
         #expect(DashboardProbe.check(url: DashboardToken.url(port: silent.port, token: fixture.server.token), timeout: 0.5) == .other)
