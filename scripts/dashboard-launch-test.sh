@@ -14,7 +14,7 @@ set -u
 cd "$(dirname "$0")/.."
 
 . scripts/lib/private-netns.sh
-enter_private_netns dashboard-launch-test "python3 runuser" "$@"
+enter_private_netns dashboard-launch-test "python3 setpriv" "$@"
 . scripts/lib/ready.sh
 
 bin=$REMOTION_BIN
@@ -93,7 +93,9 @@ while True:
     c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
     c.close()
 PY
-runuser -u nobody -- python3 "$work/impostor.py" "$port" "$work/impostor" 2>/dev/null &
+# setpriv execs (its pid is the impostor's, so the stage stops it by pid; runuser forked and
+# left it behind); Debian's python3, as nobody cannot reach root's own interpreter.
+setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 "$work/impostor.py" "$port" "$work/impostor" 2>/dev/null &
 impostor=$!; pids+=("$impostor")
 for _ in $(seq 100); do [[ -e $work/impostor/ready ]] && break; sleep 0.05; done
 check "another user (nobody) listens on the dead host's dashboard port $port" test -e "$work/impostor/ready"
