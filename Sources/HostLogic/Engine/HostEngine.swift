@@ -121,7 +121,7 @@ package struct HostEngine<Address: ControllerAddress>: Sendable {
     /// The backstop's deadline, typing's (its borrowed keycodes), the pads' feedback and the
     /// pads held back at open.
     package var nextDeadline: Instant? {
-        earliest(earliest(external.nextDeadline, core.typingRestoreDeadline), earliest(core.feedbackDeadline, core.padDeadline))
+        earliest(earliest(external.nextDeadline, core.typingRestoreDeadline), core.padsDeadline)
     }
 
     /// The timer: controllers on other transports silent past the backstop close (what they

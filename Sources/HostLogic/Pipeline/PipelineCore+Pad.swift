@@ -51,10 +51,14 @@ extension PipelineCore {
         }
     }
 
-    /// When the earliest pad held back at open may be made (`PadOpenLimit`); nil: none owed.
-    package var padDeadline: Instant? {
+    /// The pads' timer in one walk of the sessions: the earliest feedback deadline
+    /// (`feedbackDeadline`) and the earliest pad held back at open (`PadOpenLimit`).
+    package var padsDeadline: Instant? {
         var next: Instant?
-        for s in sessions.values { if let at = s.padOwedAt { next = earliest(next, at) } }
+        for s in sessions.values {
+            if let at = s.padOwedAt { next = earliest(next, at) }
+            if s.pad != nil { next = earliest(next, s.feedback.nextDeadline) }
+        }
         return next
     }
 
