@@ -23,7 +23,6 @@ import select
 import socket
 import ssl
 import subprocess
-import sys
 import threading
 import time
 
@@ -33,18 +32,9 @@ p.add_argument("--work", required=True)
 p.add_argument("--flood", type=int, default=1300)
 a = p.parse_args()
 
-passed = failed = 0
+from raw_page_client import CHECKS  # noqa: E402  ('ok'/'FAIL' lines and the closing count)
 
-
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = passed + bool(ok), failed + (not ok)
-    print(f"{'ok  ' if ok else 'FAIL'} {name} {detail}", flush=True)
-
-
-def finish():
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+check, finish = CHECKS.check, CHECKS.finish
 
 
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -24,13 +24,7 @@ p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
 p.add_argument("--work", required=True)
 a = p.parse_args()
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
-    print(f"{'ok  ' if ok else 'FAIL'} {name} {detail if not ok else ''}")
+check = raw_page_client.CHECKS.check
 
 
 x11 = ctypes.CDLL("libX11.so.6")
@@ -91,8 +85,7 @@ def finish():
         if h.poll() is None:
             h.kill()
             h.wait()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    raw_page_client.CHECKS.finish()
 
 
 tls = ssl.create_default_context()

@@ -19,7 +19,7 @@ process in user@UID.service): it finds its session through GetUser and the User'
 (c2), is suspended when c2 turns inactive, fails closed when c2 is removed, and resumes when
 the Display names an active session (c3) again. Prints 'N passed, N failed'.
 """
-import argparse, base64, ctypes, json, os, socket, ssl, struct, subprocess, sys, time
+import argparse, ctypes, json, os, socket, struct, subprocess, sys, time
 
 import raw_page_client
 
@@ -30,14 +30,8 @@ p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
 p.add_argument("--work", required=True)
 a = p.parse_args()
-passed = failed = 0
 children = []
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if ok else (passed, failed + 1)
-    print(f"{'ok  ' if ok else 'FAIL'} {name} {detail if not ok else ''}")
+check = raw_page_client.CHECKS.check
 
 
 def finish():
@@ -49,8 +43,7 @@ def finish():
             except subprocess.TimeoutExpired:
                 c.kill()
                 c.wait()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    raw_page_client.CHECKS.finish()
 
 
 
@@ -158,52 +151,17 @@ class Host:
         # The page's pairing, the host's user accepting it (e2e/web/raw_page_client.py).
         addr, port, self.device = raw_page_client.pair(json.load(open(ready))["pairingURL"], "logind-test",
                                                        os.path.join(work, "data"))
-        authority = f"{addr}:{port}"
-        tls = ssl.create_default_context()
-        tls.check_hostname = False
-        tls.verify_mode = ssl.CERT_NONE     # the host's own CA; this test checks injection, not the chain
-        self.ws = tls.wrap_socket(socket.create_connection((addr, port), timeout=10))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.ws.sendall(f"GET /ws HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\nUpgrade: websocket\r\n"
-                        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())
-        head = b""
-        while b"\r\n\r\n" not in head:
-            head += self.ws.recv(1)
-        self.buffered = b""
-        self.send({"type": "hello", "v": 1, "id": self.device["id"], "credential": self.device["credential"]})
-        while self.frame().get("type") not in ("welcome", "refused"):
-            pass
-        self.ws.settimeout(10)
+        self.ws = raw_page_client.PageSocket(addr, port)   # the page's WebSocket, framed as protocol.js frames
+        self.ws.welcomed(self.device)
 
     def said(self, text):
         return text in open(self.err).read()
 
-    def send(self, obj, opcode=0x1, payload=None):
-        payload, mask = (payload if payload is not None else json.dumps(obj).encode()), os.urandom(4)
-        n = len(payload)
-        header = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n))
-        self.ws.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    def send(self, obj):
+        self.ws.send_json(obj)
 
     def frame(self):
-        """The next text frame from the host (unmasked), as a dict when it is JSON."""
-        while True:
-            while len(self.buffered) < 2:
-                self.buffered += self.ws.recv(65536)
-            op, n, at = self.buffered[0] & 0x0F, self.buffered[1] & 0x7F, 2
-            if n == 126:
-                while len(self.buffered) < 4:
-                    self.buffered += self.ws.recv(65536)
-                n, at = struct.unpack(">H", self.buffered[2:4])[0], 4
-            while len(self.buffered) < at + n:
-                self.buffered += self.ws.recv(65536)
-            payload, self.buffered = self.buffered[at:at + n], self.buffered[at + n:]
-            if op == 0x1:
-                try:
-                    return json.loads(payload)
-                except ValueError:
-                    return {}
-            if op == 0x9:
-                self.send(None, opcode=0xA, payload=payload)
+        return self.ws.frame()
 
     def probe(self):
         """The host's answer to text with nothing to type (a control character): its reason

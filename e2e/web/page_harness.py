@@ -1,4 +1,4 @@
-"""Helpers for e2e/web/test_page_modes.py and e2e/web/test_webkit_page.py: results, bounded waits,
+"""Helpers for the page stages (e2e/web/test_web_controller.py, test_page_modes.py, test_webkit_page.py): results, bounded waits,
 the X witnesses (xinput test-xi2 events, xev key presses and the keysyms they mean), XQueryPointer
 through xdotool, the layout rule, and the Chromium browser (headless, with CDP touch emulation and
 emulated sensors)."""
@@ -200,6 +200,36 @@ def gamepad_mode(d):
                                " return !n.hidden && n.textContent.includes('makes no virtual gamepads'); })()"), 5)
     js(d, "(() => { document.querySelector('#notice .notice-close').click(); return true; })()")
     return shown and wait(lambda: js(d, "document.getElementById('notice').hidden"), 2)
+
+
+def check_ca_fingerprint(d, ca_pem_path):
+    """The pairing screen shows the CA's SHA-256 read from the server (not the link's fp=),
+    colon-separated as a phone's certificate screens show it (docs/SECURITY.md §9)."""
+    import hashlib, ssl
+    ca_der = ssl.PEM_cert_to_DER_cert(open(ca_pem_path).read())
+    want = ":".join("%02X" % b for b in hashlib.sha256(ca_der).digest())
+    wait(lambda: ":" in d.find_element(By.ID, "pair-fp").text)
+    shown = d.find_element(By.ID, "pair-fp").text.replace("\n", ":")
+    check("the page shows the CA's SHA-256 from the server", shown == want, (shown, want))
+
+
+def check_drag_released_on_close(d, log, what):
+    """A touchpad drag held (Button1 down, already pressed by the caller) when the page closes:
+    `d.quit()`, then Button1 is released exactly once within 2.5 s."""
+    check("touchpad drag started (Button1 down)", wait(lambda: log.count(BUTTON_PRESS, 1) == 1, 2), log.since())
+    closed = time.monotonic()
+    d.quit()
+    released = wait(lambda: log.count(BUTTON_RELEASE, 1) == 1, 4)
+    took = time.monotonic() - closed
+    check("%s closed during a drag → Button1 released once within 2.5 s (%.2f s)" % (what, took),
+          released and took <= 2.5 and log.count(BUTTON_RELEASE, 1) == 1, log.since())
+
+
+def finish():
+    """Prints the tally; the exit status: 0 when every check passed."""
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
 
 
 def expected(yaw_deg, pitch_deg):

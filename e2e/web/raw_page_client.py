@@ -26,10 +26,10 @@ class Checks:
     def check(self, name, ok, detail=""):
         if ok:
             self.passed += 1
-            print(f"ok   {name} {detail}")
+            print(f"ok   {name} {detail}", flush=True)
         else:
             self.failed += 1
-            print(f"FAIL {name} {detail}")
+            print(f"FAIL {name} {detail}", flush=True)
 
     def finish(self, code=None):
         print(f"{self.passed} passed, {self.failed} failed")
@@ -165,6 +165,7 @@ class PageSocket:
             head += self.sock.recv(1)
         self.upgraded = b" 101 " in head.split(b"\r\n")[0]
         self.lock = threading.Lock()
+        self.buffered = b""
 
     def send(self, payload, opcode):
         mask = os.urandom(4)
@@ -172,6 +173,45 @@ class PageSocket:
         header = bytes([0x80 | opcode]) + (bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + struct.pack(">H", n))
         with self.lock:
             self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def send_json(self, obj):
+        self.send(json.dumps(obj).encode(), 0x1)
+
+    def frame(self):
+        """The next text frame from the host (unmasked), as a dict when it is JSON; a ping on
+        the way is answered."""
+        while True:
+            while len(self.buffered) < 2:
+                self.buffered += self._recv()
+            op, n, at = self.buffered[0] & 0x0F, self.buffered[1] & 0x7F, 2
+            if n == 126:
+                while len(self.buffered) < 4:
+                    self.buffered += self._recv()
+                n, at = struct.unpack(">H", self.buffered[2:4])[0], 4
+            while len(self.buffered) < at + n:
+                self.buffered += self._recv()
+            payload, self.buffered = self.buffered[at:at + n], self.buffered[at + n:]
+            if op == 0x1:
+                try:
+                    return json.loads(payload)
+                except ValueError:
+                    return {}
+            if op == 0x9:
+                self.send(payload, 0xA)
+
+    def welcomed(self, device):
+        """Sends the hello and reads frames until the welcome (or a refusal): True when welcomed.
+        Unlike `hello`, the frames after it stay readable with `frame`."""
+        self.send_json({"type": "hello", "v": 1, "id": device["id"], "credential": device["credential"]})
+        while (kind := self.frame().get("type")) not in ("welcome", "refused"):
+            pass
+        return kind == "welcome"
+
+    def _recv(self):
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the host closed the page's WebSocket")
+        return chunk
 
     def hello(self, device):
         """Sends the hello and reads until the welcome (or a refusal): True when welcomed."""

@@ -11,119 +11,32 @@ import argparse, base64, json, os, re, subprocess, sys, time, urllib.error, urll
 
 import calibration_check
 import consent
+# The page's helpers (results, waits, the X witness, Chromium with emulated sensors) are
+# page_harness's, shared with the modes and WebKit stages.
+from page_harness import (BUTTON_PRESS, BUTTON_RELEASE, KEY_PRESS, KEY_RELEASE, KEYCODE, XLog,  # noqa: E402
+                          browser, center_of, check, check_ca_fingerprint, expected, finish, js, near, orient, state,
+                          tap, touch, wait, xy)
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from host_process import wait  # noqa: E402
-
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-results = []
-WIDTH, HEIGHT, FOV_X, FOV_Y = 1920, 1080, 40.0, 25.0   # Xvfb screen, PointerSettings defaults
-LEFT_KEYCODE = 113                                      # Xvfb's keycode for Left
-
-
-def check(name, ok, detail=""):
-    results.append(bool(ok))
-    print(("PASS " if ok else "FAIL ") + name + ("" if ok else "  -- " + str(detail)), flush=True)
+LEFT_KEYCODE = KEYCODE["Left"]
 
 
 def pointer():
-    out = subprocess.run(["xdotool", "getmouselocation"], capture_output=True, text=True).stdout
-    m = re.search(r"x:(\d+) y:(\d+)", out)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    return xy()
 
 
 def x_events(log_path):
     """(type, detail) of every event the X server reported on a master device."""
-    events, current = [], None
-    for line in open(log_path, errors="replace"):
-        m = re.match(r"EVENT type (\d+) ", line)
-        if m:
-            current = {"type": int(m.group(1))}
-            events.append(current)
-            continue
-        if current is None:
-            continue
-        m = re.match(r"\s+device: (\d+) \((\d+)\)", line)
-        if m:
-            current["master"] = m.group(1) != m.group(2) or m.group(1) in ("2", "3")
-        m = re.match(r"\s+detail: (\d+)", line)
-        if m:
-            current["detail"] = int(m.group(1))
-    return [(e["type"], e.get("detail")) for e in events if e.get("master")]
+    return XLog(log_path).events()
 
 
 def count(log_path, kind, detail):
     return sum(1 for t, d in x_events(log_path) if t == kind and d == detail)
 
 
-BUTTON_PRESS, BUTTON_RELEASE, KEY_PRESS, KEY_RELEASE = 4, 5, 2, 3
-
-
-def cdp(d, cmd, args=None):
-    return d.execute_cdp_cmd(cmd, args or {})
-
-
-def orient(d, alpha, beta, gamma):
-    cdp(d, "DeviceOrientation.setDeviceOrientationOverride", {"alpha": alpha % 360, "beta": beta, "gamma": gamma})
-
-
-def browser(profile):
-    opts = webdriver.ChromeOptions()
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=500,900", "--no-first-run",
-              "--disable-background-networking", "--disable-component-update", "--ignore-certificate-errors",
-              "--user-data-dir=" + profile):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    # Sensors must be overridden before the page adds its listeners.
-    for t in ("accelerometer", "gyroscope"):
-        cdp(d, "Emulation.setSensorOverrideEnabled", {"enabled": True, "type": t})
-    cdp(d, "Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": 0, "y": 0, "z": 9.80665}}})
-    cdp(d, "Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
-    orient(d, 0, 0, 0)
-    cdp(d, "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
-    cdp(d, "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True,
-                                                   "screenOrientation": {"type": "portraitPrimary", "angle": 0}})
-    return d
-
-
-def js(d, expr):
-    return d.execute_script("return " + expr)
-
-
-def state(d):
-    return js(d, "window.remotionTest ? remotionTest.state() : {}") or {}
-
-
-def center_of(d, selector):
-    # The first visible match: the page's modes share some buttons (docs/WEB-CONTROLLER.md, "Use").
-    r = d.execute_script("const e = [...document.querySelectorAll(arguments[0])].find((x) => x.getClientRects().length);"
-                         "const r = e.getBoundingClientRect();"
-                         "return [r.left + r.width / 2, r.top + r.height / 2];", selector)
-    return {"x": r[0], "y": r[1]}
-
-
-def touch(d, kind, points):
-    cdp(d, "Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-
-def tap(d, letter, hold=0.15):
-    p = dict(center_of(d, '[data-button="%s"]' % letter), id=1)
-    touch(d, "touchStart", [p])
-    time.sleep(hold)
-    touch(d, "touchEnd", [])
-
-
-def expected(yaw_deg, pitch_deg):
-    x = WIDTH / 2 - yaw_deg / FOV_X * WIDTH
-    y = HEIGHT / 2 - pitch_deg / FOV_Y * HEIGHT
-    return (round(min(max(x, 2), WIDTH - 3)), round(min(max(y, 2), HEIGHT - 3)))
-
-
-def near(p, q, tol=3):
-    return p is not None and abs(p[0] - q[0]) <= tol and abs(p[1] - q[1]) <= tol
+def tap_button(d, letter):
+    tap(d, '[data-button="%s"]' % letter, hold=0.15)
 
 
 def main():
@@ -137,14 +50,7 @@ def main():
         # ── pair through the QR code's URL ──────────────────────────────────────────
         d.get(args.url)
         wait(lambda: state(d).get("screen") == "pair")
-        # The page shows the CA's SHA-256 read from the server (not the link's fp=), colon-separated
-        # as the phone's certificate screens show it (docs/SECURITY.md §9).
-        import hashlib, ssl
-        ca_der = ssl.PEM_cert_to_DER_cert(open(os.path.join(args.data_dir, "web-ca.pem")).read())
-        want = ":".join("%02X" % b for b in hashlib.sha256(ca_der).digest())
-        wait(lambda: ":" in d.find_element(By.ID, "pair-fp").text)
-        shown = d.find_element(By.ID, "pair-fp").text.replace("\n", ":")
-        check("the page shows the CA's SHA-256 from the server", shown == want, (shown, want))
+        check_ca_fingerprint(d, os.path.join(args.data_dir, "web-ca.pem"))
         name = d.find_element(By.ID, "pair-name")
         name.clear()
         name.send_keys("CI phone")
@@ -196,8 +102,8 @@ def main():
                         and d.find_element(By.ID, "notice").is_displayed(), 5)
         check("the Gamepad mode on a host without pads: the page says games see keys and mouse",
               answered and "makes no virtual gamepads" in d.find_element(By.ID, "notice").text, state(d).get("pad"))
-        tap(d, "A")
-        tap(d, "C")
+        tap_button(d, "A")
+        tap_button(d, "C")
         log = args.xi2_log
         # Wait for the edges to reach X (bounded), then a moment more for any extra one.
         wait(lambda: count(log, BUTTON_RELEASE, 1) >= 1 and count(log, KEY_RELEASE, LEFT_KEYCODE) >= 1, 5)
@@ -244,7 +150,7 @@ def main():
               gone and took <= 1.0 and "revoked" in json.dumps(gone), gone)
         before = x_events(log)
         orient(d, 20, 10, 0)
-        tap(d, "A")
+        tap_button(d, "A")
         time.sleep(1.0)
         check("a revoked phone injects nothing", x_events(log) == before, x_events(log)[len(before):])
 
@@ -256,7 +162,7 @@ def main():
         refused = wait(lambda: state(d).get("status") == "refused" and state(d), 5)
         check("a forged credential is refused", refused, state(d))
         before = x_events(log)
-        tap(d, "A")
+        tap_button(d, "A")
         orient(d, -20, 0, 0)
         time.sleep(1.0)
         check("a forged credential injects nothing", x_events(log) == before, x_events(log)[len(before):])
@@ -324,9 +230,7 @@ def main():
     finally:
         if d:
             d.quit()
-    passed = sum(results)
-    print("%d passed, %d failed" % (passed, len(results) - passed))
-    return 0 if passed == len(results) else 1
+    return finish()
 
 
 if __name__ == "__main__":

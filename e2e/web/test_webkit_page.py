@@ -64,14 +64,7 @@ def main():
               have[:3] == ["undefined"] * 3, have)
 
         # ── pairing through the QR URL ─────────────────────────────────────────────────────────
-        # The page shows the CA's SHA-256 read from the server (not the link's fp=), colon-separated
-        # as the phone's certificate screens show it (docs/SECURITY.md §9).
-        import hashlib, ssl
-        ca_der = ssl.PEM_cert_to_DER_cert(open(os.path.join(os.path.dirname(args.cert), "web-ca.pem")).read())
-        want = ":".join("%02X" % b for b in hashlib.sha256(ca_der).digest())
-        wait(lambda: ":" in d.find_element(By.ID, "pair-fp").text)
-        shown = d.find_element(By.ID, "pair-fp").text.replace("\n", ":")
-        check("the page shows the CA's SHA-256 from the server", shown == want, (shown, want))
+        page_harness.check_ca_fingerprint(d, os.path.join(os.path.dirname(args.cert), "web-ca.pem"))
         name = d.find_element(By.ID, "pair-name")
         name.clear()
         name.send_keys("WebKit phone")
@@ -245,20 +238,12 @@ def main():
         set_mode(d, "touchpad")
         mark()
         wk.press(d, "#touch-surface")
-        check("touchpad drag started (Button1 down)", wait(lambda: log.count(BUTTON_PRESS, 1) == 1, 2), log.since())
-        closed = time.monotonic()
-        d.quit()
-        d = None
-        released = wait(lambda: log.count(BUTTON_RELEASE, 1) == 1, 4)
-        took = time.monotonic() - closed
-        check("browser closed during a drag → Button1 released once within 2.5 s (%.2f s)" % took,
-              released and took <= 2.5 and log.count(BUTTON_RELEASE, 1) == 1, log.since())
+        closing, d = d, None
+        page_harness.check_drag_released_on_close(closing, log, "browser")
     finally:
         if d:
             d.quit()
-    passed = sum(page_harness.results)
-    print("%d passed, %d failed" % (passed, len(page_harness.results) - passed))
-    return 0 if passed == len(page_harness.results) else 1
+    return page_harness.finish()
 
 
 if __name__ == "__main__":
