@@ -125,18 +125,16 @@ let package = Package(
             "RemotionProtocol", .target(name: "CX11", condition: .when(platforms: [.linux])),
         ] + nio, path: "Sources/Testing/Support"),
         .target(name: "RemotionFuzzChecks", dependencies: ["RemotionProtocol"], path: "Sources/Testing/FuzzChecks"),
-        // libFuzzer entry points (docs/FUZZING.md; scripts/fuzz.sh builds them with --sanitize=fuzzer)
-        .executableTarget(name: "FuzzDatagram", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzDatagram"),
-        .executableTarget(name: "FuzzHandshake", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHandshake"),
-        .executableTarget(name: "FuzzWebRTC", dependencies: ["RemotionHostLogic"], path: "Sources/Testing/Fuzzers/FuzzWebRTC"),
         .target(name: "RemotionGamepadFuzzChecks", dependencies: ["RemotionHostLogic", "RemotionFuzzChecks"],
                 path: "Sources/Testing/GamepadFuzzChecks"),
-        .executableTarget(name: "FuzzGamepad", dependencies: ["RemotionGamepadFuzzChecks", "RemotionHostLogic"],
-                          path: "Sources/Testing/Fuzzers/FuzzGamepad"),
         // The whole sans-IO host fuzzed: every origin's decoder into the pipeline with every output on.
         .target(name: "RemotionHostFuzzChecks", dependencies: ["RemotionHostLogic", "RemotionFuzzChecks"],
                 path: "Sources/Testing/HostFuzzChecks"),
-        .executableTarget(name: "FuzzHost", dependencies: ["RemotionHostFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzHost"),
+        // The libFuzzer targets, one executable for one sanitizer build; REMOTION_FUZZ_TARGET picks
+        // one at start (docs/FUZZING.md; scripts/fuzz.sh builds it with --sanitize=fuzzer)
+        .executableTarget(name: "FuzzTargets", dependencies: [
+            "RemotionFuzzChecks", "RemotionGamepadFuzzChecks", "RemotionHostFuzzChecks", "RemotionHostLogic", "RemotionProtocol",
+        ], path: "Sources/Testing/Fuzzers/FuzzTargets"),
         .executableTarget(name: "FuzzSeeds", dependencies: ["RemotionFuzzChecks"], path: "Sources/Testing/Fuzzers/FuzzSeeds"),
         // ns per motion sample, release mode (docs/BENCHMARKS.md)
         .executableTarget(name: "MotionBench", dependencies: ["RemotionHostLogic", "RemotionProtocol"],

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with AddressSanitizer into .build-fuzz and runs each
-# for a bounded time (docs/FUZZING.md). Works from a fresh clone.
+# for a bounded time (docs/FUZZING.md). Works from a fresh clone. The targets are one
+# executable (FuzzTargets), so one sanitizer build serves them all; REMOTION_FUZZ_TARGET
+# tells it which target a run fuzzes.
 #
 #   FUZZ_SECONDS   seconds per target (default 60)
 #   FUZZ_TARGETS   targets to run (default "FuzzDatagram FuzzHandshake FuzzHost"; also FuzzWebRTC, FuzzGamepad)
-#   FUZZ_SCRATCH   where the SwiftPM scratch paths go (default .build-fuzz/<name>)
+#   FUZZ_SCRATCH   where the build (FUZZ_SCRATCH/build) and the corpora go (default .build-fuzz)
 #   FUZZ_BUILD_ONLY=1  build the targets and stop (scripts/idle-builds.sh, for CI)
 #   FUZZ_SKIP_BUILD=1  run the targets as they were built (CI's stage, after idle-builds.sh:
 #                      SwiftPM still started the sanitizer build over there, 2 × 62 s, for
@@ -24,9 +26,9 @@ ARTIFACTS=artifacts/fuzz
 # ASan only, so libFuzzer gets no coverage feedback (it reports "ft: 20" and no
 # "cov:" at all). -Xswiftc adds the SanitizerCoverage instrumentation; it must
 # repeat "address": the last -sanitize= given to swiftc wins.
-# Each target gets its own scratch path under $SCRATCH: alternating --product
-# builds in one scratch path invalidate each other (BoringSSL was recompiled
-# every run, 155 s), separate ones stay incremental.
+# One product for every target: alternating --product builds in one scratch path invalidated
+# each other (BoringSSL was recompiled every run, 155 s), and a scratch path per target
+# compiled swift-crypto and the package once per target (3 × ~200 s in CI).
 SANITIZE=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
 # SwiftPM starts a build over when its environment differs from the last one's (one new
 # variable was enough: all 543 compile steps again, 80 s) and after a `--show-bin-path`. So
@@ -46,33 +48,61 @@ corpus_name() {
     esac
 }
 
+for target in $FUZZ_TARGETS; do corpus_name "$target" >/dev/null; done   # an unknown name stops here
+
 start=$(date +%s)
-for target in $FUZZ_TARGETS; do
-    [[ ${FUZZ_SKIP_BUILD:-0} == 1 ]] && break
-    swiftpm build --scratch-path "$SCRATCH/$(corpus_name "$target")" "${SANITIZE[@]}" --product "$target"
-done
+if [[ ${FUZZ_SKIP_BUILD:-0} != 1 ]]; then
+    for name in datagram handshake webrtc gamepad host; do
+        rm -rf "${SCRATCH:?}/$name"   # a scratch path per target, as they were once built
+    done
+    swiftpm build --scratch-path "$SCRATCH/build" "${SANITIZE[@]}" --product FuzzTargets
+fi
 echo "fuzz.sh: sanitizer build took $(( $(date +%s) - start )) s"
 [[ ${FUZZ_BUILD_ONLY:-0} == 1 ]] && exit 0
 
+bin="$SCRATCH/build/debug/FuzzTargets"   # SwiftPM's link to <triple>/debug
+[[ -x $bin ]] || { echo "fuzz.sh: no $bin: build it (run without FUZZ_SKIP_BUILD)" >&2; exit 1; }
+# The whole host (FuzzHost) has the most to explore: three times as long (docs/FUZZING.md).
+seconds_for() { if [[ $1 == FuzzHost ]]; then echo "${FUZZ_HOST_SECONDS:-$((FUZZ_SECONDS * 3))}"; else echo "$FUZZ_SECONDS"; fi; }
+# fuzz_one TARGET: one libFuzzer run; its output goes to artifacts/fuzz/TARGET.log.
+fuzz_one() {
+    local target=$1 name
+    name=$(corpus_name "$target")
+    mkdir -p "$SCRATCH/corpus/$name"
+    REMOTION_FUZZ_TARGET=$target "$bin" "$SCRATCH/corpus/$name" "Fuzz/corpus/$name" \
+        -max_total_time="$(seconds_for "$target")" -max_len=1200 -timeout=10 -rss_limit_mb=2048 \
+        -use_value_profile=1 -print_final_stats=1 \
+        -artifact_prefix="$ARTIFACTS/$target-" >"$ARTIFACTS/$target.log" 2>&1
+}
+
+# A libFuzzer run uses one core: with two cores the targets run in two lanes at once, the
+# longest first, each into the lane with less time so far (CI: FuzzHost's 60 s beside FuzzDatagram
+# then FuzzHandshake, 20 s each). Each target still has a core for all its seconds, so it makes
+# as many runs as it would alone; the logs are shown whole, in FUZZ_TARGETS's order, at the end.
+lanes=1; (( $(nproc) >= 2 )) && lanes=2
+lane_seconds=(0 0); lane_targets=("" "")
+for target in $(for t in $FUZZ_TARGETS; do echo "$(seconds_for "$t") $t"; done | sort -rn | cut -d' ' -f2); do
+    i=0; (( lanes == 2 && lane_seconds[1] < lane_seconds[0] )) && i=1
+    lane_targets[i]+=" $target"; lane_seconds[i]=$((lane_seconds[i] + $(seconds_for "$target")))
+done
+for target in $FUZZ_TARGETS; do rm -f "$ARTIFACTS/$target.rc"; done
+for ((i = 0; i < lanes; i++)); do
+    (
+        for target in ${lane_targets[i]}; do
+            echo "fuzz.sh: running $target for $(seconds_for "$target") s (log: $ARTIFACTS/$target.log)"
+            rc=0; fuzz_one "$target" || rc=$?
+            echo "$rc" >"$ARTIFACTS/$target.rc"
+        done
+    ) &
+done
+wait
+
 status=0
 for target in $FUZZ_TARGETS; do
-    name=$(corpus_name "$target")
-    bin="$SCRATCH/$name/debug"   # SwiftPM's link to <triple>/debug
-    [[ -x $bin/$target ]] || { echo "fuzz.sh: no $bin/$target: build it (run without FUZZ_SKIP_BUILD)" >&2; exit 1; }
-    work="$SCRATCH/corpus/$name"
-    mkdir -p "$work"
-    seconds=$FUZZ_SECONDS
-    # The whole host (FuzzHost) has the most to explore: three times as long (docs/FUZZING.md).
-    [[ $target == FuzzHost ]] && seconds=${FUZZ_HOST_SECONDS:-$((FUZZ_SECONDS * 3))}
-    echo "fuzz.sh: running $target for ${seconds} s"
-    set +e
-    "$bin/$target" "$work" "Fuzz/corpus/$name" \
-        -max_total_time="$seconds" -max_len=1200 -timeout=10 -rss_limit_mb=2048 \
-        -use_value_profile=1 -print_final_stats=1 \
-        -artifact_prefix="$ARTIFACTS/$target-" 2>&1 | tee "$ARTIFACTS/$target.log"
-    rc=${PIPESTATUS[0]}
-    set -e
-    if [ "$rc" -ne 0 ]; then
+    echo "=== fuzz.sh: $target"
+    cat "$ARTIFACTS/$target.log"
+    rc=$(cat "$ARTIFACTS/$target.rc" 2>/dev/null || echo "none")
+    if [[ $rc != 0 ]]; then
         echo "fuzz.sh: $target FAILED (exit $rc); inputs:" >&2
         ls -1 "$ARTIFACTS/$target-"* 2>/dev/null >&2 || true
         status=1

@@ -6,7 +6,8 @@
 #      generate-manual, lintian), so a step that needs something only an earlier stage leaves
 #      behind fails here (it once did: package.sh's log went into a .build it never made);
 #      the package stage installs that .deb and drives it with that clone's binary;
-#   2. the fuzzers' sanitizer builds (scripts/fuzz.sh with FUZZ_BUILD_ONLY=1, .build-fuzz).
+#   2. the fuzzers' sanitizer build (scripts/fuzz.sh with FUZZ_BUILD_ONLY=1: one executable for
+#      every target, .build-fuzz/build).
 # Everything here runs under SCHED_IDLE (chrt --idle): the scheduler gives it a core only when
 # no stage's process wants it, and a stage's process that wakes preempts it at once, so the
 # builds take the gaps (a browser waiting for a page, QEMU's one emulated CPU, sleeps in fault

@@ -100,7 +100,7 @@ deb_stage() {
 }
 export -f deb_stage
 stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
-# The fuzzers' builds go on beside the .deb's stage, which needs only the release build.
+# The fuzzers' build (one executable for every target) goes on beside the .deb's stage, which needs only the release build.
 began=$SECONDS
 wait "$idle_pid"
 echo "=== waited $((SECONDS - began)) s for the idle-priority builds (release: $(tail -1 "$idle/release.log" 2>/dev/null); fuzzers: $(tail -1 "$idle/fuzz.log" 2>/dev/null))"
