@@ -7,7 +7,10 @@
 #      behind fails here (it once did: package.sh's log went into a .build it never made);
 #      the package stage installs that .deb and drives it with that clone's binary;
 #   2. the fuzzers' sanitizer build (scripts/fuzz.sh with FUZZ_BUILD_ONLY=1: one executable for
-#      every target, .build-fuzz/build).
+#      every target, .build-fuzz/build);
+#   and beside the first, the .deb stage's minimal Debian 12 and 13 roots (scripts/package-test.sh
+#   --roots: mmdebstrap, mostly waiting on the mirror), cached for the day, so that a fresh
+#   machine's .deb stage does not make them itself.
 # Everything here runs under SCHED_IDLE (chrt --idle): the scheduler gives it a core only when
 # no stage's process wants it, and a stage's process that wakes preempts it at once, so the
 # builds take the gaps (a browser waiting for a page, QEMU's one emulated CPU, sleeps in fault
@@ -15,7 +18,7 @@
 # I/O scheduler, and a small file's fsync stayed under 0.3 s while such a build ran.
 #
 #   bash scripts/idle-builds.sh DIR   logs and exit statuses go to DIR:
-#                                     release.log release.rc fuzz.log fuzz.rc;
+#                                     release.log release.rc fuzz.log fuzz.rc roots.log roots.rc;
 #                                     the clone: DIR/fresh-clone (dist/*.deb, .build/release)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +28,10 @@ rm -f "$dir"/*.rc
 # This shell takes the idle policy and class itself (chrt and ionice are util-linux's, in every
 # Debian); every compiler process SwiftPM starts inherits them.
 chrt --idle -p 0 $$ && ionice -c 3 -p $$ || echo "idle-builds: could not take the idle policy; building at normal priority" >&2
+
+{ began=$SECONDS; bash scripts/package-test.sh --roots; echo $? >"$dir/roots.rc"
+  echo "idle-builds: the minimal roots took $((SECONDS - began)) s (wall, at idle priority)"; } >"$dir/roots.log" 2>&1 &
+roots=$!
 
 began=$SECONDS
 fresh="$dir/fresh-clone"
@@ -41,3 +48,4 @@ began=$SECONDS
 FUZZ_BUILD_ONLY=1 bash scripts/fuzz.sh >"$dir/fuzz.log" 2>&1
 echo $? >"$dir/fuzz.rc"
 echo "idle-builds: fuzzer builds took $((SECONDS - began)) s (wall, at idle priority)" >>"$dir/fuzz.log"
+wait "$roots"
