@@ -8,9 +8,9 @@
 #      the package stage installs that .deb and drives it with that clone's binary;
 #   2. the fuzzers' sanitizer build (scripts/fuzz.sh with FUZZ_BUILD_ONLY=1: one executable for
 #      every target, .build-fuzz/build);
-#   and beside the first, the .deb stage's minimal Debian 12 and 13 roots (scripts/package-test.sh
-#   --roots: mmdebstrap, mostly waiting on the mirror), cached for the day, so that a fresh
-#   machine's .deb stage does not make them itself.
+#   and beside the first, the .deb stage's minimal Debian 12 and 13 roots and Debian 13's
+#   Recommends downloaded (scripts/package-test.sh --roots: mmdebstrap and apt, mostly waiting on
+#   the mirror), cached for the day, so that a fresh machine's .deb stage does not fetch them.
 # Everything here runs under SCHED_IDLE (chrt --idle): the scheduler gives it a core only when
 # no stage's process wants it, and a stage's process that wakes preempts it at once, so the
 # builds take the gaps (a browser waiting for a page, QEMU's one emulated CPU, sleeps in fault

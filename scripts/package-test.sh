@@ -58,6 +58,7 @@ if [[ ! -s $tar ]]; then
   # Older days' roots go; a run beside this one may be making (or using) today's: each makes
   # its own part file and renames it into place whole.
   find "$cache" -maxdepth 1 -name "$suite-minbase-*.tar" ! -name "$(basename "$tar")" -delete
+  find "$cache" -maxdepth 1 -name "$suite-minbase-*.recommends" ! -name "$(basename "$tar" .tar).recommends" -exec rm -rf {} +
   part=$(mktemp -u "$tar.part.XXXXXX")   # a name only: mmdebstrap makes the file
   mmdebstrap --variant=minbase --format=tar --quiet --skip=cleanup/apt/lists "$suite" "$part" "${sources[@]}" >"$part.log" 2>&1 ||
     { tail -5 "$part.log" >&2; rm -f "$part" "$part.log"; fail "mmdebstrap could not make the root from $mirror: check the mirror and the network"; }
@@ -66,11 +67,29 @@ fi
 echo "$tar"
 }
 
-# --roots: make the day's roots (both at once) and stop; scripts/idle-builds.sh does it early,
-# so the stage finds them made.
+# recommends_debs TAR: the package's Recommends (packaging/control.in) and everything they pull
+# in, downloaded once beside the root TAR into TAR's name with .recommends; the stage's install
+# of them in that root reads these and downloads only what is not there.
+recommends_debs() {
+local tar=$1 dir tmp
+dir=${1%.tar}.recommends
+[[ -d $dir ]] && return 0
+tmp=$(mktemp -d "$dir.part.XXXXXX")
+mkdir "$tmp/root" && tar -C "$tmp/root" -xf "$tar" && cp /etc/resolv.conf "$tmp/root/etc/resolv.conf" &&
+  unshare --mount --fork -- sh -c 'mount -t proc proc "$0/proc" && mount --rbind /dev "$0/dev" && exec "$@"' "$tmp/root" \
+    chroot "$tmp/root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --download-only $(sed -n 's/^Recommends://p' packaging/control.in | tr -d ,) >"$tmp/apt.log" 2>&1 &&
+  mkdir "$tmp/debs" && mv "$tmp/root/var/cache/apt/archives/"*.deb "$tmp/debs/" && mv "$tmp/debs" "$dir"
+local rc=$?
+((rc == 0)) || tail -5 "$tmp/apt.log" >&2
+rm -rf "$tmp"; return $rc
+}
+
+# --roots: make the day's roots (both at once) and Debian 13's Recommends downloaded beside its
+# root, and stop; scripts/idle-builds.sh does it early, so the stage finds them made.
 if [[ ${1:-} == --roots ]]; then
   root_tar bookworm >/dev/null & a=$!
-  root_tar trixie >/dev/null & b=$!
+  { tar=$(root_tar trixie) && recommends_debs "$tar"; } & b=$!
   wait $a; ra=$?; wait $b; rb=$?
   ((ra == 0 && rb == 0)) || exit 1
   echo "package-test: the minimal Debian 12 and 13 roots are in ${REMOTION_CI_CACHE:-/var/cache/remotion-ci}"; exit 0
@@ -213,8 +232,10 @@ if [[ $suite != bookworm ]]; then
   # With its Recommends (GStreamer's WebRTC: 1.26 here, the package built against 1.22's ABI,
   # checked above), a phone's page reaches the host over data channels: the page in headless
   # Chromium and the host in the root, in a namespace of their own (scripts/lib/package-datachannel.sh).
+  # What --roots downloaded today beside this root (apt checks each against the index's hash).
+  [[ -d ${tar%.tar}.recommends ]] && cp "${tar%.tar}.recommends/"*.deb "$root/var/cache/apt/archives/"
   if inroot sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q $recommends" >"$work/apt-recommends.log" 2>&1; then
-    echo "package-test: $label: its Recommends ($recommends) added $(($(inroot dpkg-query -W -f '${Package}\n' | wc -l) - after)) packages"
+    echo "package-test: $label: its Recommends ($recommends) added $(($(inroot dpkg-query -W -f '${Package}\n' | wc -l) - after)) packages ($(grep -m1 -o 'Need to get .* of archives' "$work/apt-recommends.log" || echo 'nothing to download'))"
     inroot --user remotion doctor --json >"$work/doctor-recommends.json" 2>/dev/null
     check "with the Recommends ($recommends) remotion doctor finds GStreamer's WebRTC" \
       python3 -c 'import json, sys; w = [c for c in json.load(open(sys.argv[1]))["checks"] if c["id"] == "webrtc"][0]
