@@ -125,41 +125,72 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         try? context.channel.syncOptions?.setOption(.maxMessagesPerRead, value: 1)
     }
 
+    /// A wake-up's datagrams, as NIO read them with one recvmmsg: kept until the read
+    /// completes, then taken in one pass (`receive(_:now:)`). The array is allocated once
+    /// (room for the largest vector read) and emptied keeping its capacity; the envelopes'
+    /// buffers are slices of NIO's one receive buffer, released before its next read.
+    private var batch: [AddressedEnvelope<ByteBuffer>] = []
+    /// Something was written since the last flush (a reply, an ack): most motion needs none.
+    private var unflushed = false
+
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let envelope = unwrapInboundIn(data)
-        let now = loopNow()
-        received += 1
-        readBatch.datagramRead()
-        // Before the datagram, so a controller revoked while the host was idle is
-        // refused at its first datagram (a time check per datagram; a stat at most
-        // every framingTickInterval, however much traffic arrives).
-        tickFramingIfDue(now: now)
-        let frame = envelope.data.withUnsafeReadableBytes { framing.inbound($0, from: envelope.remoteAddress, now: now) }
-        switch frame {
-        case let .message(message, session):
-            // One action buffer for every datagram (swapped out, so a re-entrant call
-            // from the sink cannot overlap it): no allocation per motion packet.
-            var actions = actionBuffer
-            actionBuffer = []
-            machine.receive(message, session: session, from: envelope.remoteAddress, now: now, into: &actions)
-            perform(actions, now: now)
-            actions.removeAll(keepingCapacity: true)
-            actionBuffer = actions
-        case let .reply(bytes):
-            write(bytes, to: envelope.remoteAddress)
-        case .handled:
-            break
-        case let .drop(reason):
-            machine.countDrop(reason)
-        }
+        if batch.capacity == 0 { batch.reserveCapacity(ReadBatchSizer.largest) }
+        batch.append(unwrapInboundIn(data))
     }
 
     public func channelReadComplete(context: ChannelHandlerContext) {
         let now = loopNow()
-        readBatch.readComplete()
-        context.flush()
+        readBatch.batchRead(batch.count)
+        receive(batch, now: now)
+        batch.removeAll(keepingCapacity: true)
+        flushIfWritten()
         reportIfDue(now: now)
         timer?.armIfIdle(nextWakeUp)
+    }
+
+    /// One wake-up's datagrams in their order, at the wake-up's time: the framing's
+    /// housekeeping checked once, each datagram framed, given to the wire machine and its
+    /// actions performed before the next (so a session closed by one is closed for the
+    /// rest), one action buffer for all. A datagram the framing refuses is counted and
+    /// dropped; the others are untouched by it.
+    private func receive(_ datagrams: [AddressedEnvelope<ByteBuffer>], now: Instant) {
+        guard !datagrams.isEmpty else { return }
+        received += datagrams.count
+        // Before the datagrams, so a controller revoked while the host was idle is
+        // refused at its first datagram (a time check per batch; a stat at most every
+        // framingTickInterval, however much traffic arrives).
+        tickFramingIfDue(now: now)
+        // Swapped out, so a re-entrant call from the sink cannot overlap it: no
+        // allocation per motion packet.
+        var actions = actionBuffer
+        actionBuffer = []
+        for envelope in datagrams {
+            let frame = envelope.data.withUnsafeReadableBytes { framing.inbound($0, from: envelope.remoteAddress, now: now) }
+            switch frame {
+            case let .message(message, session):
+                machine.receive(message, session: session, from: envelope.remoteAddress, now: now, into: &actions)
+                perform(actions, now: now)
+                actions.removeAll(keepingCapacity: true)
+            case let .reply(bytes):
+                write(bytes, to: envelope.remoteAddress)
+            case .handled:
+                break
+            case let .drop(reason):
+                machine.countDrop(reason)
+            }
+        }
+        actionBuffer = actions
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        batch.removeAll()
+        context.fireChannelInactive()
+    }
+
+    private func flushIfWritten() {
+        guard unflushed else { return }
+        unflushed = false
+        context?.flush()
     }
 
     /// After the sink's work that did not come from the socket (a controller on another
@@ -184,7 +215,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         let actions = machine.feedback(id, feedback)
         guard !actions.isEmpty else { return false }
         perform(actions, now: loopNow())
-        context?.flush()
+        flushIfWritten()
         return true
     }
 
@@ -225,7 +256,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         stopped = true
         let now = loopNow()
         perform(machine.shutdown(), now: now)
-        context?.flush()
+        flushIfWritten()
         sink.shutdown(now: now)
         timer?.cancel()
     }
@@ -247,7 +278,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         perform(machine.tick(now: now), now: now)
         tickFramingIfDue(now: now)
         sink.tick(now: now)
-        context?.flush()
+        flushIfWritten()
         reportIfDue(now: now)
         timer?.arm(nextWakeUp)
     }
@@ -275,6 +306,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
     private func write(_ bytes: [UInt8], to address: SocketAddress) {
         guard let context else { return }
         sent += 1
+        unflushed = true
         let buffer = context.channel.allocator.buffer(bytes: bytes)
         context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: address, data: buffer)), promise: nil)
     }

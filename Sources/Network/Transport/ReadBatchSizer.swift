@@ -10,16 +10,9 @@ struct ReadBatchSizer {
     static let largest = 64
     private(set) var current = largest
     private var largestBatch = 0
-    private var batch = 0
 
-    /// One datagram read (between two read-completes).
-    mutating func datagramRead() { batch += 1 }
-
-    /// The read batch ended.
-    mutating func readComplete() {
-        largestBatch = max(largestBatch, batch)
-        batch = 0
-    }
+    /// A read batch of `count` datagrams ended.
+    mutating func batchRead(_ count: Int) { largestBatch = max(largestBatch, count) }
 
     /// On the tick: the vector size to use from now on, if it should change.
     mutating func resize() -> Int? {
