@@ -12,7 +12,8 @@
 # by itself (bounded durations) and is stopped by its pid.
 #   usage: scripts/bench.sh [debug|release]     (default release)
 #   env:   SECONDS_PER_RUN (4)  LOADS ("16x250 64x250 8x2000 4x0"; RxR, rate 0 = flat out)
-#          MODES ("floor plain noise")  HOST_FLAGS (extra flags for the host)
+#          MODES ("floor plain noise"; "base" is plain served by $BASE_BIN, another build,
+#          for a before and after in one run)  HOST_FLAGS (extra flags for the host)
 #          CORE_PACKETS (200000; 0 skips the in-process core benchmark)
 #          SMOKE=1: fail unless every run opened its sessions and delivered (CI; no timing)
 set -euo pipefail

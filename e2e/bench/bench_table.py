@@ -51,7 +51,7 @@ def main(path):
         group = {r["mode"]: r for r in rows if (r["n"], r["rate"]) == key}
         floor = group.get("floor")
         label = f"{key[0]} × {int(key[1])} Hz" if key[1] > 0 else f"{key[0]} × flat out"
-        for mode in ("floor", "plain", "noise"):
+        for mode in ("floor", "base", "plain", "noise"):
             r = group.get(mode)
             if not r:
                 continue
@@ -59,7 +59,7 @@ def main(path):
             kd = f"{r['kdrops']:,}" + (f" ({r['self_kdrops']:,})" if r["self_kdrops"] is not None else "")
             pd = "—" if r["pdrops"] is None else f"{r['pdrops']:,}"
             lat = "—" if r["p50"] is None else f"{r['p50']:.3f} / {r['p99']:.3f} ms"
-            name = {"floor": "floor (C, recvmmsg)", "plain": "host plain", "noise": "host Noise IK"}[mode]
+            name = {"floor": "floor (C, recvmmsg)", "base": "host plain, BASE_BIN", "plain": "host plain", "noise": "host Noise IK"}[mode]
             print(f"| {label} | {name} | {r['opened']} | {r['pps']:,.0f} | {r['us']:.2f} µs | {ratio} | {kd} | {pd} | {lat} |")
     print()
     for key in loads:

@@ -9,8 +9,9 @@
 #   run_receiver MODE SESSIONS RATE   -> one result line on stdout:
 #     MODE SESSIONS RATE <remotion-load's line> stop: <the receiver's last line>
 #   MODE: floor (the C receiver, raw datagrams), plain (remotion host --insecure --inject
-#   virtual) or noise (the same with Noise IK sessions; needs keys paired into $work/h and
-#   $work/c). The sender reads the receiver's CPU and kernel drops from /proc; the
+#   virtual), noise (the same with Noise IK sessions; needs keys paired into $work/h and
+#   $work/c) or base (plain, served by the binary $BASE_BIN: another build, for a before and
+#   after in one run). The sender reads the receiver's CPU and kernel drops from /proc; the
 #   receiver is stopped with SIGINT and waited for.
 . scripts/lib/ready.sh
 
@@ -35,9 +36,11 @@ run_receiver() { # mode sessions rate -> one result line
   else
     local flags=(--bind 127.0.0.1 --port 0 --inject virtual --no-discovery --no-dashboard --no-web
                  --max-controllers 256 --data-dir "$work/h" ${HOST_FLAGS:-})
-    [[ $mode == plain ]] && flags+=(--insecure)
+    local rbin=$bin
+    [[ $mode == plain || $mode == base ]] && flags+=(--insecure)
+    [[ $mode == base ]] && rbin=${BASE_BIN:?mode base needs BASE_BIN, a remotion binary}
     rm -f "$work/ready.json"
-    "$bin" host "${flags[@]}" --ready-file "$work/ready.json" >/dev/null 2>"$work/host.err" & rpid=$!; pids+=($rpid)
+    "$rbin" host "${flags[@]}" --ready-file "$work/ready.json" >/dev/null 2>"$work/host.err" & rpid=$!; pids+=($rpid)
     wait_ready "$work/ready.json" "$rpid" 60 || { cat "$work/host.err" >&2; return 1; }
     port=$(ready_value "$work/ready.json" udpPort)
     local lmode=plain; [[ $mode == noise ]] && lmode=noise
