@@ -4,8 +4,9 @@ import RemotionSystem
 import ServiceLifecycle
 
 /// Follows the desktop's focused application for `[[profile]]` (docs/MOTION.md, "Profiles")
-/// while the host runs: on X11 an `X11FocusWatcher`, whose events go to the host's loop
-/// (`onFocus`); elsewhere one line says why the profiles do not switch.
+/// while the host runs: on sway (SWAYSOCK set) a `SwayFocusWatcher`, else on X11 (DISPLAY) an
+/// `X11FocusWatcher`; their events go to the host's loop (`onFocus`). One line says which
+/// one follows the focus, or why the profiles do not switch.
 package struct FocusWatchService: Service {
     let environment: [String: String]
     let onFocus: @Sendable (FocusedApp?) -> Void
@@ -18,8 +19,24 @@ package struct FocusWatchService: Service {
     }
 
     package func run() async throws {
+        #if os(Linux)
+        if let socket = environment["SWAYSOCK"], !socket.isEmpty {
+            let logger = logger
+            let started = SwayFocusWatcher.start(socketPath: socket, onFocus: onFocus, onNote: { logger.warning("\($0)") })
+            switch started {
+            case .success(let watcher):
+                logger.info("following sway's focused window (SWAYSOCK) for [[profile]]")
+                try? await gracefulShutdown()
+                watcher.stop()
+            case .failure(let error):
+                logger.warning("[[profile]] does not follow the focus: \(error)")
+                try? await gracefulShutdown()
+            }
+            return
+        }
+        #endif
         if environment["XDG_SESSION_TYPE"] == "wayland" || environment["WAYLAND_DISPLAY"] != nil {
-            logger.warning("[[profile]] does not follow the focus on this Wayland session yet: the host's mapping stays in force")
+            logger.warning("[[profile]] does not follow the focus on this Wayland session (only sway's, through SWAYSOCK): the host's mapping stays in force")
             try? await gracefulShutdown()
             return
         }
@@ -31,7 +48,7 @@ package struct FocusWatchService: Service {
         }
         switch X11FocusWatcher.start(displayName: display, onFocus: onFocus) {
         case .success(let watcher):
-            logger.info("following the focused window on \(display) for [[profile]]")
+            logger.info("following the focused X11 window on \(display) for [[profile]]")
             try? await gracefulShutdown()
             watcher.stop()
         case .failure(let error):
