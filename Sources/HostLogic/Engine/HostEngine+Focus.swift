@@ -30,7 +30,8 @@ extension HostEngine {
         if let buttons { core.update(buttons: buttons) }
         for id in origins.keys.sorted() {
             guard let index = core.focusProfile(of: id), profiles.list.indices.contains(index) else { continue }
-            _ = core.setProfile(id, profiles.list[index].applied(over: core.profile))
+            let focus = profiles.list[index]
+            core.setFocusMapping(id, focus.applied(over: core.profile), namesMode: focus.namesMode, namesGyroStick: focus.namesGyroStick)
         }
     }
 
@@ -49,6 +50,10 @@ extension HostEngine {
     mutating func applyFocus(_ id: SessionID, _ origin: ControllerOrigin<Address>, now: Instant,
                              into out: inout [EngineOutput<Address>]) {
         let next = profileInForce(for: origin)
-        _ = decide(id, into: &out) { core, o in core.switchProfile(id, to: next?.index, next?.profile, now: now, into: &o) }
+        let focus = next.map { profiles.list[$0.index] }
+        _ = decide(id, into: &out) { core, o in
+            core.switchProfile(id, to: next?.index, next?.profile, namesMode: focus?.namesMode ?? false,
+                               namesGyroStick: focus?.namesGyroStick ?? false, now: now, into: &o)
+        }
     }
 }

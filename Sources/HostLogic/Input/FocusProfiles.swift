@@ -97,6 +97,10 @@ package struct FocusProfile: Sendable, Hashable {
         return MappingProfile(settings: settings, buttons: map)
     }
 
+    /// It sets the mode, the gyro stick's target (they win over what a controller's page chose).
+    package var namesMode: Bool { mapping.contains { $0.key == "mode" } }
+    package var namesGyroStick: Bool { mapping.contains { $0.key == "gyro_stick.target" } }
+
     static func same(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
     }

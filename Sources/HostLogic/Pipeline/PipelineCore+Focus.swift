@@ -10,11 +10,14 @@ extension PipelineCore {
     /// 2. its pad's gyro stick rests (`.pad`, the stick centred until the next sample);
     /// 3. its mapping starts afresh: FPS smoothing, baselines, the filter, and the pointer's
     ///    centre is where the controller points at its next sample (`MotionMapper.restart`);
-    /// 4. the new mapping and button map (`setProfile`).
+    /// 4. the new mapping and button map; the mode and gyro stick the controller's page chose
+    ///    stay its own: the profile's win where it names them (`names…`), and are back with
+    ///    the host's mapping.
     /// Nothing is injected: the next sample maps with the new profile.
     /// Returns whether it switched.
     @discardableResult
-    package mutating func switchProfile(_ id: SessionID, to index: Int?, _ own: MappingProfile?, now: Instant,
+    package mutating func switchProfile(_ id: SessionID, to index: Int?, _ own: MappingProfile?,
+                                        namesMode: Bool = true, namesGyroStick: Bool = true, now: Instant,
                                         into out: inout [PipelineOutput]) -> Bool {
         guard let i = sessions.index(forKey: id), sessions.values[i].focusProfile != index else { return false }
         out.append(.releaseHeld)
@@ -23,7 +26,7 @@ extension PipelineCore {
         }
         sessions.values[i].mapper.restart()
         sessions.values[i].focusProfile = index
-        _ = setProfile(id, own)
+        setFocusMapping(id, own, namesMode: namesMode, namesGyroStick: namesGyroStick)
         return true
     }
 

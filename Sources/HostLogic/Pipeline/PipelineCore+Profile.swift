@@ -68,6 +68,18 @@ extension PipelineCore {
         return true
     }
 
+    /// A `[[profile]]`'s mapping for a session (nil: back to the host's), which keeps the
+    /// mode and gyro stick its page chose: the profile's win while in force where it names
+    /// them (`namesMode`, `namesGyroStick`), the page's return when it goes.
+    mutating func setFocusMapping(_ id: SessionID, _ own: MappingProfile?, namesMode: Bool, namesGyroStick: Bool) {
+        guard let i = sessions.index(forKey: id) else { return }
+        sessions.values[i].ownProfile = own
+        sessions.values[i].focusNamesMode = own != nil && namesMode
+        sessions.values[i].focusNamesGyroStick = own != nil && namesGyroStick
+        setButtons((own ?? profile).buttons, at: i)
+        setSettings(sessions.values[i].settings(host: profile), at: i)
+    }
+
     /// The profile a session uses now (its own, or the host's with its mode).
     package func profile(of id: SessionID) -> MappingProfile? {
         guard let s = sessions[id] else { return nil }

@@ -18,8 +18,12 @@ package struct PipelineSession: Sendable {
     /// The `[[profile]]` in force for it (its index in `FocusProfiles`), nil: none.
     package var focusProfile: Int?
     /// The mode the controller chose for itself (its page's mode switch, the dashboard),
-    /// kept when the host's settings change; a profile given to the session replaces it.
+    /// kept when the host's settings change; a profile given to the session replaces it. A
+    /// `[[profile]]` that names a mode wins over it while in force; it is back after.
     package var ownMode: MappingSettings.Mode?
+    /// The `[[profile]]` in force names the mode, the gyro stick (they win over the page's).
+    package var focusNamesMode = false
+    package var focusNamesGyroStick = false
     /// The gyro stick its page chose (`PipelineCore.setGyroStick`), kept like its mode.
     package var ownGyroStick: GyroStickSettings.Target?
     /// The button map in effect (the own profile's, or the host's), kept here so a button
@@ -69,11 +73,11 @@ package struct PipelineSession: Sendable {
     }
 
     /// The settings this session maps with, given the host's profile: its own profile's or
-    /// the host's, in the mode it chose if it chose one.
+    /// the host's, in the mode it chose if it chose one (unless a `[[profile]]` in force names one).
     package func settings(host: MappingProfile) -> MappingSettings {
         var s = (ownProfile ?? host).settings
-        if let ownMode { s.mode = ownMode }
-        if let ownGyroStick { s.gyroStick.target = ownGyroStick }
+        if let ownMode, !focusNamesMode { s.mode = ownMode }
+        if let ownGyroStick, !focusNamesGyroStick { s.gyroStick.target = ownGyroStick }
         return s
     }
 
