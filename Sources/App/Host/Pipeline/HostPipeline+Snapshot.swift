@@ -31,6 +31,8 @@ extension HostPipeline {
                                     protocolSessions: report.sessions, sessions: sessions, held: injector.held, now: now)
         inputs.padsAvailable = engine.core.pads != nil
         inputs.localPads = localPads
+        inputs.focused = engine.focused
+        inputs.profiles = engine.profiles
         // Controllers of other transports refused because every slot was taken (the datagram
         // sessions' are among the protocol's drops).
         if engine.refusedFull > 0 { inputs.adapterDrops["controllers too-many-sessions"] = engine.refusedFull }

@@ -9,6 +9,7 @@ import RemotionHostLogic
 extension HostSnapshot: Codable {
     private enum Keys: String, CodingKey {
         case hostName, listen, injector, settings, controllers, drops, uptime, dashboardRefusals, localPads
+        case focusedApp, profiles
     }
 
     package init(from decoder: any Decoder) throws {
@@ -23,6 +24,8 @@ extension HostSnapshot: Codable {
         uptime = try c.decode(Double.self, forKey: .uptime)
         dashboardRefusals = try c.decodeIfPresent([String: Int].self, forKey: .dashboardRefusals) ?? [:]
         localPads = try c.decodeIfPresent(LocalPadInventory.self, forKey: .localPads)
+        focusedApp = try c.decodeIfPresent(String.self, forKey: .focusedApp)
+        profiles = try c.decodeIfPresent([ProfileSummary].self, forKey: .profiles) ?? []
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -36,6 +39,8 @@ extension HostSnapshot: Codable {
         try c.encode(uptime, forKey: .uptime)
         try c.encode(dashboardRefusals, forKey: .dashboardRefusals)
         try c.encodeIfPresent(localPads, forKey: .localPads)
+        try c.encode(focusedApp, forKey: .focusedApp)
+        try c.encode(profiles, forKey: .profiles)
     }
 }
 
@@ -43,7 +48,7 @@ extension ControllerSnapshot: Codable {
     private enum Keys: String, CodingKey {
         case session, name, address, state, attitude, pointer, buttons, held, packetRate, lossPercent
         case latencyP50Ms, latencyP99Ms, latencyHistogram, motionPackets, buttonEdges, trail, note, gyro
-        case sampleTimestampMicros, sampleHostMicros, sampleAgeMs, mode, pad
+        case sampleTimestampMicros, sampleHostMicros, sampleAgeMs, mode, pad, profile
     }
 
     package init(from decoder: any Decoder) throws {
@@ -76,6 +81,7 @@ extension ControllerSnapshot: Codable {
         sampleAgeMs = try c.decodeIfPresent(Double.self, forKey: .sampleAgeMs)
         mode = try c.decodeIfPresent(String.self, forKey: .mode).flatMap(MappingSettings.Mode.init(rawValue:)) ?? .pointer
         pad = try c.decodeIfPresent(Bool.self, forKey: .pad)
+        profile = try c.decodeIfPresent(String.self, forKey: .profile)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -103,6 +109,7 @@ extension ControllerSnapshot: Codable {
         try c.encode(sampleAgeMs, forKey: .sampleAgeMs)
         try c.encode(mode.rawValue, forKey: .mode)
         try c.encode(pad, forKey: .pad)
+        try c.encode(profile, forKey: .profile)
     }
 
     private static func point(_ p: [Int]) -> ScreenPoint? { p.count == 2 ? ScreenPoint(x: p[0], y: p[1]) : nil }

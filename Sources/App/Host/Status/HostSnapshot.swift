@@ -20,7 +20,29 @@ package struct HostSnapshot: Sendable, Equatable {
     package var uptime: Double = 0
     /// Dashboard requests refused (wrong Host or Origin, not JSON), by reason.
     package var dashboardRefusals: [String: Int] = [:]
+    /// The application with the desktop's focus as the focus watcher last said (its WM_CLASS
+    /// instance or app_id; nil: none, or no watcher), and the `[[profile]]`s in file order.
+    package var focusedApp: String?
+    package var profiles: [ProfileSummary] = []
     package init() {}
+}
+
+/// One `[[profile]]` as the views list it (docs/MOTION.md, "Profiles").
+package struct ProfileSummary: Sendable, Equatable, Codable {
+    package var app: String
+    /// The kind of controller it is limited to (nil: every one).
+    package var controller: String?
+    /// The mode it sets (nil: it leaves the mode alone).
+    package var mode: String?
+    /// Its line in the config file.
+    package var line: Int
+
+    package init(_ profile: FocusProfile) {
+        app = profile.app
+        controller = profile.controller?.rawValue
+        mode = profile.mapping.last { $0.key == "mode" }?.value
+        line = profile.line
+    }
 }
 
 /// One controller at one moment.
@@ -65,6 +87,8 @@ package struct ControllerSnapshot: Sendable, Equatable {
     package var mode: MappingSettings.Mode = .pointer
     /// Whether it has a virtual pad now; nil when the host makes none (no `--gamepad`).
     package var pad: Bool?
+    /// The app of the `[[profile]]` in force for it (nil: the host's mapping).
+    package var profile: String?
 
     package init(session: SessionID, address: String) {
         self.session = session

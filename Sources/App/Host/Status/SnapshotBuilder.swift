@@ -28,6 +28,9 @@ package struct SnapshotInputs: Sendable {
     var padsAvailable = false
     /// What `--local-pads` reads and skips (nil: not asked for).
     var localPads: LocalPadInventory?
+    /// The focused application and the `[[profile]]`s (`HostEngine.focused`, `profiles`).
+    var focused: FocusedApp?
+    var profiles = FocusProfiles()
 }
 
 /// Builds and publishes snapshots on its own serial queue, so percentiles, histograms,
@@ -71,6 +74,8 @@ extension HostSnapshot {
         if inputs.kernelDrops > 0 { drops["kernel-receive-buffer"] = inputs.kernelDrops }
         for (reason, n) in inputs.adapterDrops { drops[reason, default: 0] += n }
         localPads = inputs.localPads
+        focusedApp = inputs.focused?.instance
+        profiles = inputs.profiles.list.map(ProfileSummary.init)
         controllers = inputs.sessions.keys.sorted().compactMap { id in
             guard let s = inputs.sessions[id] else { return nil }
             let t = s.telemetry
@@ -96,6 +101,7 @@ extension HostSnapshot {
             c.gyro?.calibrationAgeSeconds = s.calibrationAge(now: inputs.now)
             c.mode = s.mapper.settings.mode
             c.pad = inputs.padsAvailable ? s.pad != nil : nil
+            c.profile = s.focusProfile.flatMap { inputs.profiles.list.indices.contains($0) ? inputs.profiles.list[$0].app : nil }
             c.sampleTimestampMicros = t.lastSampleMicros
             c.sampleHostMicros = t.lastSampleHostMicros
             c.sampleAgeMs = t.lastMotion.map { (inputs.now - $0).secondsDouble * 1000 }
