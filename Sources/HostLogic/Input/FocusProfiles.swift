@@ -61,6 +61,7 @@ package enum ControllerKind: String, Sendable, Hashable, CaseIterable {
 ///     sensitivity = 2
 ///     "gyro_stick.target" = "right"
 ///     B = "key:space"           # a button letter: a [buttons] override
+///     pad = "on"                # its virtual pad made ("off": taken away) while in force
 package struct FocusProfile: Sendable, Hashable {
     package var app: String
     package var controller: ControllerKind?
@@ -68,6 +69,9 @@ package struct FocusProfile: Sendable, Hashable {
     package var mapping: [ConfigEntry]
     /// The buttons it maps differently (nil: `"none"`, the button does nothing).
     package var buttons: [Button: ButtonAction?]
+    /// `pad = "on"` / `"off"`: the controller's virtual pad made or taken away while it is in
+    /// force (nil: the pad stays as it is). Only on a host that makes pads (`--gamepad`).
+    package var pad: Bool?
     /// The line of its `[[profile]]` header.
     package var line: Int
 
@@ -118,6 +122,12 @@ package struct FocusProfile: Sendable, Hashable {
                     throw fail("app needs the application's name in quotes (WM_CLASS or app_id), e.g. app = \"firefox\"")
                 }
                 app = e.value
+            case "pad":
+                switch e.value {
+                case "on", "true": profile.pad = true
+                case "off", "false": profile.pad = false
+                default: throw fail("pad must be \"on\" or \"off\"")
+                }
             case "controller":
                 guard e.quoted, let kind = ControllerKind(rawValue: e.value) else {
                     throw fail("controller must be \"phone\", \"dsu\", \"local-pad\" or \"udp\"")

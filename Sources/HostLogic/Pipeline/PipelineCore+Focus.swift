@@ -17,7 +17,7 @@ extension PipelineCore {
     /// Returns whether it switched.
     @discardableResult
     package mutating func switchProfile(_ id: SessionID, to index: Int?, _ own: MappingProfile?,
-                                        namesMode: Bool = true, namesGyroStick: Bool = true, now: Instant,
+                                        namesMode: Bool = true, namesGyroStick: Bool = true, pad: Bool? = nil, now: Instant,
                                         into out: inout [PipelineOutput]) -> Bool {
         guard let i = sessions.index(forKey: id), sessions.values[i].focusProfile != index else { return false }
         out.append(.releaseHeld)
@@ -27,7 +27,21 @@ extension PipelineCore {
         sessions.values[i].mapper.restart()
         sessions.values[i].focusProfile = index
         setFocusMapping(id, own, namesMode: namesMode, namesGyroStick: namesGyroStick)
+        switchPad(id, to: pad, now: now, into: &out)
         return true
+    }
+
+    /// 5. `pad = "on"`/`"off"`: its pad made, or rested and taken away (`setPad`); a profile
+    ///    without `pad` gives back the pad it had before one changed it.
+    private mutating func switchPad(_ id: SessionID, to pad: Bool?, now: Instant, into out: inout [PipelineOutput]) {
+        guard pads != nil, let had = sessions[id].map({ $0.pad != nil }) else { return }
+        if let pad {
+            if sessions[id]?.padBeforeFocus == nil { sessions[id]?.padBeforeFocus = had }
+            if pad != had { setPad(id, on: pad, now: now, into: &out) }
+        } else if let before = sessions[id]?.padBeforeFocus {
+            sessions[id]?.padBeforeFocus = nil
+            if before != had { setPad(id, on: before, now: now, into: &out) }
+        }
     }
 
     /// The focus profile in force for `id` (its index), nil: none (or no such session).

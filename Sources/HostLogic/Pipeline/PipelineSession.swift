@@ -24,6 +24,9 @@ package struct PipelineSession: Sendable {
     /// The `[[profile]]` in force names the mode, the gyro stick (they win over the page's).
     package var focusNamesMode = false
     package var focusNamesGyroStick = false
+    /// Whether it had a pad before a `[[profile]]` with `pad` changed that (nil: none did):
+    /// it is given back when such profiles go.
+    package var padBeforeFocus: Bool?
     /// The gyro stick its page chose (`PipelineCore.setGyroStick`), kept like its mode.
     package var ownGyroStick: GyroStickSettings.Target?
     /// The button map in effect (the own profile's, or the host's), kept here so a button
