@@ -66,6 +66,7 @@ let package = Package(
             .target(name: "CAvahi", condition: .when(platforms: [.linux])),
             .target(name: "CDesktopNotify", condition: .when(platforms: [.linux])),
             .target(name: "CWayland", condition: .when(platforms: [.linux])),
+            .target(name: "CLibEI", condition: .when(platforms: [.linux])),
             "CQREncode",
         ], path: "Sources/System"),
         .target(name: "RemotionApp", dependencies: [
@@ -116,6 +117,10 @@ let package = Package(
         // Injection on wlroots compositors (virtual pointer and keyboard protocols) through
         // libwayland-client, loaded at run time: no -dev package, the .deb's Depends unchanged.
         .target(name: "CWayland", path: "Sources/CLibraries/CWayland",
+                linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
+        // Injection through a compositor's EIS (GNOME, KDE) with libei, loaded at run time:
+        // Debian 12 has no libei, and the .deb's Depends stay as they are.
+        .target(name: "CLibEI", path: "Sources/CLibraries/CLibEI",
                 linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .systemLibrary(name: "CQREncode", path: "Sources/CLibraries/CQREncode", pkgConfig: "libqrencode",
                        providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),

@@ -74,6 +74,12 @@ package enum InjectorFactory {
             #else
             throw InjectionError(.unavailable, backend: "wlroots", "wlroots injection exists on Linux only")
             #endif
+        case .libei:
+            #if os(Linux)
+            return try LibeiBackend(source: libeiSource(environment))
+            #else
+            throw InjectionError(.unavailable, backend: "libei", "libei injection exists on Linux only")
+            #endif
         case .cgevent:
             #if os(macOS)
             return try CGEventBackend()
@@ -82,6 +88,32 @@ package enum InjectorFactory {
             #endif
         }
     }
+
+    /// `REMOTION_EIS_FD`: an EIS socket this process inherited (the launcher asked the
+    /// compositor: the RemoteDesktop portal's or mutter's ConnectToEIS); else `LIBEI_SOCKET`,
+    /// libei's own variable for a socket path.
+    package static let eisDescriptorVariable = "REMOTION_EIS_FD"
+
+    #if os(Linux)
+    static func libeiSource(_ environment: [String: String]) throws(InjectionError) -> LibeiSource {
+        if let text = environment[eisDescriptorVariable] {
+            guard let fd = Int32(text), fd > 2, isSocket(fd) else {
+                throw InjectionError(.unavailable, backend: "libei",
+                                     "\(eisDescriptorVariable)=\(text.prefix(20)) is not an open socket of this process: hand the EIS socket down as an inherited descriptor")
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            return .descriptor(fd)
+        }
+        if let path = environment["LIBEI_SOCKET"], !path.isEmpty { return .socket(path) }
+        throw InjectionError(.unavailable, backend: "libei",
+                             "no EIS socket: start the host with \(eisDescriptorVariable) (a socket from the RemoteDesktop portal's ConnectToEIS) or LIBEI_SOCKET; the portal's consent is not asked by the host yet (docs/INJECTION.md, \"libei\")")
+    }
+
+    private static func isSocket(_ fd: Int32) -> Bool {
+        var st = stat()
+        return fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFSOCK
+    }
+    #endif
 
     static var platform: InjectorPlatform {
         #if os(Linux)

@@ -1,7 +1,7 @@
 /// What `--inject` names: one backend, or `auto` (decided by `InjectorSelection`).
 /// The one type for the choice: the command line parses it, the factory opens it.
 package enum InjectorChoice: String, Sendable, Hashable, CaseIterable {
-    case auto, xtest, uinput, wlroots, cgevent, log, virtual
+    case auto, xtest, uinput, wlroots, libei, cgevent, log, virtual
 }
 
 /// Where /dev/uinput stands for this process.
@@ -116,7 +116,7 @@ package enum InjectorSelection {
                     + "windows and moves their pointer alone; use --inject uinput (docs/INJECTION.md)"
             }
             return d
-        case .uinput, .wlroots, .cgevent, .log, .virtual:
+        case .uinput, .wlroots, .libei, .cgevent, .log, .virtual:
             return InjectorDecision(backend: requested, reason: "--inject \(requested.rawValue)")
         }
     }
