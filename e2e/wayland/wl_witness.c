@@ -9,7 +9,8 @@
 //   keyboard-enter         keyboard focus
 //   key NAME text UTF8     a pressed key's keysym and text through the keymap the compositor
 //                          sent (no text for control characters: Return is `key Return text `)
-// Usage: wl-witness APP_ID (WAYLAND_DISPLAY and XDG_RUNTIME_DIR set).
+// Usage: wl-witness APP_ID (WAYLAND_DISPLAY and XDG_RUNTIME_DIR set; WITNESS_FULLSCREEN=1 to ask
+// for fullscreen where no compositor rule makes it so).
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,8 @@ int main(int argc, char **argv) {
     toplevel = xdg_surface_get_toplevel(xdg_surface);
     xdg_toplevel_add_listener(toplevel, &top_listener, NULL);
     xdg_toplevel_set_app_id(toplevel, argv[1]);
+    // WITNESS_FULLSCREEN=1: asks for fullscreen itself (compositors without a config rule: mutter).
+    if (getenv("WITNESS_FULLSCREEN") != NULL) xdg_toplevel_set_fullscreen(toplevel, NULL);
     wl_surface_commit(surface);
     while (wl_display_dispatch(display) != -1) {}
     return 0;
