@@ -134,8 +134,8 @@ if [[ -f $h/remotion ]]; then
     test "$(grep -c '^motion ' "$h/witness.host.log" 2>/dev/null)" -ge 20
   check "... and the client's A as a left click, pressed and released" \
     bash -c "grep -q '^button 272 1' '$h/witness.host.log' && grep -q '^button 272 0' '$h/witness.host.log'"
-  check "mutter stopped under the host mid-stream: one line says so" \
-    test "$(grep -c 'libei injector: the compositor ended the EIS connection' "$h/host.err")" -eq 1
+  check "mutter stopped under the host mid-stream: one line says so (and libei's own log stays out)" \
+    bash -c "test \"\$(grep -c 'libei injector: the compositor ended the EIS connection' '$h/host.err')\" -eq 1 && ! grep -q 'failed to send message' '$h/host.err'"
   check "... the host keeps running, then stops on SIGTERM (exit 0)" \
     bash -c "grep -q '^alive' '$h/host.alive' && grep -q '^host exit 0' '$h/host.alive'"
 else

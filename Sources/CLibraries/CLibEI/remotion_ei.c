@@ -21,6 +21,7 @@ enum { KEYMAP_XKB = 1, XKB_TEXT_V1 = 1 };
 static struct {
     void *(*ei_new_sender)(void *user_data);
     void (*ei_configure_name)(void *ei, const char *name);
+    void (*ei_log_set_handler)(void *ei, void (*handler)(void *ei, int priority, const char *message, void *context));
     int (*ei_setup_backend_fd)(void *ei, int fd);
     int (*ei_setup_backend_socket)(void *ei, const char *path);
     int (*ei_get_fd)(void *ei);
@@ -64,7 +65,7 @@ static struct {
 typedef struct { const char *name; size_t offset; } symbol;
 #define SYM(field) { #field, offsetof(__typeof__(api), field) }
 static const symbol ei_symbols[] = {
-    SYM(ei_new_sender), SYM(ei_configure_name), SYM(ei_setup_backend_fd), SYM(ei_setup_backend_socket),
+    SYM(ei_new_sender), SYM(ei_configure_name), SYM(ei_log_set_handler), SYM(ei_setup_backend_fd), SYM(ei_setup_backend_socket),
     SYM(ei_get_fd), SYM(ei_dispatch), SYM(ei_get_event), SYM(ei_unref), SYM(ei_now), SYM(ei_event_get_type),
     SYM(ei_event_get_seat), SYM(ei_event_get_device), SYM(ei_event_unref), SYM(ei_seat_bind_capabilities),
     SYM(ei_device_ref), SYM(ei_device_unref), SYM(ei_device_has_capability), SYM(ei_device_get_region),
@@ -227,6 +228,13 @@ static re_connection *finish_open(re_connection *c, int rc, int timeout_ms, char
     return c;
 }
 
+// libei's own log goes nowhere: what went wrong reaches the person as the host's one line
+// (a lost connection is "the compositor ended the EIS connection"), not as libei's
+// "failed to send message: Broken pipe" on stderr beside it.
+static void quiet(void *ei, int priority, const char *message, void *context) {
+    (void)ei; (void)priority; (void)message; (void)context;
+}
+
 static re_connection *start(char *why, size_t why_size) {
     pthread_once(&once, load);
     if (!loaded) { say(why, why_size, failure); return NULL; }
@@ -236,6 +244,7 @@ static re_connection *start(char *why, size_t why_size) {
         say(why, why_size, "out of memory");
         return NULL;
     }
+    api.ei_log_set_handler(c->ei, quiet);
     api.ei_configure_name(c->ei, "remotion");
     return c;
 }
