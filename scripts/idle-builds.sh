@@ -8,7 +8,8 @@
 #      the package stage installs that .deb and drives it with that clone's binary;
 #   2. the fuzzers' sanitizer build (scripts/fuzz.sh with FUZZ_BUILD_ONLY=1: one executable for
 #      every target, .build-fuzz/build);
-#   and beside the first, the .deb stage's minimal Debian 12 and 13 roots and Debian 13's
+#   and beside the first, the libei stage's Debian 13 root with mutter (scripts/libei-mutter-test.sh
+#   --root), then the .deb stage's minimal Debian 12 and 13 roots and Debian 13's
 #   Recommends downloaded (scripts/package-test.sh --roots: mmdebstrap and apt, mostly waiting on
 #   the mirror), cached for the day, so that a fresh machine's .deb stage does not fetch them.
 # Everything here runs under SCHED_IDLE (chrt --idle): the scheduler gives it a core only when
@@ -18,7 +19,8 @@
 # I/O scheduler, and a small file's fsync stayed under 0.3 s while such a build ran.
 #
 #   bash scripts/idle-builds.sh DIR   logs and exit statuses go to DIR:
-#                                     release.log release.rc fuzz.log fuzz.rc roots.log roots.rc;
+#                                     release.log release.rc fuzz.log fuzz.rc roots.log roots.rc
+#                                     libei-root.rc;
 #                                     the clone: DIR/fresh-clone (dist/*.deb, .build/release)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +31,9 @@ rm -f "$dir"/*.rc
 # Debian); every compiler process SwiftPM starts inherits them.
 chrt --idle -p 0 $$ && ionice -c 3 -p $$ || echo "idle-builds: could not take the idle policy; building at normal priority" >&2
 
-{ began=$SECONDS; bash scripts/package-test.sh --roots; echo $? >"$dir/roots.rc"
+{ began=$SECONDS; bash scripts/libei-mutter-test.sh --root; echo $? >"$dir/libei-root.rc"
+  echo "idle-builds: the mutter root took $((SECONDS - began)) s (wall, at idle priority)"
+  began=$SECONDS; bash scripts/package-test.sh --roots; echo $? >"$dir/roots.rc"
   echo "idle-builds: the minimal roots took $((SECONDS - began)) s (wall, at idle priority)"; } >"$dir/roots.log" 2>&1 &
 roots=$!
 

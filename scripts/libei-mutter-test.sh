@@ -47,6 +47,8 @@ if [[ ! -s $tar ]]; then
     { tail -5 "$part.log" >&2; rm -f "$part" "$part.log"; fail "mmdebstrap could not make the root from $mirror"; }
   mv "$part" "$tar"; rm -f "$part.log"
 fi
+# --root: only the day's root (scripts/idle-builds.sh makes it beside the early stages).
+[[ ${1:-} == --root ]] && { echo "$name: the root is ready: $tar"; exit 0; }
 
 work=$(mktemp -d /tmp/remotion-libei.XXXXXX)
 root=$work/root
