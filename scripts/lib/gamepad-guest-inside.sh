@@ -164,21 +164,24 @@ fi
 say "two players: a UDP controller and a DSU source's, each its own pad in SDL"
 step_host 5 --dsu-serve 127.0.0.1:0
 served=$!
+# Both players stream until the script stops them (300 s, longer than the step's bounded
+# waits): a player whose stream ran out on a slow guest left on its own, and its pad went
+# before player 1's was taken away.
 if wait_ready "$HOME/host5.ready" "$served" 60; then
   "$REMOTION_BIN" client --insecure --host "127.0.0.1:$(ready_value "$HOME/host5.ready" udpPort)" --timeout 30 \
-    --source synthetic:still --rate 50 --duration 90 --analog lx=-1 --press B@0.2+90 >"$out/player2.out" 2>&1 &
+    --source synthetic:still --rate 50 --duration 300 --analog lx=-1 --press B@0.2+300 >"$out/player2.out" 2>&1 &
   player2=$!
   step_host 6 --gamepad dualsense --dsu "$(ready_value "$HOME/host5.ready" dsuServe)"
   padhost=$!
   if wait_ready "$HOME/host6.ready" "$padhost" 60; then
     "$REMOTION_BIN" client --insecure --host "127.0.0.1:$(ready_value "$HOME/host6.ready" udpPort)" --timeout 30 \
-      --source synthetic:sweep --rate 50 --duration 90 --analog lx=1 --press A@0.2+90 >"$out/player1.out" 2>&1 &
+      --source synthetic:sweep --rate 50 --duration 300 --analog lx=1 --press A@0.2+300 >"$out/player1.out" 2>&1 &
     player1=$!
     SDL_JOYSTICK_DISABLE_UDEV=1 /usr/bin/python3 "$(dirname "$0")/gamepad_sdl_players.py" /tmp/players.sampled \
       "$out/sdl-players.json" >"$out/sdl-players.out" 2>&1 &
     witness=$!
     sampled() { [[ -f /tmp/players.sampled ]] || ! kill -0 "$witness" 2>/dev/null; }
-    wait_for 90 "SDL read both players" sampled
+    wait_for 200 "SDL read both players" sampled
     kill -INT "$player1"; wait "$player1"; fact player1_rc $?
     wait "$witness"; fact sdl_players_rc $?
     kill -INT "$padhost"; wait "$padhost"; fact host6_rc $?

@@ -1,9 +1,18 @@
 """Two players, as a game sees them, inside the gamepad guest: Debian's libSDL2 (ctypes) opens
 every PS5 controller the host's two controllers made (one a UDP controller, one a DSU
-source's), enables each one's gyro, and records per pad its left stick, its A and B buttons
-and its gyro for 2 s. Then it tells the script (the `sampled` file), which ends player 1, and
-goes on reading until one pad is gone: what remains, and what it reads after. Writes one
-JSON file; the checks are scripts/lib/gamepad_guest_check.py's."""
+source's), enables each one's gyro, waits until each pad is live (SDL has read a report of
+it: its gyro reading has a sensor timestamp), and records per pad its left stick, its A and B
+buttons and its gyro for 2 s and at least `REPORTS` reports of each pad. Then it tells the
+script (the `sampled` file), which ends player 1, and goes on reading until one pad is gone:
+what remains, and what it reads after. Writes one JSON file; the checks are
+scripts/lib/gamepad_guest_check.py's.
+
+A pad is made when its controller's session opens, before the controller's first state
+reaches it (the kernel's driver drops input while it probes, and on this one-CPU emulated
+guest a new client's stream can reach the host seconds after its handshake): SDL opening
+the pad says nothing of its player yet. Each report carries the pad's sensor timestamp, so
+SDL's timestamp is the signal that a report of the player arrived; a window started at
+"opened" read player 1's pad as 0 throughout once (no stick, no gyro)."""
 import ctypes, json, os, sys, time
 from gamepad_sdl import (SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_INIT_SENSOR, SDL_SENSOR_GYRO,
                          SDL_CONTROLLER_TYPE_PS5, load)
@@ -16,6 +25,11 @@ sdl.SDL_GameControllerGetAxis.argtypes = [ctypes.c_void_p, ctypes.c_int]
 sdl.SDL_GameControllerGetAxis.restype = ctypes.c_int16
 sdl.SDL_GameControllerGetButton.argtypes = [ctypes.c_void_p, ctypes.c_int]
 sdl.SDL_GameControllerGetAttached.argtypes = [ctypes.c_void_p]
+sdl.SDL_GameControllerGetSensorDataWithTimestamp.argtypes = [
+    ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_float), ctypes.c_int]
+sdl.SDL_GameControllerPath.restype = ctypes.c_char_p
+sdl.SDL_GameControllerPath.argtypes = [ctypes.c_void_p]
+REPORTS = 25   # reports of each pad a window holds at least (half a second of its stream at 50 Hz)
 pads = {}   # serial -> handle
 
 
@@ -34,10 +48,37 @@ def find(want, seconds):
         time.sleep(0.05)
 
 
-def record(into, seconds):
+def report_time(gc):
+    """The sensor timestamp of the pad's latest report SDL read (0: none yet)."""
+    stamp, data = ctypes.c_uint64(0), (ctypes.c_float * 3)()
+    if sdl.SDL_GameControllerGetSensorDataWithTimestamp(gc, SDL_SENSOR_GYRO, ctypes.byref(stamp), data, 3) != 0:
+        return 0
+    return stamp.value
+
+
+def live(seconds):
+    """Waits (bounded) until SDL has read a report of every pad; each pad's wait in seconds."""
+    start = time.monotonic()
+    deadline, waited = start + seconds, {}
+    while time.monotonic() < deadline and len(waited) < len(pads):
+        sdl.SDL_GameControllerUpdate()
+        for serial, gc in pads.items():
+            if serial not in waited and report_time(gc):
+                waited[serial] = round(time.monotonic() - start, 2)
+        time.sleep(0.01)
+    return waited
+
+
+def record(into, seconds, reports=0, longest=20.0):
+    """Reads every attached pad for `seconds`, and on (up to `longest`) until each has given
+    `reports` reports (distinct sensor timestamps): a stalled guest's seconds hold none."""
     data = (ctypes.c_float * 3)()
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
+    start = time.monotonic()
+    seen = {}
+    while True:
+        now = time.monotonic()
+        if now - start >= longest: break
+        if now - start >= seconds and all(len(seen.get(s, ())) >= reports for s in pads): break
         sdl.SDL_GameControllerUpdate()
         for serial, gc in pads.items():
             if not sdl.SDL_GameControllerGetAttached(gc): continue
@@ -47,12 +88,18 @@ def record(into, seconds):
             r["b"].append(sdl.SDL_GameControllerGetButton(gc, BUTTON_B))
             if sdl.SDL_GameControllerGetSensorData(gc, SDL_SENSOR_GYRO, data, 3) == 0:
                 r["gyro"].append([round(v, 4) for v in data])
+            stamp = report_time(gc)
+            if stamp: seen.setdefault(serial, set()).add(stamp)
         time.sleep(0.01)
+    return {s: len(v) for s, v in seen.items()}
 
 
 find(2, 60)
 out["found"] = sorted(pads)
-record(out["pads"], 2.0)
+out["paths"] = {s: (sdl.SDL_GameControllerPath(gc) or b"").decode() for s, gc in pads.items()}
+# Each pad live (a report of its player read) before the window opens.
+out["live_after"] = live(60)
+out["reports"] = record(out["pads"], 2.0, reports=REPORTS)
 open(sampled_file, "w").close()
 # Player 1 leaves: wait (bounded) until one pad is no longer attached, then read what remains.
 deadline = time.monotonic() + 30
@@ -67,4 +114,5 @@ record(out["after"], 1.0)
 out["attached_after"] = sorted(s for s, gc in pads.items() if sdl.SDL_GameControllerGetAttached(gc))
 sdl.SDL_Quit()
 json.dump(out, open(result, "w"))
-print(f"SDL saw {out['found']}; gone {out.get('gone')}; attached after {out['attached_after']}")
+print(f"SDL saw {out['found']} at {out['paths']}; live after {out['live_after']} s; reports read {out['reports']}; "
+      f"gone {out.get('gone')}; attached after {out['attached_after']}")
