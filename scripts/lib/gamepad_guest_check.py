@@ -222,7 +222,7 @@ if players:
     one = next((s for s, v in by.items() if v["leftx"][1] > 16000 and v["leftx"][0] > -16000), None)
     two = next((s for s, v in by.items() if v["leftx"][0] < -16000 and v["leftx"][1] < 16000), None)
     print(f"     SDL's pads: {by}; live (a report read) after {players.get('live_after')} s, "
-          f"reports in the window {players.get('reports')}, at {players.get('paths')}")
+          f"stream shown in the window (µs) {players.get('stream_us')}, at {players.get('paths')}")
     check(len(players.get("found", [])) == 2 and one and two and one != two,
           f"SDL sees two PS5 controllers, player 1's stick right and player 2's left: {players.get('found')}")
     if one and two:

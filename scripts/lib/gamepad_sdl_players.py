@@ -2,7 +2,8 @@
 every PS5 controller the host's two controllers made (one a UDP controller, one a DSU
 source's), enables each one's gyro, waits until each pad is live (SDL has read a report of
 it: its gyro reading has a sensor timestamp), and records per pad its left stick, its A and B
-buttons and its gyro for 2 s and at least `REPORTS` reports of each pad. Then it tells the
+buttons and its gyro for 2 s and until each pad has shown `STREAM_US` of its player's stream
+(the span of its sensor timestamps, the controller's sample clock). Then it tells the
 script (the `sampled` file), which ends player 1, and goes on reading until one pad is gone:
 what remains, and what it reads after. Writes one JSON file; the checks are
 scripts/lib/gamepad_guest_check.py's.
@@ -12,7 +13,8 @@ reaches it (the kernel's driver drops input while it probes, and on this one-CPU
 guest a new client's stream can reach the host seconds after its handshake): SDL opening
 the pad says nothing of its player yet. Each report carries the pad's sensor timestamp, so
 SDL's timestamp is the signal that a report of the player arrived; a window started at
-"opened" read player 1's pad as 0 throughout once (no stick, no gyro)."""
+"opened" read player 1's pad as 0 throughout once (no stick, no gyro). It polls at 20 Hz:
+the guest has one emulated CPU, which the players' clients and hosts need too."""
 import ctypes, json, os, sys, time
 from gamepad_sdl import (SDL_INIT_JOYSTICK, SDL_INIT_GAMECONTROLLER, SDL_INIT_SENSOR, SDL_SENSOR_GYRO,
                          SDL_CONTROLLER_TYPE_PS5, load)
@@ -29,7 +31,8 @@ sdl.SDL_GameControllerGetSensorDataWithTimestamp.argtypes = [
     ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_float), ctypes.c_int]
 sdl.SDL_GameControllerPath.restype = ctypes.c_char_p
 sdl.SDL_GameControllerPath.argtypes = [ctypes.c_void_p]
-REPORTS = 25   # reports of each pad a window holds at least (half a second of its stream at 50 Hz)
+STREAM_US = 1_000_000   # each pad's stream a window holds at least: 1 s (A is held from 0.2 s)
+POLL = 0.05
 pads = {}   # serial -> handle
 
 
@@ -65,20 +68,21 @@ def live(seconds):
         for serial, gc in pads.items():
             if serial not in waited and report_time(gc):
                 waited[serial] = round(time.monotonic() - start, 2)
-        time.sleep(0.01)
+        time.sleep(POLL)
     return waited
 
 
-def record(into, seconds, reports=0, longest=20.0):
-    """Reads every attached pad for `seconds`, and on (up to `longest`) until each has given
-    `reports` reports (distinct sensor timestamps): a stalled guest's seconds hold none."""
+def record(into, seconds, stream_us=0, longest=20.0):
+    """Reads every attached pad for `seconds`, and on (up to `longest`) until each has shown
+    `stream_us` of its stream (its sensor timestamps' span): a stalled guest's seconds hold
+    none. Each pad's span in µs."""
     data = (ctypes.c_float * 3)()
     start = time.monotonic()
-    seen = {}
+    first, last = {}, {}
     while True:
         now = time.monotonic()
         if now - start >= longest: break
-        if now - start >= seconds and all(len(seen.get(s, ())) >= reports for s in pads): break
+        if now - start >= seconds and all(last.get(s, 0) - first.get(s, 0) >= stream_us for s in pads): break
         sdl.SDL_GameControllerUpdate()
         for serial, gc in pads.items():
             if not sdl.SDL_GameControllerGetAttached(gc): continue
@@ -89,9 +93,11 @@ def record(into, seconds, reports=0, longest=20.0):
             if sdl.SDL_GameControllerGetSensorData(gc, SDL_SENSOR_GYRO, data, 3) == 0:
                 r["gyro"].append([round(v, 4) for v in data])
             stamp = report_time(gc)
-            if stamp: seen.setdefault(serial, set()).add(stamp)
-        time.sleep(0.01)
-    return {s: len(v) for s, v in seen.items()}
+            if stamp:
+                first.setdefault(serial, stamp)
+                last[serial] = stamp
+        time.sleep(POLL)
+    return {s: last[s] - first[s] for s in last}
 
 
 find(2, 60)
@@ -99,7 +105,7 @@ out["found"] = sorted(pads)
 out["paths"] = {s: (sdl.SDL_GameControllerPath(gc) or b"").decode() for s, gc in pads.items()}
 # Each pad live (a report of its player read) before the window opens.
 out["live_after"] = live(60)
-out["reports"] = record(out["pads"], 2.0, reports=REPORTS)
+out["stream_us"] = record(out["pads"], 2.0, stream_us=STREAM_US)
 open(sampled_file, "w").close()
 # Player 1 leaves: wait (bounded) until one pad is no longer attached, then read what remains.
 deadline = time.monotonic() + 30
@@ -114,5 +120,5 @@ record(out["after"], 1.0)
 out["attached_after"] = sorted(s for s, gc in pads.items() if sdl.SDL_GameControllerGetAttached(gc))
 sdl.SDL_Quit()
 json.dump(out, open(result, "w"))
-print(f"SDL saw {out['found']} at {out['paths']}; live after {out['live_after']} s; reports read {out['reports']}; "
+print(f"SDL saw {out['found']} at {out['paths']}; live after {out['live_after']} s; stream shown (µs) {out['stream_us']}; "
       f"gone {out.get('gone')}; attached after {out['attached_after']}")
