@@ -74,7 +74,7 @@ package struct HostDaemon: Sendable {
             // The presenter's laser: an overlay takes a session's pointer events while its laser is held.
             let injector = pipeline.injector
             let laser = LaserOverlayHook(logger: logger, screen: { injector.screen },
-                                         open: { LaserOverlays.open(environment: environment) })
+                                         open: { LaserOverlays.open(environment: environment, output: options.injection.output) })
             pipeline.outputHooks.append(laser)
             pipeline.observers.append(laser)
             return pipeline

@@ -87,7 +87,10 @@ package enum DoctorRun {
         let compositor = InjectorFactory.compositorFacts(o.environment)
         let facts = InjectorFacts(environment: o.environment, uinput: uinput, platform: InjectorFactory.platform,
                                   compositor: compositor)
-        if let compositor { lines.append(DoctorChecks.compositor(compositor)) }
+        if let compositor {
+            lines.append(DoctorChecks.compositor(compositor))
+            if let laser = DoctorChecks.laser(compositor) { lines.append(laser) }
+        }
         lines.append(DoctorChecks.injector(o.inject, facts))
         lines.append(DoctorChecks.uinput(uinput, needed: InjectorSelection.decide(o.inject, facts).backend == .uinput))
         lines.append(DoctorChecks.uhid(DoctorProbes.access("/dev/uhid"), gamepad: o.gamepad,

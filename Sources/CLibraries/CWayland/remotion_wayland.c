@@ -3,7 +3,7 @@
 // ABI of wayland-client-core.h (1.21 on Debian 12): proxies and the display are opaque.
 #define _GNU_SOURCE
 #include "remotion_wayland.h"
-#include "remotion_wayland_protocols.h"
+#include "remotion_wayland_internal.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -17,34 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef void proxy;
+struct rw_api rw_api;
 
-static struct {
-    proxy *(*wl_display_connect)(const char *name);
-    void (*wl_display_disconnect)(proxy *display);
-    int (*wl_display_get_fd)(proxy *display);
-    int (*wl_display_flush)(proxy *display);
-    int (*wl_display_prepare_read)(proxy *display);
-    void (*wl_display_cancel_read)(proxy *display);
-    int (*wl_display_read_events)(proxy *display);
-    int (*wl_display_dispatch_pending)(proxy *display);
-    int (*wl_display_get_error)(proxy *display);
-    uint32_t (*wl_display_get_protocol_error)(proxy *display, const struct rw_interface **interface, uint32_t *id);
-    void (*wl_proxy_marshal)(proxy *p, uint32_t opcode, ...);
-    proxy *(*wl_proxy_marshal_constructor)(proxy *p, uint32_t opcode, const struct rw_interface *interface, ...);
-    proxy *(*wl_proxy_marshal_constructor_versioned)(proxy *p, uint32_t opcode, const struct rw_interface *interface,
-                                                     uint32_t version, ...);
-    int (*wl_proxy_add_listener)(proxy *p, void (**implementation)(void), void *data);
-    void (*wl_proxy_destroy)(proxy *p);
-    uint32_t (*wl_proxy_get_version)(proxy *p);
-    void (*wl_log_set_handler_client)(void (*handler)(const char *format, va_list args));
-    const struct rw_interface *wl_registry_interface;
-    const struct rw_interface *wl_callback_interface;
-    const struct rw_interface *wl_seat_interface;
-    const struct rw_interface *wl_output_interface;
-} api;
-
-#define SYM(field) { #field, offsetof(__typeof__(api), field) }
+#define SYM(field) { #field, offsetof(struct rw_api, field) }
 static const struct { const char *name; size_t offset; } symbols[] = {
     SYM(wl_display_connect), SYM(wl_display_disconnect), SYM(wl_display_get_fd), SYM(wl_display_flush),
     SYM(wl_display_prepare_read), SYM(wl_display_cancel_read), SYM(wl_display_read_events),
@@ -52,6 +27,8 @@ static const struct { const char *name; size_t offset; } symbols[] = {
     SYM(wl_proxy_marshal), SYM(wl_proxy_marshal_constructor), SYM(wl_proxy_marshal_constructor_versioned),
     SYM(wl_proxy_add_listener), SYM(wl_proxy_destroy), SYM(wl_proxy_get_version), SYM(wl_log_set_handler_client),
     SYM(wl_registry_interface), SYM(wl_callback_interface), SYM(wl_seat_interface), SYM(wl_output_interface),
+    SYM(wl_compositor_interface), SYM(wl_surface_interface), SYM(wl_region_interface), SYM(wl_shm_interface),
+    SYM(wl_shm_pool_interface), SYM(wl_buffer_interface),
 };
 static int loaded;
 static char failure[160];
@@ -82,34 +59,15 @@ static void load(void) {
             snprintf(failure, sizeof failure, "libwayland-client.so.0 has no %s (older than 1.20?)", symbols[i].name);
             return;
         }
-        *(void **)((char *)&api + symbols[i].offset) = found;
+        *(void **)((char *)&rw_api + symbols[i].offset) = found;
     }
-    rw_protocols_link(api.wl_seat_interface, api.wl_output_interface);
-    api.wl_log_set_handler_client(keep_log);
+    rw_protocols_link(rw_api.wl_seat_interface, rw_api.wl_output_interface);
+    rw_layer_shell_link(rw_api.wl_surface_interface, rw_api.wl_output_interface);
+    rw_api.wl_log_set_handler_client(keep_log);
     loaded = 1;
 }
 
-enum { MAX_GLOBALS = 96, MAX_OUTPUTS = 16, NAME_SIZE = 64 };
-
-typedef struct {
-    proxy *output, *xdg;
-    uint32_t global;
-    int gone;
-    rw_output info;
-    int32_t mode_width, mode_height;
-} output_slot;
-
-struct rw_connection {
-    proxy *display, *registry, *seat, *pointer_manager, *keyboard_manager, *xdg_manager;
-    proxy *pointer, *keyboard;
-    uint32_t pointer_manager_version;
-    struct { char name[NAME_SIZE]; uint32_t id, version; } globals[MAX_GLOBALS];
-    size_t global_count;
-    output_slot outputs[MAX_OUTPUTS];
-    size_t output_count;
-};
-
-static void say(char *why, size_t size, const char *text) {
+void rw_say(char *why, size_t size, const char *text) {
     if (why != NULL && size > 0) snprintf(why, size, "%s", text);
 }
 
@@ -131,8 +89,13 @@ static void output_scale(void *d, proxy *o, int32_t factor) {
     (void)o;
     ((output_slot *)d)->info.scale = factor > 0 ? factor : 1;
 }
+static void output_done(void *d, proxy *o) {   // xdg-output 3 describes changes with wl_output.done
+    (void)o;
+    output_slot *s = d;
+    if (s->generation != NULL) (*s->generation)++;
+}
 static void (*output_listener[])(void) = {
-    (void (*)(void))output_geometry, (void (*)(void))output_mode, ignore, (void (*)(void))output_scale,
+    (void (*)(void))output_geometry, (void (*)(void))output_mode, (void (*)(void))output_done, (void (*)(void))output_scale,
     ignore, ignore,
 };
 static void xdg_position(void *d, proxy *x, int32_t px, int32_t py) {
@@ -149,22 +112,27 @@ static void xdg_name(void *d, proxy *x, const char *name) {
     (void)x;
     snprintf(((output_slot *)d)->info.name, NAME_SIZE, "%s", name ? name : "");
 }
+static void xdg_done(void *d, proxy *x) {
+    (void)x;
+    output_slot *s = d;
+    if (s->generation != NULL) (*s->generation)++;
+}
 static void (*xdg_listener[])(void) = {
-    (void (*)(void))xdg_position, (void (*)(void))xdg_size, ignore, (void (*)(void))xdg_name, ignore,
+    (void (*)(void))xdg_position, (void (*)(void))xdg_size, (void (*)(void))xdg_done, (void (*)(void))xdg_name, ignore,
 };
 
 static uint32_t min_version(uint32_t offered, uint32_t ours) { return offered < ours ? offered : ours; }
 
 static proxy *bind_global(rw_connection *c, uint32_t id, const struct rw_interface *interface, uint32_t version) {
     // wl_registry.bind(name: uint, id: new_id of any interface) is "usun" on the wire.
-    return api.wl_proxy_marshal_constructor_versioned(c->registry, 0, interface, version, id, interface->name,
+    return rw_api.wl_proxy_marshal_constructor_versioned(c->registry, 0, interface, version, id, interface->name,
                                                       version, NULL);
 }
 
 static void attach_xdg(rw_connection *c, output_slot *s) {
     if (c->xdg_manager == NULL || s->xdg != NULL || s->output == NULL) return;
-    s->xdg = api.wl_proxy_marshal_constructor(c->xdg_manager, 1, &rw_xdg_output_interface, NULL, s->output);
-    if (s->xdg != NULL) api.wl_proxy_add_listener(s->xdg, xdg_listener, s);
+    s->xdg = rw_api.wl_proxy_marshal_constructor(c->xdg_manager, 1, &rw_xdg_output_interface, NULL, s->output);
+    if (s->xdg != NULL) rw_api.wl_proxy_add_listener(s->xdg, xdg_listener, s);
 }
 
 static void registry_global(void *d, proxy *registry, uint32_t id, const char *interface, uint32_t version) {
@@ -178,7 +146,7 @@ static void registry_global(void *d, proxy *registry, uint32_t id, const char *i
         c->global_count++;
     }
     if (strcmp(interface, "wl_seat") == 0 && c->seat == NULL) {
-        c->seat = bind_global(c, id, api.wl_seat_interface, 1);
+        c->seat = bind_global(c, id, rw_api.wl_seat_interface, 1);
     } else if (strcmp(interface, rw_virtual_pointer_manager_interface.name) == 0 && c->pointer_manager == NULL) {
         c->pointer_manager_version = min_version(version, 2);
         c->pointer_manager = bind_global(c, id, &rw_virtual_pointer_manager_interface, c->pointer_manager_version);
@@ -187,20 +155,33 @@ static void registry_global(void *d, proxy *registry, uint32_t id, const char *i
     } else if (strcmp(interface, rw_xdg_output_manager_interface.name) == 0 && c->xdg_manager == NULL) {
         c->xdg_manager = bind_global(c, id, &rw_xdg_output_manager_interface, min_version(version, 3));
         for (size_t i = 0; i < c->output_count; i++) attach_xdg(c, &c->outputs[i]);
+    } else if (strcmp(interface, "wl_compositor") == 0 && c->compositor == NULL) {
+        c->compositor = bind_global(c, id, rw_api.wl_compositor_interface, min_version(version, 4));
+    } else if (strcmp(interface, "wl_shm") == 0 && c->shm == NULL) {
+        c->shm = bind_global(c, id, rw_api.wl_shm_interface, 1);
+    } else if (strcmp(interface, rw_layer_shell_interface.name) == 0 && c->layer_shell == NULL) {
+        c->layer_shell = bind_global(c, id, &rw_layer_shell_interface, 1);
     } else if (strcmp(interface, "wl_output") == 0 && c->output_count < MAX_OUTPUTS) {
         output_slot *s = &c->outputs[c->output_count++];
         memset(s, 0, sizeof *s);
         s->global = id;
         s->info.scale = 1;
-        s->output = bind_global(c, id, api.wl_output_interface, min_version(version, 2));
-        if (s->output != NULL) api.wl_proxy_add_listener(s->output, output_listener, s);
+        s->generation = &c->outputs_generation;
+        c->outputs_generation++;
+        s->output = bind_global(c, id, rw_api.wl_output_interface, min_version(version, 2));
+        if (s->output != NULL) rw_api.wl_proxy_add_listener(s->output, output_listener, s);
         attach_xdg(c, s);
     }
 }
 static void registry_remove(void *d, proxy *registry, uint32_t id) {
     (void)registry;
     rw_connection *c = d;
-    for (size_t i = 0; i < c->output_count; i++) if (c->outputs[i].global == id) c->outputs[i].gone = 1;
+    for (size_t i = 0; i < c->output_count; i++) {
+        if (c->outputs[i].global == id && !c->outputs[i].gone) {
+            c->outputs[i].gone = 1;
+            c->outputs_generation++;
+        }
+    }
 }
 static void (*registry_listener[])(void) = { (void (*)(void))registry_global, (void (*)(void))registry_remove };
 
@@ -212,17 +193,17 @@ static void (*callback_listener[])(void) = { (void (*)(void))callback_done };
 
 // MARK: the connection
 
-static int lost(rw_connection *c, char *why, size_t size) {
-    int error = api.wl_display_get_error(c->display);
+int rw_lost(rw_connection *c, char *why, size_t size) {
+    int error = rw_api.wl_display_get_error(c->display);
     const struct rw_interface *interface = NULL;
     uint32_t id = 0;
     if (error == EPROTO) {
-        uint32_t code = api.wl_display_get_protocol_error(c->display, &interface, &id);
+        uint32_t code = rw_api.wl_display_get_protocol_error(c->display, &interface, &id);
         if (why != NULL && size > 0)
             snprintf(why, size, "the compositor ended the connection with protocol error %u on %s", code,
                      interface != NULL ? interface->name : "the display");
     } else {
-        say(why, size, "the compositor closed the connection");
+        rw_say(why, size, "the compositor closed the connection");
     }
     return -1;
 }
@@ -235,52 +216,52 @@ static int64_t now_ms(void) {
 
 /// Reads and dispatches what has arrived, waiting at most `wait_ms` for it (0: not at all).
 static int pump(rw_connection *c, int wait_ms, char *why, size_t size) {
-    if (api.wl_display_flush(c->display) < 0 && errno != EAGAIN) return lost(c, why, size);
-    while (api.wl_display_prepare_read(c->display) != 0) {
-        if (api.wl_display_dispatch_pending(c->display) < 0) return lost(c, why, size);
+    if (rw_api.wl_display_flush(c->display) < 0 && errno != EAGAIN) return rw_lost(c, why, size);
+    while (rw_api.wl_display_prepare_read(c->display) != 0) {
+        if (rw_api.wl_display_dispatch_pending(c->display) < 0) return rw_lost(c, why, size);
     }
-    struct pollfd p = { .fd = api.wl_display_get_fd(c->display), .events = POLLIN };
+    struct pollfd p = { .fd = rw_api.wl_display_get_fd(c->display), .events = POLLIN };
     int ready = poll(&p, 1, wait_ms);
     if (ready <= 0) {
-        api.wl_display_cancel_read(c->display);
-    } else if (api.wl_display_read_events(c->display) < 0) {
-        return lost(c, why, size);
+        rw_api.wl_display_cancel_read(c->display);
+    } else if (rw_api.wl_display_read_events(c->display) < 0) {
+        return rw_lost(c, why, size);
     }
-    if (api.wl_display_dispatch_pending(c->display) < 0 || api.wl_display_get_error(c->display) != 0)
-        return lost(c, why, size);
+    if (rw_api.wl_display_dispatch_pending(c->display) < 0 || rw_api.wl_display_get_error(c->display) != 0)
+        return rw_lost(c, why, size);
     return 0;
 }
 
 int rw_roundtrip(rw_connection *c, int timeout_ms, char *why, size_t size) {
     int done = 0;
-    proxy *callback = api.wl_proxy_marshal_constructor(c->display, 0, api.wl_callback_interface, NULL);   // sync
-    if (callback == NULL) return lost(c, why, size);
-    api.wl_proxy_add_listener(callback, callback_listener, &done);
+    proxy *callback = rw_api.wl_proxy_marshal_constructor(c->display, 0, rw_api.wl_callback_interface, NULL);   // sync
+    if (callback == NULL) return rw_lost(c, why, size);
+    rw_api.wl_proxy_add_listener(callback, callback_listener, &done);
     int64_t deadline = now_ms() + timeout_ms;
     while (!done) {
         int64_t left = deadline - now_ms();
         if (left <= 0) {
-            api.wl_proxy_destroy(callback);
+            rw_api.wl_proxy_destroy(callback);
             if (why != NULL && size > 0) snprintf(why, size, "no answer within %d ms", timeout_ms);
             return -1;
         }
         if (pump(c, (int)left, why, size) < 0) {
-            api.wl_proxy_destroy(callback);
+            rw_api.wl_proxy_destroy(callback);
             return -1;
         }
     }
-    api.wl_proxy_destroy(callback);
+    rw_api.wl_proxy_destroy(callback);
     return 0;
 }
 
 rw_connection *rw_connect(const char *display, int timeout_ms, char *why, size_t size) {
     pthread_once(&once, load);
     if (!loaded) {
-        say(why, size, failure);
+        rw_say(why, size, failure);
         return NULL;
     }
     library_said[0] = 0;
-    proxy *d = api.wl_display_connect(display);
+    proxy *d = rw_api.wl_display_connect(display);
     if (d == NULL) {
         int error = errno;
         if (why != NULL && size > 0)
@@ -289,13 +270,13 @@ rw_connection *rw_connect(const char *display, int timeout_ms, char *why, size_t
     }
     rw_connection *c = calloc(1, sizeof *c);
     if (c == NULL) {
-        api.wl_display_disconnect(d);
-        say(why, size, "out of memory");
+        rw_api.wl_display_disconnect(d);
+        rw_say(why, size, "out of memory");
         return NULL;
     }
     c->display = d;
-    c->registry = api.wl_proxy_marshal_constructor(d, 1, api.wl_registry_interface, NULL);   // get_registry
-    if (c->registry != NULL) api.wl_proxy_add_listener(c->registry, registry_listener, c);
+    c->registry = rw_api.wl_proxy_marshal_constructor(d, 1, rw_api.wl_registry_interface, NULL);   // get_registry
+    if (c->registry != NULL) rw_api.wl_proxy_add_listener(c->registry, registry_listener, c);
     char inner[160] = "";
     // The first answer lists the globals (and binds them); the second brings the outputs'.
     if (c->registry == NULL || rw_roundtrip(c, timeout_ms, inner, sizeof inner) < 0
@@ -316,7 +297,7 @@ rw_connection *rw_connect(const char *display, int timeout_ms, char *why, size_t
 
 void rw_disconnect(rw_connection *c) {
     if (c == NULL) return;
-    api.wl_display_disconnect(c->display);   // frees every proxy's wire state; the compositor drops our devices
+    rw_api.wl_display_disconnect(c->display);   // frees every proxy's wire state; the compositor drops our devices
     free(c);
 }
 
@@ -333,51 +314,75 @@ int rw_has_global(const rw_connection *c, const char *interface) {
 
 size_t rw_output_count(const rw_connection *c) { return c->output_count; }
 
+uint32_t rw_outputs_generation(const rw_connection *c) { return c->outputs_generation; }
+
 int rw_output_get(const rw_connection *c, size_t index, rw_output *out) {
     if (index >= c->output_count || c->outputs[index].gone) return -1;
-    *out = c->outputs[index].info;
+    const output_slot *s = &c->outputs[index];
+    *out = s->info;
+    if (out->width <= 0 || out->height <= 0) {   // no xdg-output (or not yet): the mode over the scale
+        out->width = s->mode_width / s->info.scale;
+        out->height = s->mode_height / s->info.scale;
+    }
     return 0;
 }
 
-int rw_create_devices(rw_connection *c, int output_index, char *why, size_t size) {
-    if (c->seat == NULL) { say(why, size, "the compositor offers no seat"); return -1; }
-    if (c->pointer_manager == NULL || c->keyboard_manager == NULL) {
-        say(why, size, "the compositor offers no zwlr_virtual_pointer_manager_v1 or zwp_virtual_keyboard_manager_v1");
-        return -1;
-    }
+/// The virtual pointer on output `output_index` (-1: the whole layout); 0, or -1 with `why`.
+static int make_pointer(rw_connection *c, int output_index, char *why, size_t size) {
     if (output_index >= 0) {
         if ((size_t)output_index >= c->output_count || c->outputs[output_index].gone) {
-            say(why, size, "that output is gone"); return -1;
+            rw_say(why, size, "that output is gone"); return -1;
         }
         if (c->pointer_manager_version < 2) {
-            say(why, size, "the compositor's virtual pointer cannot be bound to one output (version 1)"); return -1;
+            rw_say(why, size, "the compositor's virtual pointer cannot be bound to one output (version 1)"); return -1;
         }
-        c->pointer = api.wl_proxy_marshal_constructor(c->pointer_manager, 2, &rw_virtual_pointer_interface,
+        c->pointer = rw_api.wl_proxy_marshal_constructor(c->pointer_manager, 2, &rw_virtual_pointer_interface,
                                                       c->seat, c->outputs[output_index].output, NULL);
     } else {
-        c->pointer = api.wl_proxy_marshal_constructor(c->pointer_manager, 0, &rw_virtual_pointer_interface,
+        c->pointer = rw_api.wl_proxy_marshal_constructor(c->pointer_manager, 0, &rw_virtual_pointer_interface,
                                                       c->seat, NULL);
     }
-    c->keyboard = api.wl_proxy_marshal_constructor(c->keyboard_manager, 0, &rw_virtual_keyboard_interface,
+    return c->pointer == NULL ? rw_lost(c, why, size) : 0;
+}
+
+int rw_create_devices(rw_connection *c, int output_index, char *why, size_t size) {
+    if (c->seat == NULL) { rw_say(why, size, "the compositor offers no seat"); return -1; }
+    if (c->pointer_manager == NULL || c->keyboard_manager == NULL) {
+        rw_say(why, size, "the compositor offers no zwlr_virtual_pointer_manager_v1 or zwp_virtual_keyboard_manager_v1");
+        return -1;
+    }
+    if (make_pointer(c, output_index, why, size) < 0) return -1;
+    c->keyboard = rw_api.wl_proxy_marshal_constructor(c->keyboard_manager, 0, &rw_virtual_keyboard_interface,
                                                    c->seat, NULL);
-    if (c->pointer == NULL || c->keyboard == NULL) return lost(c, why, size);
+    if (c->keyboard == NULL) return rw_lost(c, why, size);
     return rw_roundtrip(c, 2000, why, size);
 }
 
-static int sent(rw_connection *c) { return api.wl_display_get_error(c->display) != 0 ? -1 : 0; }
+int rw_pointer_rebind(rw_connection *c, int output_index, char *why, size_t size) {
+    if (c->pointer_manager == NULL || c->seat == NULL) { rw_say(why, size, "no virtual pointer to move"); return -1; }
+    if (c->pointer != NULL) {
+        rw_api.wl_proxy_marshal(c->pointer, 8);   // destroy: the compositor releases what it held
+        rw_api.wl_proxy_destroy(c->pointer);
+        c->pointer = NULL;
+    }
+    if (make_pointer(c, output_index, why, size) < 0) return -1;
+    return rw_flush(c, why, size);
+}
+
+static int sent(rw_connection *c) { return rw_api.wl_display_get_error(c->display) != 0 ? -1 : 0; }
 
 int rw_pointer_motion_absolute(rw_connection *c, uint32_t t, uint32_t x, uint32_t y, uint32_t xe, uint32_t ye) {
-    api.wl_proxy_marshal(c->pointer, 1, t, x, y, xe, ye);
+    rw_api.wl_proxy_marshal(c->pointer, 1, t, x, y, xe, ye);
     return sent(c);
 }
 
 int rw_pointer_motion(rw_connection *c, uint32_t t, int32_t dx, int32_t dy) {
-    api.wl_proxy_marshal(c->pointer, 0, t, dx * 256, dy * 256);   // wl_fixed_t; callers keep them small
+    rw_api.wl_proxy_marshal(c->pointer, 0, t, dx * 256, dy * 256);   // wl_fixed_t; callers keep them small
     return sent(c);
 }
 
 int rw_pointer_button(rw_connection *c, uint32_t t, uint32_t button, uint32_t pressed) {
-    api.wl_proxy_marshal(c->pointer, 2, t, button, pressed ? 1u : 0u);
+    rw_api.wl_proxy_marshal(c->pointer, 2, t, button, pressed ? 1u : 0u);
     return sent(c);
 }
 
@@ -385,41 +390,41 @@ int rw_pointer_wheel(rw_connection *c, uint32_t t, uint32_t axis, int32_t steps)
     // One wheel click is 15 units of wl_pointer.axis (what libinput reports for a detent).
     int32_t value = steps * 15 * 256;   // wl_fixed_t; callers keep |steps| small
     if (c->pointer_manager_version >= 2) {
-        api.wl_proxy_marshal(c->pointer, 5, 0u);                     // axis_source: wheel
-        api.wl_proxy_marshal(c->pointer, 7, t, axis, value, steps);  // axis_discrete
+        rw_api.wl_proxy_marshal(c->pointer, 5, 0u);                     // axis_source: wheel
+        rw_api.wl_proxy_marshal(c->pointer, 7, t, axis, value, steps);  // axis_discrete
     } else {
-        api.wl_proxy_marshal(c->pointer, 3, t, axis, value);         // axis
+        rw_api.wl_proxy_marshal(c->pointer, 3, t, axis, value);         // axis
     }
     return sent(c);
 }
 
 int rw_pointer_frame(rw_connection *c) {
-    api.wl_proxy_marshal(c->pointer, 4);
+    rw_api.wl_proxy_marshal(c->pointer, 4);
     return sent(c);
 }
 
 int rw_keyboard_keymap(rw_connection *c, const char *keymap, size_t size, char *why, size_t why_size) {
     int fd = memfd_create("remotion-keymap", MFD_CLOEXEC);
-    if (fd < 0) { say(why, why_size, "cannot create the keymap's memory file"); return -1; }
+    if (fd < 0) { rw_say(why, why_size, "cannot create the keymap's memory file"); return -1; }
     // The NUL goes too: the compositor parses the mapping as a C string.
     size_t written = 0, total = size + 1;
     while (written < total) {
         ssize_t n = write(fd, keymap + written, total - written);
-        if (n <= 0) { close(fd); say(why, why_size, "cannot write the keymap's memory file"); return -1; }
+        if (n <= 0) { close(fd); rw_say(why, why_size, "cannot write the keymap's memory file"); return -1; }
         written += (size_t)n;
     }
-    api.wl_proxy_marshal(c->keyboard, 0, 1u, fd, (uint32_t)total);   // format XKB_V1; the fd is duplicated
+    rw_api.wl_proxy_marshal(c->keyboard, 0, 1u, fd, (uint32_t)total);   // format XKB_V1; the fd is duplicated
     close(fd);
-    return sent(c) < 0 ? lost(c, why, why_size) : 0;
+    return sent(c) < 0 ? rw_lost(c, why, why_size) : 0;
 }
 
 int rw_keyboard_key(rw_connection *c, uint32_t t, uint32_t key, uint32_t pressed) {
-    api.wl_proxy_marshal(c->keyboard, 1, t, key, pressed ? 1u : 0u);
+    rw_api.wl_proxy_marshal(c->keyboard, 1, t, key, pressed ? 1u : 0u);
     return sent(c);
 }
 
 int rw_keyboard_modifiers(rw_connection *c, uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group) {
-    api.wl_proxy_marshal(c->keyboard, 2, depressed, latched, locked, group);
+    rw_api.wl_proxy_marshal(c->keyboard, 2, depressed, latched, locked, group);
     return sent(c);
 }
 

@@ -2,7 +2,8 @@
 // wayland-scanner, no XML at build time: the wlr protocols are not packaged in Debian 12).
 // Request and event order, signatures and versions follow the published XML exactly:
 //   wlr-virtual-pointer-unstable-v1 (version 2), virtual-keyboard-unstable-v1 (version 1),
-//   xdg-output-unstable-v1 (version 3).
+//   xdg-output-unstable-v1 (version 3), wlr-layer-shell-unstable-v1 (version 1, what the
+//   laser overlay binds).
 // A signature's leading digit is the version a message appeared in; `?` nullable; `o`
 // object, `n` new id, `u` uint, `i` int, `f` fixed, `h` fd, `s` string.
 // The core interfaces they refer to (wl_seat, wl_output) live in libwayland-client and
@@ -98,4 +99,42 @@ void rw_protocols_link(const struct rw_interface *seat, const struct rw_interfac
     keyboard_manager_types[1] = &rw_virtual_keyboard_interface;
     xdg_manager_types[0] = &rw_xdg_output_interface;
     xdg_manager_types[1] = output;
+}
+
+// zwlr_layer_surface_v1 (version 1): set_size(w, h), set_anchor(anchor), set_exclusive_zone(zone),
+// set_margin(top, right, bottom, left), set_keyboard_interactivity(k), get_popup(popup: xdg_popup;
+// never sent, so its type is not needed), ack_configure(serial), destroy(); events
+// configure(serial, width, height), closed().
+static const struct rw_message layer_surface_requests[] = {
+    { "set_size", "uu", no_types },
+    { "set_anchor", "u", no_types },
+    { "set_exclusive_zone", "i", no_types },
+    { "set_margin", "iiii", no_types },
+    { "set_keyboard_interactivity", "u", no_types },
+    { "get_popup", "o", no_types },
+    { "ack_configure", "u", no_types },
+    { "destroy", "", no_types },
+};
+static const struct rw_message layer_surface_events[] = {
+    { "configure", "uuu", no_types },
+    { "closed", "", no_types },
+};
+const struct rw_interface rw_layer_surface_interface = {
+    "zwlr_layer_surface_v1", 1, 8, layer_surface_requests, 2, layer_surface_events,
+};
+
+// zwlr_layer_shell_v1 (version 1): get_layer_surface(id: new_id, surface: wl_surface,
+// output: ?wl_output, layer: uint, namespace: string).
+static const struct rw_interface *layer_shell_types[5];
+static const struct rw_message layer_shell_requests[] = {
+    { "get_layer_surface", "no?ous", layer_shell_types },
+};
+const struct rw_interface rw_layer_shell_interface = {
+    "zwlr_layer_shell_v1", 1, 1, layer_shell_requests, 0, NULL,
+};
+
+void rw_layer_shell_link(const struct rw_interface *surface, const struct rw_interface *output) {
+    layer_shell_types[0] = &rw_layer_surface_interface;
+    layer_shell_types[1] = surface;
+    layer_shell_types[2] = output;
 }

@@ -25,7 +25,12 @@ extern const struct rw_interface rw_virtual_keyboard_interface;
 extern const struct rw_interface rw_xdg_output_manager_interface;
 extern const struct rw_interface rw_xdg_output_interface;
 
+extern const struct rw_interface rw_layer_shell_interface;
+extern const struct rw_interface rw_layer_surface_interface;
+
 /// Fills the tables' references to libwayland-client's wl_seat and wl_output.
 void rw_protocols_link(const struct rw_interface *seat, const struct rw_interface *output);
+/// Fills the layer shell's references to wl_surface and wl_output.
+void rw_layer_shell_link(const struct rw_interface *surface, const struct rw_interface *output);
 
 #endif

@@ -133,6 +133,19 @@ package enum DoctorChecks {
                           fix: "on this compositor the host injects through uinput (the uinput line says how)", details: details)
     }
 
+    /// Whether the presenter's laser can draw over the windows on this compositor: the layer
+    /// shell (sway, Hyprland, KDE Plasma) or not (GNOME: the laser moves the pointer). Nil when
+    /// the compositor did not answer (the compositor line says why).
+    package static func laser(_ c: CompositorFacts) -> DoctorLine? {
+        guard c.problem == nil else { return nil }
+        if c.protocols.contains("zwlr_layer_shell_v1") {
+            return DoctorLine("wayland.laser", .pass, "the presenter's laser draws its dot on the layer shell (zwlr_layer_shell_v1)")
+        }
+        return DoctorLine("wayland.laser", .warn,
+                          "the compositor offers no layer shell (zwlr_layer_shell_v1): the presenter's laser moves the pointer instead of drawing a dot",
+                          fix: "nothing to do: only the dot is missing; on sway, Hyprland or KDE Plasma the dot is drawn")
+    }
+
     package static func uinput(_ access: UInputAccess, needed: Bool) -> DoctorLine {
         guard access != .writable else { return DoctorLine("device.uinput", .pass, "/dev/uinput is writable") }
         return DoctorLine("device.uinput", needed ? .fail : .warn,

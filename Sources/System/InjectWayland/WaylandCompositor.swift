@@ -85,19 +85,29 @@ final class WaylandConnection {
         return names
     }
 
-    func outputs() -> [WaylandOutput] {
+    func outputs() -> [WaylandOutput] { outputSlots().map(\.output) }
+
+    /// The outputs there are now, each with the index the C side knows it by (gone ones skipped).
+    func outputSlots() -> [(index: Int32, output: WaylandOutput)] {
         guard let h = handle else { return [] }
-        var list: [WaylandOutput] = []
+        var list: [(index: Int32, output: WaylandOutput)] = []
         for i in 0..<rw_output_count(h) {
             var o = rw_output()
             guard rw_output_get(h, i, &o) == 0 else { continue }
             let name = withUnsafeBytes(of: o.name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            list.append(WaylandOutput(name: name, x: Int(o.x), y: Int(o.y), width: Int(o.width),
-                                      height: Int(o.height), scale: Int(o.scale)))
+            list.append((Int32(i), WaylandOutput(name: name, x: Int(o.x), y: Int(o.y), width: Int(o.width),
+                                                 height: Int(o.height), scale: Int(o.scale))))
         }
         return list
+    }
+
+    /// The outputs that are described (a size known), for `PointerArea`.
+    func areaOutputs() -> [PointerArea.Output] {
+        outputs().filter { $0.width > 0 && $0.height > 0 }.map {
+            PointerArea.Output(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height, scale: $0.scale)
+        }
     }
 
     /// The index `rw_create_devices` takes for `name` (the C side's order, gone ones counted).

@@ -99,4 +99,15 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
         #expect(object["ok"] as? Bool == false && (object["checks"] as? [[String: Any]])?.count == 3)
     }
+
+    @Test func theLaserLineSaysWhetherTheCompositorHasTheLayerShell() {
+        let sway = CompositorFacts(socket: "wayland-1", virtualInput: true,
+                                   protocols: ["zwlr_virtual_pointer_manager_v1", "zwlr_layer_shell_v1"])
+        let yes = DoctorChecks.laser(sway)
+        #expect(yes?.status == .pass && yes?.message.contains("zwlr_layer_shell_v1") == true)
+        let gnome = DoctorChecks.laser(CompositorFacts(socket: "wayland-0", virtualInput: false, protocols: []))
+        #expect(gnome?.status == .warn && gnome?.message.contains("no layer shell") == true
+                && gnome?.message.contains("moves the pointer") == true && gnome?.message.contains("\n") == false)
+        #expect(DoctorChecks.laser(CompositorFacts(socket: "x", virtualInput: false, problem: "silent")) == nil)
+    }
 }

@@ -82,5 +82,17 @@ import Testing
         let none = LaserOverlays.open(environment: [:])
         #expect(none.overlay == nil && none.note?.contains("DISPLAY is not set") == true)
     }
+
+    @Test func aWaylandSocketThatIsNoCompositorIsOneLineAndThePointer() throws {
+        // Where the layer-shell overlay cannot open, the laser falls back: one line, no overlay.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("remotion-laser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = LaserOverlays.open(environment: ["XDG_SESSION_TYPE": "wayland", "XDG_RUNTIME_DIR": dir.path,
+                                                       "WAYLAND_DISPLAY": dir.appendingPathComponent("wayland-none").path])
+        #expect(missing.overlay == nil)
+        #expect(missing.note?.contains("WAYLAND_DISPLAY=") == true && missing.note?.hasSuffix("the laser moves the pointer instead") == true)
+        #expect(missing.note?.contains("\n") == false)
+    }
 }
 #endif

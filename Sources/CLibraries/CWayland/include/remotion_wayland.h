@@ -34,12 +34,18 @@ void rw_disconnect(rw_connection *c);
 const char *rw_global_name(const rw_connection *c, size_t index, uint32_t *version);
 int rw_has_global(const rw_connection *c, const char *interface);
 size_t rw_output_count(const rw_connection *c);
+/// Changes each time an output is added, goes away or is described anew (read after rw_flush).
+uint32_t rw_outputs_generation(const rw_connection *c);
 /// 0 and `out` filled, or -1 when `index` is past the last output.
 int rw_output_get(const rw_connection *c, size_t index, rw_output *out);
 
 /// Creates the virtual pointer (on output `output_index`, or the whole layout when -1)
 /// and the virtual keyboard on the first seat.
 int rw_create_devices(rw_connection *c, int output_index, char *why, size_t why_size);
+
+/// A new virtual pointer in place of the old one (which is destroyed): on output
+/// `output_index`, or the whole layout when -1 (the outputs changed under it).
+int rw_pointer_rebind(rw_connection *c, int output_index, char *why, size_t why_size);
 
 int rw_pointer_motion_absolute(rw_connection *c, uint32_t time_ms, uint32_t x, uint32_t y,
                                uint32_t x_extent, uint32_t y_extent);
@@ -55,6 +61,18 @@ int rw_keyboard_keymap(rw_connection *c, const char *keymap, size_t size, char *
 /// `key`: an evdev key code (the keymap's keycode minus 8).
 int rw_keyboard_key(rw_connection *c, uint32_t time_ms, uint32_t key, uint32_t pressed);
 int rw_keyboard_modifiers(rw_connection *c, uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group);
+
+/// The presenter's laser dot as a zwlr_layer_shell_v1 surface on the overlay layer: `diameter`
+/// pixels square, a disc of `argb` (premultiplied ARGB8888, wl_shm: no GPU), an empty input
+/// region (click-through), no keyboard, exclusive zone -1. 0, or -1 with `why` when the
+/// compositor offers no layer shell, wl_compositor or wl_shm (nothing is created then).
+int rw_overlay_prepare(rw_connection *c, int32_t diameter, uint32_t argb, char *why, size_t why_size);
+/// Shows the dot on output `output_index` with its top-left corner at (left, top) in that
+/// output's logical pixels: a new surface when the output changed or none is shown, else
+/// the old one moved. -1 when the connection is lost or the output is gone.
+int rw_overlay_show(rw_connection *c, int output_index, int32_t left, int32_t top, char *why, size_t why_size);
+/// Hides the dot (its surface is destroyed); -1 when the connection is lost.
+int rw_overlay_hide(rw_connection *c, char *why, size_t why_size);
 
 /// Sends what is queued and reads what the compositor sent, without blocking. -1 when
 /// the connection is lost (`why` says how).
