@@ -4,10 +4,12 @@
 # client on each (e2e/wayland/wl_witness.c, built here with wayland-scanner and cc), and
 # `remotion host --inject auto` fed by a phone page's WebSocket: the pointer where it aims on
 # each output, a click, a typed line with non-ASCII text, sway stopped and started again
-# mid-stream, a socket that is no compositor. sway refuses root: everything runs as a
+# mid-stream, a socket that is no compositor, outputs added (and, where sway can, disabled)
+# while the host runs, the output chosen in config.toml, the presenter's laser as a layer-shell
+# dot found by grim. sway refuses root: everything runs as a
 # throwaway user made here (rsway<PID>, its own runtime directory under a fresh /tmp folder),
 # removed at the end. Inside a new network namespace that has only lo. Needs root (useradd,
-# unshare -n). Prints 'N passed, N failed'; exits non-zero on any failure. About 15 s.
+# unshare -n). Prints 'N passed, N failed'; exits non-zero on any failure. About 40 s.
 #   REMOTION_SKIP_BUILD=1 scripts/wayland-sway-test.sh   use the existing build
 set -u
 cd "$(dirname "$0")/.."
@@ -20,7 +22,7 @@ netns_precheck() {
     [ -f /usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml ] \
         || stage_fail wayland-sway-test "wayland-protocols is missing (bash scripts/setup.sh installs it)"
 }
-enter_private_netns wayland-sway-test "sway swaymsg useradd userdel runuser cc pkg-config wayland-scanner python3" "$@"
+enter_private_netns wayland-sway-test "sway swaymsg grim useradd userdel runuser cc pkg-config wayland-scanner python3" "$@"
 
 work=$(mktemp -d /tmp/remotion-sway.XXXXXX)
 chmod 755 "$work"

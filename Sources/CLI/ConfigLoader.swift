@@ -14,6 +14,8 @@ enum ConfigLoader {
         var gamepad = GamepadConfig()
         /// `[local-pads]` (off when absent).
         var localPads = LocalPadsConfig()
+        /// `[inject]` (the whole layout when absent).
+        var inject = InjectConfig()
         /// `[[profile]]`: the mapping while an application has the focus.
         var profiles = FocusProfiles()
     }
@@ -40,6 +42,6 @@ enum ConfigLoader {
             settings = try config.mappingSettings(path: path)
         } catch { throw UserError("\(error)") }
         return Loaded(path: path, buttons: config.buttons, settings: settings, dsuSources: config.dsuSources,
-                      gamepad: config.gamepad, localPads: config.localPads, profiles: config.profiles)
+                      gamepad: config.gamepad, localPads: config.localPads, inject: config.inject, profiles: config.profiles)
     }
 }

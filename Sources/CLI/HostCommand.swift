@@ -32,7 +32,7 @@ struct HostCommand: AsyncParsableCommand {
     @Option(help: "Injector: \(InjectorChoice.allCases.map(\.rawValue).joined(separator: ", ")).")
     var inject: InjectorChoice = .auto
 
-    @Option(help: "Wayland output the pointer covers, e.g. DP-1 or HEADLESS-2 (wlroots injector; default: the whole layout; `remotion doctor` lists them).")
+    @Option(help: "Wayland output the pointer covers, e.g. DP-1 or HEADLESS-2 (wlroots injector; default: [inject] output in config.toml, else the whole layout; `remotion doctor` lists them).")
     var output: String?
 
     @Option(help: "Config file (default: $XDG_CONFIG_HOME/remotion/config.toml when it exists).")
@@ -154,7 +154,7 @@ struct HostCommand: AsyncParsableCommand {
         options.controllers.bind = bind
         options.controllers.port = port
         options.injection.choice = inject
-        options.injection.output = output
+        options.injection.output = output ?? loaded.inject.output
         options.injection.environment = environment
         options.injection.profile = MappingProfile(settings: loaded.settings, buttons: loaded.buttons)
         options.injection.configPath = loaded.path

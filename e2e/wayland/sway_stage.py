@@ -16,7 +16,14 @@ buttons, text as the page sends them). Checks:
   4. a line with non-ASCII text arrives as text through the keymap the host uploaded;
   5. sway stops mid-stream: the host keeps running, says so in one line, and when a new sway
      is up on the same socket its pointer moves again (retried);
-  6. a WAYLAND_DISPLAY socket that is no compositor: one line, exit 1, no crash.
+  6. a WAYLAND_DISPLAY socket that is no compositor: one line, exit 1, no crash;
+  7. the output chosen in config.toml ([inject] output) as with --output; outputs disabled and
+     enabled while the host runs: one line each, and the pointer stays on the outputs there are
+     (sway 1.7 cannot disable a headless output: then a note says so); an output created: one
+     line, the aim spanning the wider layout;
+  8. the presenter's laser on each output: while the page holds it, a `grim` shot of that
+     output finds the dot's red at the aimed spot and sway's pointer stays put; once the
+     samples stop it fades (the spot is the witness's colour again).
 Prints 'N passed, N failed'."""
 import argparse, glob, json, os, signal, socket, subprocess, sys, threading, time
 
@@ -133,7 +140,7 @@ def lines(path):
 
 
 class Host:
-    def __init__(self, n, output, wayland=SOCKET):
+    def __init__(self, n, output, wayland=SOCKET, config=None):
         self.out, self.err = os.path.join(work, f"host{n}.out"), os.path.join(work, f"host{n}.err")
         self.data = os.path.join(work, "data")
         ready = os.path.join(work, f"host{n}.ready")
@@ -142,6 +149,8 @@ class Host:
                 "--ready-file", ready, "--timeout", "30"]
         if output:
             args += ["--output", output]
+        if config:
+            args += ["--config", config]
         self.proc = subprocess.Popen(args, stdout=open(self.out, "w"), stderr=open(self.err, "w"),
                                      env=base_env(WAYLAND_DISPLAY=wayland, XDG_SESSION_TYPE="wayland",
                                                   REMOTION_NO_UINPUT="1", REMOTION_ECHO_INJECTED="1"))
@@ -186,8 +195,8 @@ def pointer_at(out):
     return tuple(float(v) for v in pos[-1]) if pos else None
 
 
-def one_output(n, name, witnesses, typed):
-    host = Host(n, name)
+def one_output(n, name, witnesses, typed, config=None):
+    host = Host(n, None if config else name, config=config)
     if not host.ready:
         check(f"host {n} starts on sway", False, open(host.err).read()[-800:])
         finish()
@@ -225,6 +234,76 @@ def one_output(n, name, witnesses, typed):
     return host, ws, seq
 
 
+def shot(name):
+    """A grim shot of output `name` in logical pixels: (width, height, rgb bytes), or None."""
+    path = os.path.join(work, f"{name}.ppm")
+    r = subprocess.run(["grim", "-o", name, "-s", "1", "-t", "ppm", path], capture_output=True, timeout=20,
+                       env=base_env(WAYLAND_DISPLAY=SOCKET))
+    if r.returncode != 0:
+        return None
+    data = open(path, "rb").read()
+    fields, i = [], 0
+    while len(fields) < 4:          # P6, width, height, maxval, each after whitespace
+        while data[i:i + 1].isspace():
+            i += 1
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        fields.append(data[i:j])
+        i = j
+    return int(fields[1]), int(fields[2]), data[i + 1:]
+
+
+def laser_red(c):
+    return c is not None and c[0] >= 200 and c[1] <= 80 and c[2] <= 80
+
+
+def red_around(name, x, y):
+    """How many pixels of the laser's red a grim shot of `name` has in the dot's square
+    around (x, y) (28 px: at most 615 in the disc, less what sway's cursor covers), or None."""
+    got = shot(name)
+    if got is None:
+        return None
+    w, h, rgb = got
+    count = 0
+    for py in range(max(int(y) - 14, 0), min(int(y) + 14, h)):
+        for px in range(max(int(x) - 14, 0), min(int(x) + 14, w)):
+            o = (py * w + px) * 3
+            count += laser_red(tuple(rgb[o:o + 3]))
+    return count
+
+
+def laser(host, ws, seq, name, witness):
+    """7. The laser dot drawn by the layer shell where the phone aims, and gone once it fades."""
+    seq = aim(ws, 0.1, seq)
+    time.sleep(0.3)
+    moves = host.moves()
+    spot = (moves[-1]["x"], moves[-1]["y"]) if moves else None
+    before = red_around(name, *spot) if spot else None
+    check(f"{name}: before the laser the aimed spot {spot} shows none of the laser's red", before == 0, before)
+    pointer = pointer_at(witness)
+    ws.send(json.dumps({"type": "laser", "on": True}).encode(), 0x1)
+    holding = {"on": True, "seq": seq}
+
+    def hold():   # the phone keeps aiming at the same spot while the laser is held
+        while holding["on"]:
+            ws.send(raw_page_client.motion(holding["seq"], 0.1), 0x2)
+            holding["seq"] += 1
+            time.sleep(0.02)
+    t = threading.Thread(target=hold, daemon=True)
+    t.start()
+    seen = wait_for(lambda: (lambda n: n if n and n >= 300 else None)(red_around(name, *spot)), 15)
+    check(f"{name}: the laser held, grim finds the dot's red disc at the aimed spot ({seen} px)", seen is not None,
+          red_around(name, *spot))
+    check(f"{name}: ... and sway's pointer stayed where it was", pointer_at(witness) == pointer, (pointer, pointer_at(witness)))
+    holding["on"] = False
+    t.join()
+    gone = wait_for(lambda: red_around(name, *spot) == 0, 10)
+    check(f"{name}: once the samples stop the dot fades: no red left at the spot", gone, red_around(name, *spot))
+    ws.send(json.dumps({"type": "laser", "on": False}).encode(), 0x1)
+    return holding["seq"]
+
+
 try:
     sway, swaymsg, witnesses = sway_up(1)
     # doctor: the compositor's protocols, outputs and the choice.
@@ -239,6 +318,9 @@ try:
           "zwlr_virtual_pointer_manager_v1" in json.dumps(comp) and "HEADLESS-2 512x384 at 1280,0 scale 2" in json.dumps(comp),
           comp.get("message") or doctor.stdout[-600:])
     check("doctor says auto picks wlroots", "picks wlroots" in inj.get("message", ""), inj.get("message"))
+    lsh = found.get("wayland.laser", {})
+    check("doctor says the laser draws on the layer shell", lsh.get("status") == "pass" and "zwlr_layer_shell_v1" in lsh.get("message", ""),
+          lsh or doctor.stdout[-400:])
 
     def devices():
         seats = json.loads(swaymsg("-t", "get_seats", "-r").stdout or "[]")
@@ -246,10 +328,51 @@ try:
 
     typed = "Grüße, ŋ ☃ 日本 ok\n"
     host, ws, seq = one_output(1, "HEADLESS-1", witnesses, typed)
+    seq = laser(host, ws, seq, "HEADLESS-1", witnesses["HEADLESS-1"])
+    said = [l for l in lines(host.err) if "presenter laser" in l]
+    check("the host says in one line that the laser draws on the layer shell",
+          len(said) == 1 and "layer shell" in said[0], said)
     check("sway's seat has the host's virtual pointer and keyboard while it runs", devices() == ["keyboard", "pointer"], devices())
     close(ws); stop(host.proc)
     check("... and neither once the host stopped", wait_for(lambda: devices() == [], 5), devices())
-    host, ws, seq = one_output(2, "HEADLESS-2", witnesses, "Ça va? ħ€\n")
+    # The output chosen in the config file rather than on the command line.
+    conf = os.path.join(work, "config.toml")
+    with open(conf, "w") as f:
+        f.write('[inject]\noutput = "HEADLESS-2"\n')
+    host, ws, seq = one_output(2, "HEADLESS-2", witnesses, "Ça va? ħ€\n", config=conf)
+    seq = laser(host, ws, seq, "HEADLESS-2", witnesses["HEADLESS-2"])
+
+    # The chosen output disabled while the host runs, then enabled again.
+    def said(text):
+        return [l for l in lines(host.err) if text in l]
+    swaymsg("output HEADLESS-2 disable")
+    active = lambda: {o["name"] for o in json.loads(swaymsg("-t", "get_outputs", "-r").stdout or "[]") if o.get("active")}
+    # sway 1.7's headless backend may refuse to disable an output ("Failed to commit output" in
+    # its log): then there is no disabled output to follow here, and the stage says so.
+    disabled = wait_for(lambda: "HEADLESS-2" not in active(), 3)
+    print(f"note sway {'disabled' if disabled else 'could not disable (Failed to commit output)'} HEADLESS-2", flush=True)
+    S = {"seq": seq}
+
+    def aim_on(yaw):   # one aim, the sequence numbers going on (the page's newest-wins drops old ones)
+        S["seq"] = aim(ws, yaw, S["seq"])
+        return True
+    if disabled:
+        gone = wait_for(lambda: aim_on(0.0) and said('output "HEADLESS-2" is gone'), 10)
+        check("HEADLESS-2 disabled while the host runs: one line saying the pointer covers the layout there is",
+              gone is not None and len(gone) == 1 and "1280x720" in gone[0] and host.proc.poll() is None,
+              (gone, lines(host.err)[-3:]))
+        at = wait_for(lambda: aim_on(0.0) and (lambda p: p if p and abs(p[0] - 640) <= 26 and abs(p[1] - 360) <= 15 else None)(
+            pointer_at(witnesses["HEADLESS-1"])), 10)
+        check("... and aiming straight ahead puts sway's pointer mid-HEADLESS-1, in range (its witness)", at is not None,
+              pointer_at(witnesses["HEADLESS-1"]))
+    swaymsg("output HEADLESS-2 enable")
+    if disabled:
+        back = wait_for(lambda: aim_on(0.0) and said('output "HEADLESS-2" is back'), 10)
+        check("HEADLESS-2 enabled again: one line saying the pointer covers it again",
+              back is not None and len(back) == 1 and "512x384" in back[0], (back, lines(host.err)[-3:]))
+    outs = {o["name"]: o["rect"] for o in json.loads(swaymsg("-t", "get_outputs", "-r").stdout or "[]") if o.get("active")}
+    check("... and sway has HEADLESS-2 where it was", outs.get("HEADLESS-2", {}).get("x") == 1280, outs)
+    seq = S["seq"]
 
     # 5. The compositor goes away mid-stream, and comes back.
     stop(sway)
@@ -262,7 +385,38 @@ try:
     check("... and once a new sway is up on the socket the host's pointer moves on it again (retried)",
           moved is not None and host.proc.poll() is None, moved)
     close(ws); stop(host.proc)
+    # An output created while the host runs, on a host bound to no output: one line, a wider layout.
+    host = Host(4, None)
+    if not host.ready:
+        check("host 4 starts on sway", False, open(host.err).read()[-800:])
+        finish()
+    ws = page(host)
+    seq = aim(ws, 0.0, 0)
+    swaymsg("create_output")
+    S = {"seq": seq}
+    grown = wait_for(lambda: aim_on(0.0) and [l for l in lines(host.err) if "the outputs changed" in l], 10)
+    seq = aim(ws, 0.0, S["seq"])
+    time.sleep(0.3)
+    check("an output created while the host runs: one line with the wider layout", grown is not None and len(grown) == 1
+          and "HEADLESS-3" in grown[0], (grown, lines(host.err)[-3:]))
+    outs = [o["rect"] for o in json.loads(swaymsg("-t", "get_outputs", "-r").stdout or "[]") if o.get("active")]
+    width = max((r["x"] + r["width"] for r in outs), default=0)
+    moves = host.moves()
+    mid = moves[-1]["x"] if moves else None
+    check(f"... and aiming straight ahead now aims mid-way across the {width} px layout", mid is not None and width > 1792
+          and abs(mid - width / 2) <= width * 0.02, (mid, width))
+    close(ws); stop(host.proc)
 
+    # An output the compositor does not have, in config.toml: one line naming the ones it has.
+    with open(conf, "w") as f:
+        f.write('[inject]\noutput = "DP-9"\n')
+    bad = subprocess.run([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "auto", "--config", conf,
+                          "--no-discovery", "--no-dashboard", "--no-web", "--data-dir", os.path.join(work, "data")],
+                         capture_output=True, text=True, timeout=30, env=base_env(WAYLAND_DISPLAY=SOCKET, REMOTION_NO_UINPUT="1"))
+    err = [l for l in bad.stderr.splitlines() if l.strip()]
+    check("[inject] output naming no output: exit 1, one line listing the outputs there are",
+          bad.returncode == 1 and len(err) == 1 and 'no output named "DP-9"' in err[0]
+          and "HEADLESS-1 1280x720 at 0,0 scale 1" in err[0], (bad.returncode, err))
     # An output the compositor does not have: one line naming the ones it has.
     bad = subprocess.run([a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "auto", "--output", "DP-9",
                           "--no-discovery", "--no-dashboard", "--no-web", "--data-dir", os.path.join(work, "data")],

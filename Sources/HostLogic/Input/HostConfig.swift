@@ -16,6 +16,9 @@ import RemotionProtocol
 ///     pad = "dualsense"    # or "dualsense-usb", or "none"
 ///     gyro = "right-stick" # gyro as the right stick, for games that read no gyro
 ///
+///     [inject]             # what the injector aims at (InjectConfig, docs/INJECTION.md)
+///     output = "DP-1"      # the Wayland output the pointer covers
+///
 ///     [local-pads]         # gamepads plugged into this computer as controllers (docs/LOCAL-PADS.md)
 ///     enabled = true
 ///     grab = false
@@ -43,6 +46,8 @@ package struct HostConfig: Sendable, Hashable {
     package var gamepad = GamepadConfig()
     /// `[local-pads]`: the gyro of gamepads plugged in here (off when absent).
     package var localPads = LocalPadsConfig()
+    /// `[inject]`: the output the pointer covers (the whole layout when absent).
+    package var inject = InjectConfig()
     /// `[[profile]]`: the mapping while an application has the focus, in file order.
     package var profiles = FocusProfiles()
 
@@ -52,7 +57,7 @@ package struct HostConfig: Sendable, Hashable {
         self.dsuSources = dsuSources
     }
 
-    package static let tables = ["buttons", "mapping", "gamepad", "local-pads"]
+    package static let tables = ["buttons", "mapping", "gamepad", "local-pads", "inject"]
     /// Tables written `[[name]]`, one element per source.
     package static let arrayTables = ["dsu", "profile"]
 
@@ -68,7 +73,7 @@ package struct HostConfig: Sendable, Hashable {
             if element == nil, !tables.contains(name) {
                 throw ConfigError(path: path, line: line, arrayTables.contains(name)
                     ? "write [[\(name)]] (double brackets), one table each"
-                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping], [gamepad], [local-pads], [[dsu]] or [[profile]]")
+                    : "unknown table [\(EchoedValue.text(name))]; use [buttons], [mapping], [gamepad], [local-pads], [inject], [[dsu]] or [[profile]]")
             }
         }
         var config = HostConfig()
@@ -83,7 +88,7 @@ package struct HostConfig: Sendable, Hashable {
                 dsu[entry.element ?? 0, default: []].append(ConfigEntry(entry))
             case "profile":
                 profiles[entry.element ?? 0, default: []].append(ConfigEntry(entry))
-            case "gamepad", "local-pads":
+            case "gamepad", "local-pads", "inject":
                 continue   // checked together below
             case "buttons":
                 guard let button = Button(letter: entry.key) else {
@@ -103,6 +108,7 @@ package struct HostConfig: Sendable, Hashable {
         }
         config.gamepad = try GamepadConfig.parse(doc.entries.filter { $0.table == "gamepad" }, path: path)
         config.localPads = try LocalPadsConfig.parse(doc.entries.filter { $0.table == "local-pads" }, path: path)
+        config.inject = try InjectConfig.parse(doc.entries.filter { $0.table == "inject" }, path: path)
         for (name, line, element) in doc.tables where name == "dsu" {
             config.dsuSources.append(try DSUSourceConfig.parse(dsu[element ?? 0] ?? [], headerLine: line, path: path))
         }

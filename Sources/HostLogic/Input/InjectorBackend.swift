@@ -31,6 +31,10 @@ package struct InjectionError: Error, Sendable, Hashable, CustomStringConvertibl
         case failed
         /// The backend was used after `close()`.
         case closed
+        /// The desktop's outputs changed under the backend (one added or disabled): it follows
+        /// (what it held released, the pointer over what it covers now); `message` is the one
+        /// line the host says, a notice rather than a failure.
+        case layoutChanged
     }
 
     package var kind: Kind

@@ -10,6 +10,11 @@ import RemotionProtocol
 /// `output` (the compositor maps the pointer's extent onto it), else the whole layout.
 /// Keys and typed text go through a keymap of this keyboard's own (`VirtualKeymap`).
 ///
+/// When the compositor's outputs change (one added, disabled, resized) the next flush makes a
+/// new pointer over what `PointerArea` says it covers now — the chosen output, else the whole
+/// layout while that output is gone — and throws once a `.layoutChanged` error, the one line
+/// the host says about it.
+///
 /// When the compositor goes away the next flush throws once (one line in the host's log);
 /// after that events are dropped and the connection is tried again every second, with new
 /// devices (nothing held on them).
@@ -19,6 +24,9 @@ package final class WaylandBackend: InjectorBackend, TextTypingBackend {
     private let outputName: String?
     private var connection: WaylandConnection?
     private var geometry: ScreenGeometry
+    /// What absolute motion covers now, and the outputs' generation it was chosen for.
+    private var area = PointerArea.layout(width: 1, height: 1)
+    private var generation: UInt32 = 0
     private var keymap = VirtualKeymap()
     private var pointerFramePending = false
     private var closed = false
@@ -36,40 +44,53 @@ package final class WaylandBackend: InjectorBackend, TextTypingBackend {
         geometry = ScreenGeometry(width: 1, height: 1)
         switch Self.connect(display: display, output: output) {
         case .failure(let e): throw InjectionError(.unavailable, backend: name, e.message)
-        case .success(let (c, g)): connection = c; geometry = g
+        case .success(let (c, a)): adopt(c, area: a)
         }
     }
 
     deinit { close() }
 
+    private func adopt(_ c: WaylandConnection, area a: PointerArea) {
+        connection = c
+        area = a
+        geometry = ScreenGeometry(width: a.size.width, height: a.size.height)
+        generation = c.handle.map { rw_outputs_generation($0) } ?? 0
+    }
+
     private static func connect(display: String?, output: String?)
-        -> Result<(WaylandConnection, ScreenGeometry), WaylandError> {
+        -> Result<(WaylandConnection, PointerArea), WaylandError> {
         let c: WaylandConnection
         switch WaylandConnection.open(display: display, timeoutMilliseconds: 2000) {
         case .failure(let e): return .failure(e)
         case .success(let opened): c = opened
         }
         let outputs = c.outputs()
-        var index: Int32 = -1
-        var area: ScreenGeometry
-        if let output {
-            guard let i = c.outputIndex(named: output), let o = outputs.first(where: { $0.name == output }) else {
-                let known = outputs.map(\.description).joined(separator: "; ")
-                return .failure(WaylandError(message: "the compositor has no output named \"\(output)\" (it has: \(known.isEmpty ? "none" : known))"))
-            }
-            index = i
-            area = ScreenGeometry(width: max(1, o.width), height: max(1, o.height))
-        } else {
-            // The layout's bounding box: what the compositor maps an unbound pointer onto.
-            let minX = outputs.map(\.x).min() ?? 0, minY = outputs.map(\.y).min() ?? 0
-            let maxX = outputs.map { $0.x + $0.width }.max() ?? 1, maxY = outputs.map { $0.y + $0.height }.max() ?? 1
-            area = ScreenGeometry(width: max(1, maxX - minX), height: max(1, maxY - minY))
+        if let output, !outputs.contains(where: { $0.name == output }) {
+            let known = outputs.map(\.description).joined(separator: "; ")
+            return .failure(WaylandError(message: "the compositor has no output named \"\(output)\" (it has: \(known.isEmpty ? "none" : known))"))
         }
+        let area = PointerArea.choose(output, among: c.areaOutputs())
+        let index = area.outputName.flatMap { c.outputIndex(named: $0) } ?? -1
         var why = [CChar](repeating: 0, count: 200)
         guard let h = c.handle, rw_create_devices(h, index, &why, why.count) == 0 else {
             return .failure(WaylandError(message: cText(why)))
         }
         return .success((c, area))
+    }
+
+    /// The outputs changed: a new pointer over what it covers now, and the one line saying so.
+    private func follow(_ c: WaylandConnection, _ h: OpaquePointer) throws(InjectionError) {
+        generation = rw_outputs_generation(h)
+        let outputs = c.areaOutputs()
+        let next = PointerArea.choose(outputName, among: outputs)
+        guard let line = next.change(from: area, outputs: outputs) else { return }
+        let index = next.outputName.flatMap { c.outputIndex(named: $0) } ?? -1
+        var why = [CChar](repeating: 0, count: 200)
+        guard rw_pointer_rebind(h, index, &why, why.count) == 0 else { try connectionLost(cText(why)); return }
+        area = next
+        geometry = ScreenGeometry(width: next.size.width, height: next.size.height)
+        pointerFramePending = false
+        throw InjectionError(.layoutChanged, backend: name, line)
     }
 
     package func screenGeometry() -> ScreenGeometry { geometry }
@@ -117,6 +138,7 @@ package final class WaylandBackend: InjectorBackend, TextTypingBackend {
         }
         var why = [CChar](repeating: 0, count: 200)
         if rw_flush(h, &why, why.count) != 0 { try connectionLost(cText(why)) }
+        if let c = connection, rw_outputs_generation(h) != generation { try follow(c, h) }
     }
 
     /// Types `text` on the virtual keyboard: each character's keysym gets a key of this
@@ -176,9 +198,8 @@ package final class WaylandBackend: InjectorBackend, TextTypingBackend {
         let now = Self.monotonicMilliseconds()
         guard now >= retryAt else { return nil }
         retryAt = now + Self.retryMilliseconds
-        guard case .success(let (c, g)) = Self.connect(display: display, output: outputName) else { return nil }
-        connection = c
-        geometry = g
+        guard case .success(let (c, a)) = Self.connect(display: display, output: outputName) else { return nil }
+        adopt(c, area: a)
         keymap = VirtualKeymap()
         pointerFramePending = false
         reconnections += 1

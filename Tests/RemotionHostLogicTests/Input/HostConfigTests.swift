@@ -81,7 +81,7 @@ import Testing
         ("[buttons]\nA = \"left\"\n\n\n\n\nQ = \"right\"", #"config.toml:7: button "Q" is not a button; use A to P"#),
         ("[buttons]\nA = \"kick\"", "config.toml:2: button A: \"kick\" is not an action"),
         ("[buttons]\nA = 3", "config.toml:2: button A needs a quoted action"),
-        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons], [mapping], [gamepad], [local-pads], [[dsu]] or [[profile]]"),
+        ("[motion]\n", "config.toml:1: unknown table [motion]; use [buttons], [mapping], [gamepad], [local-pads], [inject], [[dsu]] or [[profile]]"),
         ("A = \"left\"", "config.toml:1: \"A\" is outside any table"),
         ("[buttons]\nA = \"left\"\nA = \"right\"", "config.toml:3: key \"A\" is set twice in [buttons]"),
         ("[buttons]\n[buttons]", "config.toml:2: table [buttons] appears twice"),
@@ -111,7 +111,7 @@ import Testing
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = \"fast\"", "config.toml:3: [gamepad] stick-rate must be a number"),
         ("[gamepad]\ngyro = \"right-stick\"\nstick-rate = 0", "config.toml:3: [gamepad] stick-rate must be from 1 to 10000"),
         ("[gamepad]\ngyro = \"right-stick\"\nundeadzone-inner = 0.6\nundeadzone-outer = 0.5", "config.toml:4: [gamepad] undeadzone-inner and undeadzone-outer must each be from 0 to 0.99, together less than 1"),
-        ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad], [local-pads], [[dsu]] or [[profile]]"),
+        ("[pads]", "config.toml:1: unknown table [pads]; use [buttons], [mapping], [gamepad], [local-pads], [inject], [[dsu]] or [[profile]]"),
     ]
 
     @Test func gamepadTable() throws {
@@ -187,5 +187,18 @@ import Testing
                 == "/home/u/.config/remotion/config.toml")
         #expect(HostConfig.defaultPath(environment: ["HOME": "/root"]) == "/root/.config/remotion/config.toml")
         #expect(HostConfig.defaultPath(environment: [:]) == nil)
+    }
+
+    @Test func injectOutputNamesTheOutputThePointerCovers() throws {
+        #expect(try HostConfig.parse("", path: "c").inject.output == nil)
+        #expect(try HostConfig.parse("[inject]\noutput = \"HEADLESS-2\"\n", path: "c").inject.output == "HEADLESS-2")
+        let bad = ["[inject]\noutput = 2", "[inject]\noutput = \"\"", "[inject]\noutput = \"a b\"",
+                   "[inject]\noutput = \"\(String(repeating: "x", count: 64))\"", "[inject]\noutput = \"a\\u001b[2J\""]
+        for text in bad {
+            #expect(throws: ConfigError.self) { try HostConfig.parse(text, path: "c") }
+        }
+        #expect { try HostConfig.parse("[inject]\nscreen = \"x\"", path: "c") } throws: {
+            "\($0)".contains("[inject] has no key \"screen\"; its keys are output")
+        }
     }
 }

@@ -78,6 +78,10 @@ package final class InjectorOutput: HostOutput {
     }
 
     func fail(_ error: InjectionError) {
+        if error.kind == .layoutChanged {
+            logger.notice("\(error.description)")
+            return
+        }
         errors += 1
         logger.error("injection failed; released every held input", metadata: ["error": "\(error)"])
     }
