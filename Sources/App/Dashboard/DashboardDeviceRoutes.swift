@@ -15,8 +15,10 @@ import RemotionNetwork
 /// start's token: docs/SECURITY.md §5.3) before it gets here. The answer goes to the same
 /// request `remotion devices --accept` and the terminal view answer: the first wins. An
 /// answer within `settle` of the phone's asking is refused (409): no card was shown that long.
-struct DashboardDeviceRoutes: Sendable {
+package struct DashboardDeviceRoutes: Sendable {
     let devices: PairedDevices?
+
+    package init(devices: PairedDevices?) { self.devices = devices }
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/api/devices") { _, _ in self.list() }
@@ -49,7 +51,7 @@ struct DashboardDeviceRoutes: Sendable {
     /// page's next poll and its buttons wait that long.
     static let settle = TimeInterval(ConsentKeys.settle.components.seconds)
 
-    func answer(_ data: Data, now: Date = Date()) -> Response {
+    package func answer(_ data: Data, now: Date = Date()) -> Response {
         guard let r = try? JSONDecoder().decode(AnswerRequest.self, from: data) else {
             return Self.error(.badRequest, "expected a JSON object {\"request\": \"CODE-ID\", \"accept\": true}")
         }
