@@ -156,11 +156,15 @@ def main():
                   and re.search(r"vert\s+-[\d.]+/-?120(\.0)?", wheels[0][1]) is not None,
                   f"libinput {wheels}, host {meant_wheel}")
             release = facts.get("kill.release_seconds")
-            # The timeout counts from the last datagram, before the kill; 1.5 s of slack covers the
-            # emulated guest on a loaded machine (one-way latency p99 was ~0.7 s there).
-            check(f"pointer: a killed controller's held button released within the host's timeout "
-                  f"({timeout:g} s; took {release} s after the kill)",
-                  release is not None and float(release) <= timeout + 1.5, "no release seen")
+            # Released by the host's timeout, not stuck: its status says the session timed out.
+            # The time is measured inside the emulated guest, whose one CPU a loaded machine
+            # starves (3.45 s seen beside a second guest and two busy loops): 5 s of slack keeps
+            # the bound far from what it measures; a stuck button never comes.
+            timed_out = "reason=timed-out" in read(f"{phase}.host.err")
+            check(f"pointer: a killed controller's held button released by the host's timeout "
+                  f"({timeout:g} s; the release seen {release} s after the kill)",
+                  release is not None and float(release) <= timeout + 5 and timed_out,
+                  "no release seen" if release is None else f"released after {release} s; timed out: {timed_out}")
         if phase == "fps":
             moved = [e for e in sent if e.get("kind") == "move_by"]
             want = (sum(e["dx"] for e in moved), sum(e["dy"] for e in moved))
