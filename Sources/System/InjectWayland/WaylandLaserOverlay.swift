@@ -17,17 +17,6 @@ package final class WaylandLaserOverlay: LaserOverlay {
     /// The dot's colour, premultiplied ARGB (the X11 dot's red).
     package static let argb: UInt32 = 0xFFFF_2020
 
-    /// Everything the host's loop and the drawing thread share.
-    /// @unchecked Sendable: every stored property is read and written only while
-    /// `condition` is locked (show/hide/deinit and the thread's snapshot), so no two threads
-    /// touch it at once.
-    private final class Shared: @unchecked Sendable {
-        let condition = NSCondition()
-        var dot = LaserDot()
-        var changed = false
-        var stopped = false
-    }
-
     /// The compositor connection, handed once to the drawing thread that alone uses it.
     /// @unchecked Sendable: `open` makes the connection and passes it to `init`, which gives it
     /// to the new thread's closure and keeps no copy; from then on only that thread calls
@@ -36,7 +25,8 @@ package final class WaylandLaserOverlay: LaserOverlay {
         let connection: WaylandConnection
     }
 
-    private let shared = Shared()
+    /// What the host's loop and the drawing thread share.
+    private let shared = LaserDotMailbox()
 
     /// Connects to `display` (nil: $WAYLAND_DISPLAY) and makes the dot's buffer; the error
     /// says in one line why not (no compositor, no layer shell).
@@ -61,51 +51,19 @@ package final class WaylandLaserOverlay: LaserOverlay {
         thread.start()
     }
 
-    deinit {
-        shared.condition.lock()
-        shared.stopped = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
-    }
+    deinit { shared.stop() }
 
-    package func show(x: Int, y: Int) {
-        shared.condition.lock()
-        shared.dot.sample(x: x, y: y, now: ProcessInfo.processInfo.systemUptime)
-        shared.changed = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
-    }
+    package func show(x: Int, y: Int) { shared.show(x: x, y: y) }
 
-    package func hide() {
-        shared.condition.lock()
-        shared.dot.clear()
-        shared.changed = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
-    }
+    package func hide() { shared.hide() }
 
     /// The drawing thread: waits for a new sample or the fade deadline, then places or
     /// removes the surface. A lost connection ends it (the dot stays away).
-    private static func run(_ handle: Handle, output: String?, shared: Shared) {
+    private static func run(_ handle: Handle, output: String?, shared: LaserDotMailbox) {
         let c = handle.connection
         var shown = false
         var why = [CChar](repeating: 0, count: 200)
-        while let h = c.handle {
-            shared.condition.lock()
-            while !shared.changed && !shared.stopped {
-                let now = ProcessInfo.processInfo.systemUptime
-                if shown, let hideAt = shared.dot.hideAt {
-                    if now >= hideAt { break }
-                    _ = shared.condition.wait(until: Date(timeIntervalSinceNow: hideAt - now))
-                } else {
-                    shared.condition.wait()
-                }
-            }
-            let stopped = shared.stopped
-            shared.changed = false
-            let dot = shared.dot
-            shared.condition.unlock()
-            if stopped { break }
+        while let h = c.handle, let dot = shared.next(shown: shown) {
             // What the compositor sent meanwhile: outputs added or gone, configures.
             guard rw_flush(h, &why, why.count) == 0 else { break }
             let now = ProcessInfo.processInfo.systemUptime

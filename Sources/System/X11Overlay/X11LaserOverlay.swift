@@ -19,20 +19,8 @@ package final class X11LaserOverlay: LaserOverlay {
     /// The window's name (tests find it by this).
     package static let windowName = "remotion-laser"
 
-    /// Everything the host's loop and the drawing thread share.
-    /// @unchecked Sendable: every stored property is read and written only while
-    /// `condition` is locked (show/hide/stop and the thread's snapshot), so no two threads
-    /// touch it at once.
-    private final class Shared: @unchecked Sendable {
-        let condition = NSCondition()
-        var dot = LaserDot()
-        var changed = false
-        var stopped = false
-        /// Set by the drawing thread once it closed its X connection.
-        var finished = false
-    }
-
-    private let shared = Shared()
+    /// What the host's loop and the drawing thread share.
+    private let shared = LaserDotMailbox()
 
     /// Opens `displayName` (nil: $DISPLAY) and creates the (unmapped) window; nil and why
     /// when the display cannot be opened or has no Shape extension.
@@ -66,45 +54,18 @@ package final class X11LaserOverlay: LaserOverlay {
         thread.start()
     }
 
-    deinit {
-        shared.condition.lock()
-        shared.stopped = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
-    }
+    deinit { shared.stop() }
 
     /// Stops the drawing thread and waits (at most `timeout`) until it has closed its X
     /// connection: whoever stops the X server next (a test's Xvfb) must not break a
     /// connection that is still open, which Xlib answers by exiting the process.
     /// True when the thread finished in time.
     @discardableResult
-    package func close(timeout: TimeInterval = 2) -> Bool {
-        shared.condition.lock()
-        defer { shared.condition.unlock() }
-        shared.stopped = true
-        shared.condition.broadcast()
-        let end = Date(timeIntervalSinceNow: timeout)
-        while !shared.finished {
-            if !shared.condition.wait(until: end) { return shared.finished }
-        }
-        return true
-    }
+    package func close(timeout: TimeInterval = 2) -> Bool { shared.stopAndWait(timeout: timeout) }
 
-    package func show(x: Int, y: Int) {
-        shared.condition.lock()
-        shared.dot.sample(x: x, y: y, now: ProcessInfo.processInfo.systemUptime)
-        shared.changed = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
-    }
+    package func show(x: Int, y: Int) { shared.show(x: x, y: y) }
 
-    package func hide() {
-        shared.condition.lock()
-        shared.dot.clear()
-        shared.changed = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
-    }
+    package func hide() { shared.hide() }
 
     private static func makeWindow(_ dpy: OpaquePointer) -> Window {
         let screen = XDefaultScreen(dpy)
@@ -141,25 +102,10 @@ package final class X11LaserOverlay: LaserOverlay {
 
     /// The drawing thread: waits for a new sample or the fade deadline, then moves, shows
     /// or hides the window.
-    private static func run(_ display: Handle, window: Window, shared: Shared) {
+    private static func run(_ display: Handle, window: Window, shared: LaserDotMailbox) {
         let dpy = display.pointer
         var mapped = false
-        while true {
-            shared.condition.lock()
-            while !shared.changed && !shared.stopped {
-                let now = ProcessInfo.processInfo.systemUptime
-                if mapped, let hideAt = shared.dot.hideAt {
-                    if now >= hideAt { break }
-                    _ = shared.condition.wait(until: Date(timeIntervalSinceNow: hideAt - now))
-                } else {
-                    shared.condition.wait()
-                }
-            }
-            let stopped = shared.stopped
-            shared.changed = false
-            let dot = shared.dot
-            shared.condition.unlock()
-            if stopped { break }
+        while let dot = shared.next(shown: mapped) {
             let now = ProcessInfo.processInfo.systemUptime
             if dot.visible(at: now), let p = dot.position {
                 XMoveWindow(dpy, window, Int32(clamping: p.x) - diameter / 2, Int32(clamping: p.y) - diameter / 2)
@@ -173,10 +119,7 @@ package final class X11LaserOverlay: LaserOverlay {
         }
         XDestroyWindow(dpy, window)
         XCloseDisplay(dpy)
-        shared.condition.lock()
-        shared.finished = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
+        shared.finished()
     }
 }
 #endif
