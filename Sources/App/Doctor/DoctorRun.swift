@@ -86,11 +86,12 @@ package enum DoctorRun {
         let uinput = DoctorProbes.access("/dev/uinput")
         let compositor = InjectorFactory.compositorFacts(o.environment)
         let facts = InjectorFacts(environment: o.environment, uinput: uinput, platform: InjectorFactory.platform,
-                                  compositor: compositor)
+                                  compositor: compositor, libei: InjectorFactory.libeiLibrary())
         if let compositor {
             lines.append(DoctorChecks.compositor(compositor))
             if let laser = DoctorChecks.laser(compositor) { lines.append(laser) }
         }
+        if let libei = DoctorChecks.libei(facts) { lines.append(libei) }
         lines.append(DoctorChecks.injector(o.inject, facts))
         lines.append(DoctorChecks.uinput(uinput, needed: InjectorSelection.decide(o.inject, facts).backend == .uinput))
         lines.append(DoctorChecks.uhid(DoctorProbes.access("/dev/uhid"), gamepad: o.gamepad,

@@ -29,8 +29,9 @@ package enum InjectorFactory {
                             output: String? = nil,
                             log: InjectionLogOutput = InjectionLogOutput()) throws(InjectionError) -> Made {
         let compositor = choice == .auto ? compositorFacts(environment) : nil
-        let facts = InjectorFacts(environment: environment, uinput: uinputAccess(), platform: platform,
+        var facts = InjectorFacts(environment: environment, uinput: uinputAccess(), platform: platform,
                                   compositor: compositor)
+        if choice == .auto, facts.eisSocket != nil { facts.libei = libeiLibrary() }
         let decision = InjectorSelection.decide(choice, facts)
         if let fix = decision.fix {
             throw InjectionError(.unavailable, backend: decision.backend.rawValue, fix)
@@ -92,7 +93,16 @@ package enum InjectorFactory {
     /// `REMOTION_EIS_FD`: an EIS socket this process inherited (the launcher asked the
     /// compositor: the RemoteDesktop portal's or mutter's ConnectToEIS); else `LIBEI_SOCKET`,
     /// libei's own variable for a socket path.
-    package static let eisDescriptorVariable = "REMOTION_EIS_FD"
+    package static let eisDescriptorVariable = InjectorFacts.eisDescriptorVariable
+
+    /// Whether libei.so.1 loads here (nil off Linux).
+    package static func libeiLibrary() -> LibeiLibrary? {
+        #if os(Linux)
+        LibeiLibrary(problem: LibeiBackend.libraryProblem())
+        #else
+        nil
+        #endif
+    }
 
     #if os(Linux)
     static func libeiSource(_ environment: [String: String]) throws(InjectionError) -> LibeiSource {

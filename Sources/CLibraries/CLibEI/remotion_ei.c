@@ -235,6 +235,12 @@ static void quiet(void *ei, int priority, const char *message, void *context) {
     (void)ei; (void)priority; (void)message; (void)context;
 }
 
+int re_available(char *why, size_t why_size) {
+    pthread_once(&once, load);
+    if (!loaded) say(why, why_size, failure);
+    return loaded;
+}
+
 static re_connection *start(char *why, size_t why_size) {
     pthread_once(&once, load);
     if (!loaded) { say(why, why_size, failure); return NULL; }

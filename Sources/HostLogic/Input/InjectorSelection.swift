@@ -56,13 +56,16 @@ package struct InjectorFacts: Sendable, Hashable {
     package var platform: InjectorPlatform
     /// The compositor at WAYLAND_DISPLAY, asked (nil: not asked, or no WAYLAND_DISPLAY).
     package var compositor: CompositorFacts?
+    /// Whether libei loads here (nil: not asked; `auto` asks only when an EIS socket is handed).
+    package var libei: LibeiLibrary?
 
     package init(environment: [String: String], uinput: UInputAccess, platform: InjectorPlatform,
-                 compositor: CompositorFacts? = nil) {
+                 compositor: CompositorFacts? = nil, libei: LibeiLibrary? = nil) {
         self.environment = environment
         self.uinput = uinput
         self.platform = platform
         self.compositor = compositor
+        self.libei = libei
     }
 
     /// A Wayland session: XDG_SESSION_TYPE=wayland, or WAYLAND_DISPLAY set. (GNOME and KDE
@@ -100,7 +103,8 @@ package struct InjectorDecision: Sendable, Hashable {
 }
 
 package enum InjectorSelection {
-    /// `auto` on Linux: on a Wayland session the compositor's virtual pointer and keyboard
+    /// `auto` on Linux: libei when an EIS socket is handed to the host (REMOTION_EIS_FD or
+    /// LIBEI_SOCKET) and libei.so.1 loads; else on a Wayland session the compositor's virtual pointer and keyboard
     /// when it offers them (wlroots: no root), else uinput (XTest would move only the
     /// XWayland pointer); elsewhere uinput when writable, else XTest when DISPLAY is set,
     /// else the log backend. macOS: CGEvent. A named backend is taken as asked, with a
@@ -125,6 +129,20 @@ package enum InjectorSelection {
         if facts.platform == .macOS {
             return InjectorDecision(backend: .cgevent, reason: "auto: running on macOS")
         }
+        if facts.platform == .linux, let eis = facts.eisSocket {
+            if facts.libeiReady {
+                return InjectorDecision(backend: .libei,
+                                        reason: "auto: an EIS socket is handed to the host (\(eis)) and \(LibeiLibrary.soname) loads")
+            }
+            var d = withoutLibei(facts)
+            let why = facts.libei?.problem ?? "\(LibeiLibrary.soname) was not looked for"
+            d.reason += " (an EIS socket is handed, \(eis), but \(why))"
+            return d
+        }
+        return withoutLibei(facts)
+    }
+
+    private static func withoutLibei(_ facts: InjectorFacts) -> InjectorDecision {
         let uinput = facts.platform == .linux ? facts.uinputForAuto : .missing
         if let wayland = facts.waylandSession, facts.platform == .linux {
             if let compositor = facts.compositor, compositor.virtualInput {

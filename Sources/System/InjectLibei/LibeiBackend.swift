@@ -42,6 +42,13 @@ package final class LibeiBackend: InjectorBackend, TextTypingBackend {
 
     deinit { close() }
 
+    /// Whether libei.so.1 (and libxkbcommon) can be loaded here: nil when it can, else why
+    /// not, in one clause (`--inject auto`, `remotion doctor`). Loads them once per process.
+    package static func libraryProblem() -> String? {
+        var why = [CChar](repeating: 0, count: 200)
+        return re_available(&why, why.count) == 1 ? nil : cText(why)
+    }
+
     /// Why libei could not connect: one line for the person.
     struct OpenFailure: Error { var why: String }
 

@@ -16,6 +16,11 @@
 
 typedef struct re_connection re_connection;
 
+/// Loads libei and libxkbcommon (once per process): 1 when both are there with every
+/// function the shim uses, else 0 and `why` says which is missing (`remotion doctor`,
+/// `--inject auto`).
+int re_available(char *why, size_t why_size);
+
 /// Connects on the EIS socket `fd` (taken over: closed by re_close or on failure) and waits
 /// up to `timeout_ms` for an absolute pointer and a keyboard to be resumed. NULL when libei
 /// cannot be loaded, the compositor refuses or gives neither device in time; `why` says which.
