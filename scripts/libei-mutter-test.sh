@@ -130,8 +130,10 @@ check "mutter stopped under a connected client: the client is told (disconnected
   bash -c "grep -q '^disconnected' '$stage/probe/drop.out' && grep -q '^probe exit 3' '$stage/probe/drop.out'"
 h=$stage/host
 if [[ -f $h/remotion ]]; then
-  check "the host (this machine's build) runs in the root with --inject libei on mutter's EIS socket" \
+  check "the host (this machine's build) runs in the root with --inject auto on mutter's EIS socket" \
     grep -q 'client exit 0' "$h/client.out"
+  check "... auto picks libei for the handed socket, and says so in one line" \
+    bash -c "test \"\$(cat '$h/host.out' '$h/host.err' | grep -c 'injecting with auto: an EIS socket is handed to the host (REMOTION_EIS_FD=[0-9]*) and libei.so.1 loads')\" -eq 1"
   check "... the witness sees the host move the pointer (20+ motions)" \
     test "$(grep -c '^motion ' "$h/witness.host.log" 2>/dev/null)" -ge 20
   check "... and the client's A as a left click, pressed and released" \

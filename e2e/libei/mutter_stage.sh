@@ -39,7 +39,8 @@ if [ "$mode" = probe ]; then
     for _ in $(seq 200); do grep -q '^axis 0' "$work/witness.log" && break; sleep 0.05; done
 fi
 # MODE host: the host ($work/remotion), paired with a client in the same root, started with
-# mutter's EIS socket handed down (REMOTION_EIS_FD) and `--inject libei`, fed by the client
+# mutter's EIS socket handed down (REMOTION_EIS_FD) and `--inject auto` (which picks libei for
+# a handed socket), fed by the client
 # (a circle, A pressed); then mutter stopped under it mid-stream: the host must say so in
 # one line and keep running (host.alive), then stop on SIGTERM.
 if [ "$mode" = host ]; then
@@ -50,7 +51,7 @@ if [ "$mode" = host ]; then
     for _ in $(seq 400); do code=$(grep -m1 '^remotion-pair:' "$work/pair.out"); [ -n "$code" ] && break; sleep 0.05; done
     "$r" pair "$code" --name libei-stage --data-dir "$work/client-keys" >/dev/null 2>"$work/pair-client.err"
     wait "$listener"
-    python3 "$here/mutter_eis.py" env REMOTION_EIS_FD='{fd}' "$r" host --bind 127.0.0.1 --port 0 --inject libei \
+    python3 "$here/mutter_eis.py" env REMOTION_EIS_FD='{fd}' "$r" host --bind 127.0.0.1 --port 0 --inject auto \
         --no-discovery --no-dashboard --ready-file "$work/ready.json" >"$work/host.out" 2>"$work/host.err" &
     host=$!
     for _ in $(seq 600); do [ -s "$work/ready.json" ] && break; sleep 0.05; done
