@@ -81,6 +81,9 @@ package enum WebInputReply: Sendable, Equatable {
     case buttons([String])
     /// Characters of a text message the injector could not type (empty: none missing).
     case untyped(String, reason: String)
+    /// The laser went on where no dot can be drawn (no layer shell, no overlay): it moves the
+    /// pointer instead; the line says why (the page's presenter mode shows it).
+    case laserMovesPointer(String)
 
     package var text: String {
         switch self {
@@ -88,6 +91,8 @@ package enum WebInputReply: Sendable, Equatable {
             return "{\"type\":\"buttons\",\"buttons\":[" + names.map(JSONText.quote).joined(separator: ",") + "]}"
         case let .untyped(chars, reason):
             return "{\"type\":\"untyped\",\"text\":\(JSONText.quote(chars)),\"message\":\(JSONText.quote(reason))}"
+        case .laserMovesPointer(let line):
+            return "{\"type\":\"laser\",\"dot\":false,\"message\":\(JSONText.quote(line))}"
         }
     }
 

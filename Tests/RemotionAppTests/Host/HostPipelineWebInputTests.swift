@@ -92,7 +92,7 @@ import Testing
         let d = Double.pi / 180
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         let moves = lines.all.count
-        p.webInput(Self.one, .laser(on: true), now: .zero)
+        #expect(p.webInput(Self.one, .laser(on: true), now: .zero) == nil, "a dot is drawn: nothing to tell the page")
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 2000, attitude: Attitude(roll: 0, pitch: 5 * d, yaw: 10 * d)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == moves, "the pointer moved while the laser was held")
         // Pointer mode's formula with the centre at yaw 0, pitch 0 (fov 40° × 25°).
@@ -109,10 +109,14 @@ import Testing
 
     @Test func withoutAnOverlayTheLaserMovesThePointer() throws {
         let (p, lines) = try pipeline()
-        laser(p) { (nil, "a Wayland session lets no program draw over the others; the laser moves the pointer instead") }
-        p.webInput(Self.one, .laser(on: true), now: .zero)
+        let note = "the compositor offers no layer shell (zwlr_layer_shell_v1); the laser moves the pointer instead"
+        laser(p) { (nil, note) }
+        // The page is told, each time the laser goes on, in the line the host logged.
+        #expect(p.webInput(Self.one, .laser(on: true), now: .zero) == .laserMovesPointer(note))
         p.handle(.motion(Self.one, MotionSample(timestampMicros: 1000, attitude: Attitude(roll: 0, pitch: 0, yaw: 0)), latencyMicros: 0), now: .zero)
         #expect(lines.all.count == 1 && lines.all[0].contains("move_to"))
+        #expect(p.webInput(Self.one, .laser(on: false), now: .zero) == nil)
+        #expect(p.webInput(Self.one, .laser(on: true), now: .zero) == .laserMovesPointer(note))
     }
 
     /// A paired phone is a full keyboard. With typing off (host-wide, or

@@ -44,5 +44,6 @@ import Testing
         let map = WebInputReply.buttons(of: .seedDefault).text
         #expect(map.hasPrefix(#"{"type":"buttons","buttons":["left","right","key:Left","key:Right","key:Up","key:Down","key:i""#))
         #expect(WebInputReply.untyped("é\"", reason: "no").text == #"{"type":"untyped","text":"é\"","message":"no"}"#)
+        #expect(WebInputReply.laserMovesPointer("no \"dot\"").text == #"{"type":"laser","dot":false,"message":"no \"dot\""}"#)
     }
 }

@@ -213,7 +213,8 @@ package final class HostPipeline: HostEventSink {
         case .text(let text): return type(text, now: now)
         case let .laser(on, from):
             // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
-            laserHook?.set(id, on: on, from: from.map { ($0.x, $0.y) })
+            // Where no dot can be drawn the page is told so (one line in its presenter mode).
+            if let line = laserHook?.set(id, on: on, from: from.map { ($0.x, $0.y) }) { return .laserMovesPointer(line) }
         default:
             let kind = output.kind
             for o in outputs where o.accepts.contains(kind) { o.perform(output, session: id, now: now) }

@@ -15,6 +15,8 @@ package final class LaserOverlayHook: HostOutputHook, HostPipelineObserver {
     private let logger: Logger
     private var overlay: (any LaserOverlay)?
     private var tried = false
+    /// Why there is no overlay (the open's note), once it was tried.
+    private var missing: String?
     /// Sessions holding the laser, with where their dot is.
     private var dots: [SessionID: (x: Int, y: Int)] = [:]
 
@@ -26,21 +28,26 @@ package final class LaserOverlayHook: HostOutputHook, HostPipelineObserver {
     }
 
     /// The laser control of `id` went down or up; the dot starts where the pointer was
-    /// (`pointer`) until the session's next pointer event places it.
-    package func set(_ id: SessionID, on: Bool, from pointer: (x: Int, y: Int)?) {
+    /// (`pointer`) until the session's next pointer event places it. Returns, when the laser
+    /// went on where no dot can be drawn, the line saying the laser moves the pointer instead
+    /// (for the page); nil otherwise.
+    @discardableResult
+    package func set(_ id: SessionID, on: Bool, from pointer: (x: Int, y: Int)?) -> String? {
         guard on else {
             if dots.removeValue(forKey: id) != nil { overlay?.hide() }
-            return
+            return nil
         }
         if !tried {
             tried = true
             let opened = open()
             overlay = opened.overlay
             if let note = opened.note { logger.notice("presenter laser: \(note)") }
+            if opened.overlay == nil { missing = opened.note ?? "this computer draws no laser dot; the laser moves the pointer instead" }
         }
-        guard overlay != nil else { return }
+        guard overlay != nil else { return missing }
         let s = screen()
         dots[id] = pointer ?? (s.width / 2, s.height / 2)
+        return nil
     }
 
     package func output(_ event: InputEvent, session: SessionID, now: Instant) -> Bool {

@@ -12,7 +12,7 @@ import { sensorSupport, WakeLock } from "./sensors.js";
 import { MotionStreamer } from "./streamer.js";
 import { renderModes, setupModes } from "./controls.js";
 import { PageState } from "./page-state.js";
-import { parseButtonsMessage, parseUntypedMessage } from "./modes.js";
+import { parseButtonsMessage, parseLaserMessage, parseUntypedMessage } from "./modes.js";
 import { Feedback, parseFeedbackMessage } from "./feedback.js";
 import { CalibrationPanel, parseCalibrationMessage } from "./calibration.js";
 import { Notices, escapeHtml, sensorProblemHtml, insecureContextHtml, certificateHintHtml, refusalHtml } from "./notices.js";
@@ -290,6 +290,12 @@ function onHostMessage(text) {
   if (rumble) { feedback.apply(rumble); return; }
   const labels = parseButtonsMessage(text);
   if (labels) { if (modes) modes.setLabels(labels); return; }
+  const laserLine = parseLaserMessage(text);
+  if (laserLine) {
+    // Presenter mode: the computer cannot draw the dot, so the laser moves the pointer.
+    if (state.pageMode === "presenter") notices.flash("laser", `<p>${escapeHtml(laserLine)}.</p>`, 8000);
+    return;
+  }
   const untyped = parseUntypedMessage(text);
   if (untyped) {
     notices.flash("untyped", `<p>Could not type “${escapeHtml(untyped.text)}”: ${escapeHtml(untyped.message)}.</p>`, 6000);

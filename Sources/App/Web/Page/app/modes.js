@@ -36,6 +36,14 @@ export function parseButtonsMessage(text) {
 }
 
 /** The host's `{"type":"untyped","text","message"}` → {text, message}, or null. */
+/** The host's `{"type":"laser","dot":false,"message":…}` (no dot can be drawn here) → its line, or null. */
+export function parseLaserMessage(text) {
+  let m;
+  try { m = JSON.parse(text); } catch { return null; }
+  if (!m || m.type !== "laser" || m.dot !== false || typeof m.message !== "string") return null;
+  return m.message.slice(0, 200);
+}
+
 export function parseUntypedMessage(text) {
   let m;
   try { m = JSON.parse(text); } catch { return null; }

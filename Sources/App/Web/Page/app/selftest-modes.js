@@ -47,6 +47,8 @@ export function modeChecks(t) {
   t("buttons message → 16 actions", (M.parseButtonsMessage(msg) || [])[0] === "left" && M.parseButtonsMessage(msg).length === 16);
   t("a short buttons list is refused", M.parseButtonsMessage('{"type":"buttons","buttons":["left"]}') === null);
   t("untyped message parsed", M.parseUntypedMessage('{"type":"untyped","text":"é","message":"m"}').text === "é");
+  t("laser message (no dot here) parsed", M.parseLaserMessage('{"type":"laser","dot":false,"message":"moves the pointer"}') === "moves the pointer");
+  t("a laser message without dot:false is refused", M.parseLaserMessage('{"type":"laser","message":"x"}') === null);
 
   t("natural scrolling: fingers up → wheel down", M.scrollFromFingers(0, -30, true).dy === -30);
   t("normal scrolling: fingers up → wheel up", M.scrollFromFingers(0, -30, false).dy === 30);
