@@ -12,7 +12,7 @@ notice; the host's map labels the gamepad; each mode's controls reach X exactly 
 (clicks, keys, wheel steps, touchpad moves, taps, two-finger taps, drag); text typed as
 characters (ASCII, é, ß, 😀, an IME composition); the laser overlay drawn where pointer
 mode's formula puts it while the real pointer stays put and clicks pass through it; a drag
-released when the tab closes."""
+released when the tab closes; the host's [[profile]] in force shown when the focus switches it."""
 import argparse, json, os, re, subprocess, sys, time
 
 from selenium.webdriver.common.by import By
@@ -313,6 +313,37 @@ def main():
                                                capture_output=True, text=True).stdout.split(), 2)
         check("releasing Laser hides the dot", gone and not state(d).get("laser"))
         below.terminate()
+
+        # ── the host's [[profile]] in force, on the page ────────────────────────────
+        # The desk's config has a profile for phones in the application remotion-pageprofile
+        # (FPS mode, scripts/web-modes-test.sh); a window of it gets the focus as a window
+        # manager gives it (the root's _NET_ACTIVE_WINDOW, set with xprop), then none has it.
+        set_mode(d, "pointer")
+        own = state(d).get("mode")
+        app = subprocess.Popen(["xmessage", "-name", "remotion-pageprofile", "profile"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        helpers.append(app)
+        window = subprocess.run(["timeout", "10", "xdotool", "search", "--sync", "--classname", "^remotion-pageprofile$"],
+                                capture_output=True, text=True).stdout.split()
+        focus = lambda w: subprocess.run(["xprop", "-root", "-f", "_NET_ACTIVE_WINDOW", "32x", "-set", "_NET_ACTIVE_WINDOW", w])
+        note = lambda: js(d, "(() => { const n = document.getElementById('profile-note'); return n.hidden ? null : n.textContent; })()")
+        pressed = lambda: js(d, "[...document.querySelectorAll('[data-pane=pointer] .mode-seg [data-mode]')]"
+                                ".filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.dataset.mode)")
+        check("before: no profile in force, no note, the page's own mode (pointer)",
+              window and state(d).get("profile") is None and note() is None and own == "pointer", (window, state(d).get("profile"), note(), own))
+        if window:
+            focus(window[0])
+        shown = wait(lambda: (state(d).get("profile") or {}).get("app") == "remotion-pageprofile", 5)
+        check("its window focused: the host tells the page at once — the profile, and the FPS mode it set",
+              shown and state(d).get("profile") == {"app": "remotion-pageprofile", "setsMode": True} and state(d).get("mode") == "fps",
+              (state(d).get("profile"), state(d).get("mode")))
+        check("… the mode bar shows FPS in force and the note names the profile",
+              pressed() == ["fps"] and note() == "FPS mode: set by the host's profile for remotion-pageprofile", (pressed(), note()))
+        focus("0")
+        gone = wait(lambda: state(d).get("status") == "connected" and state(d).get("profile") is None and state(d).get("mode") == own, 5)
+        check("no window focused: the note goes and the page's own mode is back", gone and note() is None and pressed() == [own],
+              (state(d).get("profile"), state(d).get("mode"), note(), pressed()))
+        app.terminate()
 
         # ── a drag held when the tab closes is released (exactly once) ──────────────
         set_mode(d, "touchpad")

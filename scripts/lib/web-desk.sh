@@ -6,7 +6,8 @@
 #                          person at the computer, accepting each phone that asks to pair
 #                          (e2e/web/consent.py; consent itself is tested by web-controller-test).
 #                          Sets `url` (the pairing link) and `hostpid`; the host's output is
-#                          WORK/host.out and WORK/host.err. More host flags after WORK.
+#                          WORK/host.out and WORK/host.err. More host flags after WORK; more
+#                          config.toml (after its [mapping]) in `desk_config_extra`.
 start_web_desk() {
     local work=$1 xi2 kw
     shift
@@ -23,6 +24,8 @@ start_web_desk() {
     mkdir -p "$work/config/remotion"
     printf '[mapping]\n"fps.calibration" = "counts"\n"fps.counts_per_360" = 400\n"flick.stick" = "right"\n' \
         > "$work/config/remotion/config.toml"
+    # A stage's own config after it (`desk_config_extra`, e.g. a [[profile]]).
+    [ -z "${desk_config_extra:-}" ] || printf '%s\n' "$desk_config_extra" >> "$work/config/remotion/config.toml"
     # The host's readiness signal carries the pairing link (scripts/lib/ready.sh).
     start_stage_host "the desk" pairingURL --inject xtest --no-dashboard --pair-at-start --web-port 0 "$@"
     hostpid=$host_pid url=$(ready_value "$work/ready.json" pairingURL)

@@ -69,7 +69,7 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
         case .padClosed(let rest):
             update(id, rest, received: now)
             close(id)
-        case .input, .inputs, .releaseHeld, .note, .feedback, .calibration, .calibrationSave, .text, .laser: break
+        case .input, .inputs, .releaseHeld, .note, .feedback, .calibration, .calibrationSave, .text, .laser, .profile: break
         }
     }
 

@@ -46,6 +46,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
     private var unflushed = false
     private var pendingFeedback: ControllerFeedback?
     private var pendingCalibration: CalibrationReport?
+    private var pendingProfile: ProfileInForce?
     private var watchdog: RepeatedTask?
 
     init(socket: WebControllerSocket, channel: any Channel) {
@@ -125,6 +126,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
         if context.channel.isWritable {
             if let feedback = pendingFeedback { pendingFeedback = nil; notice(.feedback(feedback)) }
             if let report = pendingCalibration { pendingCalibration = nil; notice(.calibration(report)) }
+            if let inForce = pendingProfile { pendingProfile = nil; notice(.profile(inForce)) }
             resumeReading(context)
         }
         context.fireChannelWritabilityChanged()
@@ -236,6 +238,7 @@ final class WebControllerSocketHandler: ChannelDuplexHandler, RemovableChannelHa
             switch notice {
             case .feedback(let f): pendingFeedback = f
             case .calibration(let c): pendingCalibration = c
+            case .profile(let p): pendingProfile = p
             }
             return
         }

@@ -53,7 +53,7 @@ extension HostEngine {
         let focus = next.map { profiles.list[$0.index] }
         _ = decide(id, into: &out) { core, o in
             core.switchProfile(id, to: next?.index, next?.profile, namesMode: focus?.namesMode ?? false,
-                               namesGyroStick: focus?.namesGyroStick ?? false, pad: focus?.pad, now: now, into: &o)
+                               namesGyroStick: focus?.namesGyroStick ?? false, pad: focus?.pad, app: focus?.app, now: now, into: &o)
         }
     }
 }

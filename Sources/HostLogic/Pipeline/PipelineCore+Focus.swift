@@ -13,11 +13,12 @@ extension PipelineCore {
     /// 4. the new mapping and button map; the mode and gyro stick the controller's page chose
     ///    stay its own: the profile's win where it names them (`names…`), and are back with
     ///    the host's mapping.
+    /// 6. `.profile`: which profile (`app`, nil: none) and the mode now in force, for its page.
     /// Nothing is injected: the next sample maps with the new profile.
     /// Returns whether it switched.
     @discardableResult
     package mutating func switchProfile(_ id: SessionID, to index: Int?, _ own: MappingProfile?,
-                                        namesMode: Bool = true, namesGyroStick: Bool = true, pad: Bool? = nil, now: Instant,
+                                        namesMode: Bool = true, namesGyroStick: Bool = true, pad: Bool? = nil, app: String? = nil, now: Instant,
                                         into out: inout [PipelineOutput]) -> Bool {
         guard let i = sessions.index(forKey: id), sessions.values[i].focusProfile != index else { return false }
         out.append(.releaseHeld)
@@ -28,6 +29,9 @@ extension PipelineCore {
         sessions.values[i].focusProfile = index
         setFocusMapping(id, own, namesMode: namesMode, namesGyroStick: namesGyroStick)
         switchPad(id, to: pad, now: now, into: &out)
+        if let mode = sessions[id]?.mapper.settings.mode {
+            out.append(.profile(ProfileInForce(app: index == nil ? nil : app, mode: mode, setsMode: own != nil && namesMode)))
+        }
         return true
     }
 

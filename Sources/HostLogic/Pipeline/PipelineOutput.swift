@@ -39,6 +39,9 @@ package enum PipelineOutput: Sendable, Hashable {
     /// The session's presenter laser went on or off; its dot starts at `from`, where the
     /// session's pointer was (nil: none yet). The host's laser hook draws it.
     case laser(on: Bool, from: ScreenPoint?)
+    /// The focus profile in force for the session changed (`[[profile]]`): its page shows
+    /// which one, and the mode in force (the host sends it on the page's transport).
+    case profile(ProfileInForce)
 
     /// Which outputs take it.
     package var kind: Kind {
@@ -46,7 +49,7 @@ package enum PipelineOutput: Sendable, Hashable {
         case .input, .inputs, .releaseHeld: .input
         case .padOpened, .pad, .padClosed: .pad
         case .note: .note
-        case .feedback, .calibration: .feedback
+        case .feedback, .calibration, .profile: .feedback
         case .calibrationSave: .calibrationSave
         case .text: .text
         case .laser: .laser
@@ -80,6 +83,24 @@ package enum PipelineOutput: Sendable, Hashable {
 package enum ControllerNotice: Sendable, Hashable {
     case feedback(ControllerFeedback)
     case calibration(CalibrationReport)
+    case profile(ProfileInForce)
+}
+
+/// Which `[[profile]]` is in force for a controller and the mode in force with it, for its
+/// page (docs/WEB-CONTROLLER.md, "Protocol": the `profile` message).
+package struct ProfileInForce: Sendable, Hashable {
+    /// The profile's `app`; nil: none, the host's mapping (with the page's own mode).
+    package var app: String?
+    /// The mode the session maps with now.
+    package var mode: MappingSettings.Mode
+    /// Whether the profile names the mode (then it wins over the page's choice while in force).
+    package var setsMode: Bool
+
+    package init(app: String?, mode: MappingSettings.Mode, setsMode: Bool) {
+        self.app = app
+        self.mode = mode
+        self.setsMode = setsMode
+    }
 }
 
 /// What the pipeline wants said about a session.

@@ -82,12 +82,17 @@ package enum WebHostMessage: Sendable, Equatable {
     /// A manual calibration of this controller: started or running (its progress, 0 … 1),
     /// done, failed because it moved, or not available (docs/WEB-CONTROLLER.md, "Calibrate").
     case calibration(CalibrationReport)
+    /// The `[[profile]]` in force for this controller changed (the focus moved): its app (nil:
+    /// none) and the mode in force, whether the profile sets it. Versioned (`v`: 1); an older
+    /// page passes a type it does not know by.
+    case profile(ProfileInForce)
 
     /// What the host tells the page unasked (`ControllerNotice`), as a message.
     package init(_ notice: ControllerNotice) {
         switch notice {
         case .feedback(let f): self = .feedback(f)
         case .calibration(let c): self = .calibration(c)
+        case .profile(let p): self = .profile(p)
         }
     }
 
@@ -111,6 +116,9 @@ package enum WebHostMessage: Sendable, Equatable {
         case let .feedback(f):
             let light = f.lightbar.map { q($0.hex) } ?? "null"
             return "{\"type\":\"feedback\",\"rumble\":[\(f.rumbleLow),\(f.rumbleHigh)],\"lightbar\":\(light)}"
+        case let .profile(p):
+            let app = p.app.map(q) ?? "null"
+            return "{\"type\":\"profile\",\"v\":1,\"app\":\(app),\"mode\":\(q(p.mode.rawValue)),\"sets_mode\":\(p.setsMode)}"
         case let .calibration(report):
             switch report {
             case .running(let p):

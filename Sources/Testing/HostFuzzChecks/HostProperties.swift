@@ -146,7 +146,7 @@ struct FuzzedHost {
                 _ = reports[id]?.usb.encode(rest)
                 reports[id] = nil
                 seen.padsClosed += 1
-            case .feedback, .calibration, .calibrationSave, .note, .text, .laser:
+            case .feedback, .calibration, .calibrationSave, .note, .text, .laser, .profile:
                 break
             }
         }

@@ -44,7 +44,7 @@ package final class InjectorOutput: HostOutput {
         case .input(let event): inject(event, session: id, now: now)
         case .inputs(let events): inject(events, session: id, now: now)
         case .releaseHeld: if let error = injector.endSession(id) { fail(error) }
-        case .padOpened, .pad, .padClosed, .note, .feedback, .calibration, .calibrationSave, .text, .laser: break
+        case .padOpened, .pad, .padClosed, .note, .feedback, .calibration, .calibrationSave, .text, .laser, .profile: break
         }
     }
 

@@ -209,6 +209,7 @@ package final class HostPipeline: HostEventSink {
         case .note(let note): say(note, session: id)
         case .feedback(let feedback): send(feedback, to: id)
         case .calibration(let report): noticeSinks[id]?(.calibration(report))     // a page shows it; nothing else can
+        case .profile(let inForce): noticeSinks[id]?(.profile(inForce))     // a page shows it; nothing else can
         case .calibrationSave(let save): calibrations?.remember(save)
         case .text(let text): return type(text, now: now)
         case let .laser(on, from):

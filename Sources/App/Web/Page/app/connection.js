@@ -61,6 +61,7 @@ export class Connection {
     this.host = o.host || "";
     this.session = "";
     this.mode = null;
+    this.profile = null;       // the host's [[profile]] in force: {app, setsMode}, null: none
     this.message = "";
     this.reason = "";
     this.attempts = 0;         // sockets opened in total
@@ -78,7 +79,7 @@ export class Connection {
   }
 
   snapshot() {
-    return { status: this.status, host: this.host, session: this.session, mode: this.mode,
+    return { status: this.status, host: this.host, session: this.session, mode: this.mode, profile: this.profile,
              message: this.message, reason: this.reason, attempts: this.attempts,
              failures: this.failures, everConnected: this.everConnected,
              retryInMs: this.retryAt === null ? null : Math.max(0, this.retryAt - this.now()),
@@ -133,6 +134,7 @@ export class Connection {
     this.retryAt = null;
     this.attempts++;
     this.setStatus("connecting", "", "");
+    this.profile = null;       // a new session: the host says again (it may say before its welcome)
     let ws;
     try {
       ws = this.createSocket(this.url);
@@ -197,6 +199,11 @@ export class Connection {
         break;
       case "mode":
         this.mode = m.mode;
+        this.emit();
+        break;
+      case "profile":
+        this.mode = m.mode;
+        this.profile = m.app === null ? null : { app: m.app, setsMode: m.setsMode };
         this.emit();
         break;
       case "closing":

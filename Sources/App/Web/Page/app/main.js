@@ -14,6 +14,7 @@ import { renderModes, setupModes } from "./controls.js";
 import { PageState } from "./page-state.js";
 import { parseButtonsMessage, parseLaserMessage, parseUntypedMessage } from "./modes.js";
 import { Feedback, parseFeedbackMessage } from "./feedback.js";
+import { profileNote } from "./profile.js";
 import { CalibrationPanel, parseCalibrationMessage } from "./calibration.js";
 import { Notices, escapeHtml, sensorProblemHtml, insecureContextHtml, certificateHintHtml, refusalHtml } from "./notices.js";
 
@@ -146,6 +147,7 @@ function render() {
     b.setAttribute("aria-pressed", String(s.mode === b.dataset.mode));
     b.disabled = s.status !== "connected";
   }
+  paintProfile(s);
   for (const b of document.querySelectorAll(".recenter")) b.disabled = s.status !== "connected";
   $("calibrate").disabled = s.status !== "connected";
   $("start").hidden = streamer.status === "on" || (modes && !modes.needsMotion);
@@ -160,6 +162,15 @@ function render() {
   const pad = state.pad;
   $("d-pad").textContent = (!pad ? "–" : !pad.available ? "none on this computer" : pad.on ? "virtual DualSense" : "none")
     + (state.gyroStick && state.gyroStick !== "off" ? `, gyro as its ${state.gyroStick} stick` : "");
+}
+
+/** The note under the mode bar: which of the host's [[profile]]s is in force, and whether it set the mode. */
+function paintProfile(s) {
+  const note = $("profile-note");
+  const text = s.status === "connected" ? profileNote(s.profile, s.mode) : "";
+  note.hidden = !text;
+  setText(note, text);
+  for (const seg of document.querySelectorAll(".mode-seg")) seg.toggleAttribute("data-profile", !!(s.profile && s.profile.setsMode));
 }
 
 function onConnState(s) {

@@ -156,8 +156,9 @@ export function modeCommand(mode) {
 }
 
 /**
- * Parses a host → page text message. Returns {type, ...} for welcome, refused, mode and
- * closing (fields checked and defaulted), or {type: "invalid", text} for anything else.
+ * Parses a host → page text message. Returns {type, ...} for welcome, refused, mode,
+ * profile (version 1 only: {app: string or null, mode, setsMode}) and closing (fields
+ * checked and defaulted), or {type: "invalid", text} for anything else.
  */
 export function parseHostMessage(text) {
   let m;
@@ -175,6 +176,11 @@ export function parseHostMessage(text) {
       return { type: "refused", reason: str(m.reason, 32), message: str(m.message) };
     case "mode":
       return mode(m.mode) ? { type: "mode", mode: mode(m.mode) } : { type: "invalid", text: str(text) };
+    case "profile":
+      // The [[profile]] in force for this controller (the focus moved); another version: not ours.
+      return m.v === 1 && mode(m.mode) && (m.app === null || typeof m.app === "string")
+        ? { type: "profile", app: m.app === null ? null : str(m.app, 256), mode: mode(m.mode), setsMode: m.sets_mode === true }
+        : { type: "invalid", text: str(text) };
     case "closing":
       return { type: "closing", reason: str(m.reason, 32), message: str(m.message) };
     default:

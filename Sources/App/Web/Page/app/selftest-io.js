@@ -99,6 +99,26 @@ export function connectionChecks(t) {
     last.drop("gone");
     t("a welcome resets the backoff to 0.5 s", h.conn.status === "disconnected" && h.conn.snapshot().retryInMs === 500);
   }
+  { // the host's [[profile]] in force: it may come before the welcome; a new socket forgets it
+    const h = harness();
+    h.conn.start();
+    const ws = h.sockets[0];
+    ws.accept();
+    ws.text({ type: "profile", v: 1, app: "firefox", mode: "fps", sets_mode: true });
+    ws.text({ ...welcome, mode: "fps" });
+    let s = h.conn.snapshot();
+    t("a profile before the welcome is kept: its app, and the mode it set",
+      s.status === "connected" && s.mode === "fps" && s.profile && s.profile.app === "firefox" && s.profile.setsMode === true);
+    ws.text({ type: "profile", v: 1, app: null, mode: "pointer", sets_mode: false });
+    s = h.conn.snapshot();
+    t("no profile: none shown, the page's own mode back", s.profile === null && s.mode === "pointer");
+    ws.text({ type: "profile", v: 2, app: "gimp", mode: "fps", sets_mode: true });
+    t("a profile message of another version is passed by", h.conn.snapshot().profile === null && h.conn.snapshot().mode === "pointer");
+    ws.text({ type: "profile", v: 1, app: "gimp", mode: "pointer", sets_mode: false });
+    ws.drop("gone");
+    h.advance(h.conn.snapshot().retryInMs);
+    t("a new socket: no profile until the host says", h.sockets.length === 2 && h.conn.snapshot().profile === null);
+  }
   { // connect deadline
     const h = harness();
     h.conn.start();

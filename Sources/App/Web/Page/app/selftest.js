@@ -8,6 +8,7 @@ import { transportChecks } from "./selftest-transport.js";
 import { laneChecks } from "./selftest-lanes.js";
 import * as O from "./orientation.js";
 import * as P from "./protocol.js";
+import { profileNote } from "./profile.js";
 import { ButtonState, HoldSet } from "./buttons.js";
 import { connectionChecks, streamerChecks } from "./selftest-io.js";
 import { modeChecks, feedbackChecks, noticeChecks } from "./selftest-modes.js";
@@ -173,6 +174,19 @@ function protocolChecks(t) {
   t("mode / closing / junk", P.parseHostMessage('{"type":"mode","mode":"pointer"}').mode === "pointer" &&
     P.parseHostMessage('{"type":"closing","reason":"shutdown","message":"bye"}').reason === "shutdown" &&
     P.parseHostMessage("not json").type === "invalid" && P.parseHostMessage('{"type":"mode","mode":"x"}').type === "invalid");
+  const pr = P.parseHostMessage('{"type":"profile","v":1,"app":"firefox","mode":"fps","sets_mode":true}');
+  t("profile parsed (v 1)", pr.type === "profile" && pr.app === "firefox" && pr.mode === "fps" && pr.setsMode === true);
+  const none = P.parseHostMessage('{"type":"profile","v":1,"app":null,"mode":"pointer","sets_mode":false}');
+  t("… none in force", none.type === "profile" && none.app === null && none.mode === "pointer" && none.setsMode === false);
+  t("… another version, a bad mode or app: not a profile",
+    P.parseHostMessage('{"type":"profile","v":2,"app":"a","mode":"fps"}').type === "invalid" &&
+    P.parseHostMessage('{"type":"profile","app":"a","mode":"fps"}').type === "invalid" &&
+    P.parseHostMessage('{"type":"profile","v":1,"app":"a","mode":"seed"}').type === "invalid" &&
+    P.parseHostMessage('{"type":"profile","v":1,"app":7,"mode":"fps"}').type === "invalid");
+  t("the profile's note: the app and the mode it set, or that it is in force, or nothing",
+    profileNote({ app: "firefox", setsMode: true }, "fps") === "FPS mode: set by the host's profile for firefox" &&
+    profileNote({ app: "gimp", setsMode: false }, "pointer") === "The host's profile for gimp is in force" &&
+    profileNote(null, "fps") === "");
 }
 
 function buttonChecks(t) {
