@@ -33,7 +33,7 @@ test=(
   dpkg-dev lintian mmdebstrap   # the package stage (scripts/package-test.sh)
   appstream desktop-file-utils  # ... which validates the app menu entry and its AppStream metadata
   python3-dbusmock              # logind faked on a private bus (scripts/logind-session-test.sh)
-  sway                          # the wlroots injector's compositor, headless (scripts/wayland-sway-test.sh)
+  sway grim                     # the wlroots injector's compositor, headless, and its screenshots of the laser (scripts/wayland-sway-test.sh)
   libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev   # ... and its witness client, built there
 )
 
