@@ -22,14 +22,9 @@ fail() { echo "$name: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 command -v mmdebstrap >/dev/null || fail "mmdebstrap is missing: apt-get install mmdebstrap (bash scripts/setup.sh --test)"
 command -v ip >/dev/null || fail "ip is missing: apt-get install iproute2"
 
-# The mirror: the first non-security URI of this machine's apt sources (as package-test.sh).
-uris=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n'
-       grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | sed 's/\[[^]]*\]//' | awk '{print $2}')
-mirror=$(grep -v -- -security <<<"$uris" | grep -m1 .)
-security=$(grep -m1 -- -security <<<"$uris")
-[[ -n $mirror ]] || fail "no Debian mirror in /etc/apt/sources.list{,.d}: add one"
-sources=("deb $mirror trixie main" "deb $mirror trixie-updates main")
-[[ -n $security ]] && sources+=("deb $security trixie-security main")
+# The mirror: this machine's (scripts/lib/debian-sources.sh, as package-test.sh).
+source scripts/lib/debian-sources.sh
+debian_sources trixie || fail "no Debian mirror in /etc/apt/sources.list{,.d}: add one"
 # mutter and the clients' build tools; the libraries this machine's host binary links (it runs in the
 # root with the Swift toolchain's runtime mounted read-only at its own path).
 packages=mutter,dbus-daemon,dbus-bin,libglib2.0-bin,python3-dbus,gcc,libc6-dev,pkg-config,libei-dev,libwayland-dev,libwayland-bin,wayland-protocols,libxkbcommon-dev

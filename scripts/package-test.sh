@@ -38,16 +38,11 @@ cleanup() {
 trap cleanup EXIT
 
 # root_tar SUITE: prints the path of a minimal root of SUITE as a tar, made if this day has none.
-# The mirror: the first non-security URI of this machine's apt sources (deb822 or one-line).
+# The mirror: this machine's (scripts/lib/debian-sources.sh).
+source scripts/lib/debian-sources.sh
 root_tar() {
-local suite=$1 uris mirror security sources cache key tar part
-uris=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n'
-       grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | sed 's/\[[^]]*\]//' | awk '{print $2}')
-mirror=$(grep -v -- -security <<<"$uris" | grep -m1 .)
-security=$(grep -m1 -- -security <<<"$uris")
-[[ -n $mirror ]] || fail "no Debian mirror in /etc/apt/sources.list{,.d}: add one (deb http://MIRROR/debian bookworm main)"
-sources=("deb $mirror $suite main" "deb $mirror $suite-updates main")
-[[ -n $security ]] && sources+=("deb $security $suite-security main")
+local suite=$1 mirror sources cache key tar part
+debian_sources "$suite" || fail "no Debian mirror in /etc/apt/sources.list{,.d}: add one (deb http://MIRROR/debian bookworm main)"
 
 cache=${REMOTION_CI_CACHE:-/var/cache/remotion-ci}
 key="$(date -u +%Y%m%d)-$(printf '%s\n' "${sources[@]}" | md5sum | cut -c1-8)"
