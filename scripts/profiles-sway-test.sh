@@ -106,23 +106,7 @@ port=$(ready_value "$work/ready.json" udpPort)
     >/dev/null 2>"$work/client.err" &
 pids+=("$!")
 
-moves() { # FROM-LINE: the kinds of the pointer moves the injector made after that line, one a line
-    tail -n +"$(($1 + 1))" "$work/host.out" | python3 -c '
-import json, sys
-for line in sys.stdin:
-    line = line.strip()
-    if line.startswith("{"):
-        kind = json.loads(line).get("kind")
-        if kind in ("move_to", "move_by"): print(kind)'
-}
-lines() { wc -l <"$work/host.out"; }
-has_moves() { [[ $(moves "$1" | grep -c "^$2\$") -ge $3 ]]; }
-# after line FROM: at least N moves of KIND (bounded, 20 s), and none of OTHER after the first KIND
-settled() { # FROM KIND OTHER N
-    bounded 20 has_moves "$1" "$2" "$4" || { echo "     no $4 $2 after line $1: $(moves "$1" | sort | uniq -c | xargs)"; return 1; }
-    local after; after=$(moves "$1" | sed -n "/^$2\$/,\$p" | grep -c "^$3\$")
-    [[ $after -eq 0 ]] || { echo "     $after $3 after the first $2"; return 1; }
-}
+INJECTOR_LOG=$work/host.out; . scripts/lib/injector-moves.sh   # moves, lines, until_moves, settled
 said() { grep -c "$1" "$work/host.err"; }
 said_once() { [[ $(said "$1") -eq 1 ]]; }
 
@@ -133,7 +117,7 @@ check "B: beta focused, its profile's FPS mode: relative moves only" settled "$f
 from=$(lines); focus alpha
 check "C: alpha focused again: absolute moves only" settled "$from" move_to move_by 50
 from=$(lines); focus beta
-bounded 20 has_moves "$from" move_by 20
+until_moves "$from" move_by 20
 from=$(lines); stop_pid "$beta_pid"
 check "D: beta's window closes while focused (its workspace empty): back to the host's pointer mode" \
     settled "$from" move_to move_by 50

@@ -57,31 +57,7 @@ port=$(ready_value "$work/ready.json" udpPort)
   >/dev/null 2>"$work/client.err" &
 pids+=("$!")
 
-moves() { # FROM-LINE: the kinds of the pointer moves the injector made after that line, one a line
-  tail -n +"$(($1 + 1))" "$work/host.out" | python3 -c '
-import json, sys
-for line in sys.stdin:
-    line = line.strip()
-    if line.startswith("{"):
-        kind = json.loads(line).get("kind")
-        if kind in ("move_to", "move_by"): print(kind)'
-}
-lines() { wc -l <"$work/host.out"; }
-# until the injector has made N moves of KIND after line FROM (bounded, 20 s)
-until_moves() { # FROM KIND N
-  local end=$((SECONDS + 20))
-  while ((SECONDS < end)); do
-    [[ $(moves "$1" | grep -c "^$2\$") -ge $3 ]] && return 0
-    sleep 0.05
-  done
-  [[ $(moves "$1" | grep -c "^$2\$") -ge $3 ]]
-}
-# after line FROM: at least N moves of KIND, and none of OTHER after the first KIND
-settled() { # FROM KIND OTHER N
-  until_moves "$1" "$2" "$4" || { echo "     no $4 $2 after line $1: $(moves "$1" | sort | uniq -c | xargs)"; return 1; }
-  local after; after=$(moves "$1" | sed -n "/^$2\$/,\$p" | grep -c "^$3\$")
-  [[ $after -eq 0 ]] || { echo "     $after $3 after the first $2"; return 1; }
-}
+INJECTOR_LOG=$work/host.out; . scripts/lib/injector-moves.sh   # moves, lines, until_moves, settled
 
 check "A: alpha focused, the host's pointer mode: absolute moves only" settled 0 move_to move_by 50
 from=$(lines); focus "$beta"
