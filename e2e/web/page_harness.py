@@ -119,6 +119,15 @@ def typed(xev_path, start):
     return "".join(out)
 
 
+def x_events(log_path):
+    """(type, detail) of every event the X server reported on a master device."""
+    return XLog(log_path).events()
+
+
+def count(log_path, kind, detail):
+    return sum(1 for t, d in x_events(log_path) if t == kind and d == detail)
+
+
 def cdp(d, cmd, args=None):
     return d.execute_cdp_cmd(cmd, args or {})
 

@@ -14,8 +14,8 @@ import consent
 # The page's helpers (results, waits, the X witness, Chromium with emulated sensors) are
 # page_harness's, shared with the modes and WebKit stages.
 from page_harness import (BUTTON_PRESS, BUTTON_RELEASE, KEY_PRESS, KEY_RELEASE, KEYCODE, XLog,  # noqa: E402
-                          browser, center_of, check, check_ca_fingerprint, expected, finish, js, near, orient, state,
-                          tap, touch, wait, xy)
+                          browser, center_of, check, check_ca_fingerprint, count, expected, finish, js, near, orient, state,
+                          tap, touch, wait, x_events, xy)
 
 from selenium.webdriver.common.by import By
 
@@ -24,15 +24,6 @@ LEFT_KEYCODE = KEYCODE["Left"]
 
 def pointer():
     return xy()
-
-
-def x_events(log_path):
-    """(type, detail) of every event the X server reported on a master device."""
-    return XLog(log_path).events()
-
-
-def count(log_path, kind, detail):
-    return sum(1 for t, d in x_events(log_path) if t == kind and d == detail)
 
 
 def tap_button(d, letter):

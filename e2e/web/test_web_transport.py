@@ -21,11 +21,17 @@ import argparse, json, os, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from selenium.webdriver.common.by import By  # noqa: E402
-import test_web_controller as wc  # noqa: E402  (browser, touch, X event helpers)
+import page_harness as wc  # noqa: E402  (browser, touch, X event helpers, shared with the page stages)
 from transport_tools import (Gyro, Sampler, clear_rules, gaps, loss_rules, nft, now_ms, pct,  # noqa: E402
                              post_rtc, ws_rules)
 
-check, wait, state, cdp, tap, x_events, count = wc.check, wc.wait, wc.state, wc.cdp, wc.tap, wc.x_events, wc.count
+check, wait, state, cdp, x_events, count = wc.check, wc.wait, wc.state, wc.cdp, wc.x_events, wc.count
+
+
+def tap(d, letter, hold=0.15):
+    """A touch on the page's button `letter` (the harness's tap takes a selector)."""
+    wc.tap(d, '[data-button="%s"]' % letter, hold)
+
 BUTTON_PRESS, BUTTON_RELEASE = wc.BUTTON_PRESS, wc.BUTTON_RELEASE
 
 # The behaviour bounds, against 20 runs on 2 loaded cores (docs/BENCHMARKS.md,
@@ -198,7 +204,7 @@ def main():
         check("the host's button labels arrive over the data channel", wait(lambda: state(d).get("labels"), 3), state(d))
         next(el for el in d.find_elements(By.CSS_SELECTOR, 'nav [data-page-mode="touchpad"]') if el.is_displayed()).click()
         wait(lambda: state(d).get("pageMode") == "touchpad", 2)
-        before = wc.pointer()
+        before = wc.xy()
         step = -10 if before[0] > 960 else 10            # towards the middle of the screen
         c = wc.center_of(d, "#touch-surface")
         wc.touch(d, "touchStart", [{"x": c["x"] - 6 * step, "y": c["y"], "id": 1}])
@@ -206,8 +212,8 @@ def main():
             time.sleep(0.02)
             wc.touch(d, "touchMove", [{"x": c["x"] - 6 * step + step * k, "y": c["y"], "id": 1}])
         wc.touch(d, "touchEnd", [])
-        moved = wait(lambda: (wc.pointer()[0] - before[0]) * step > 100 * abs(step), 3)
-        check("a touchpad slide over the data channel moves the pointer", moved, (before, wc.pointer()))
+        moved = wait(lambda: (wc.xy()[0] - before[0]) * step > 100 * abs(step), 3)
+        check("a touchpad slide over the data channel moves the pointer", moved, (before, wc.xy()))
         next(el for el in d.find_elements(By.CSS_SELECTOR, 'nav [data-page-mode="pointer"]') if el.is_displayed()).click()
         wait(lambda: state(d).get("pageMode") == "pointer", 2)
         # The motion-mode switch of the layout on screen (Pointer mode's, by default).

@@ -3,9 +3,7 @@ sampler, gap statistics, nftables loss and outages on the page's ports, the page
 gyroscope and a raw POST to the signalling route."""
 import json, ssl, subprocess, threading, time, urllib.error, urllib.request
 
-import test_web_controller as wc
-
-cdp = wc.cdp
+from page_harness import cdp
 
 
 class Sampler:
