@@ -6,9 +6,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test || exit 1
+# Where the run's minutes went, printed last (CI shows a log's tail): setup, the build, each stage.
+times=("setup ${SECONDS} s")
 
 mkdir -p .build
+began=$SECONDS
 swift build --build-tests 2>&1 | tee .build/test-build.log; (( PIPESTATUS[0] == 0 )) || exit 1
+times+=("debug build $((SECONDS - began)) s")
 bash scripts/check-layers.sh || exit 1
 bash scripts/check-warnings.sh .build/test-build.log || exit 1
 bash scripts/check-gst-abi.sh || exit 1
@@ -35,6 +39,7 @@ stage() { # name, command...
   for _ in $(seq 30); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
   rm -f "$log.fifo"
   echo "=== took $((SECONDS - began)) s"
+  times+=("$(cut -d' ' -f1-4 <<<"$name" | tr -d '(:,') $((SECONDS - began)) s")
   if ((rc == 0)); then passed=$((passed + 1)); else
     failed=$((failed + 1)); failures+=("$name")
     # Kept for the end: CI shows a log's tail, and the fuzzers print a lot after this.
@@ -97,6 +102,7 @@ idle_built() { [[ $(cat "$idle/$1.rc" 2>/dev/null) == 0 ]] || { tail -20 "$idle/
 began=$SECONDS
 while [[ ! -s $idle/release.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done
 echo "=== waited $((SECONDS - began)) s for the idle-priority release build ($(tail -1 "$idle/release.log" 2>/dev/null))"
+times+=("waiting for the release build $((SECONDS - began)) s")
 page_guest_stage() {
   idle_built release && REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/page-guest-test.sh
 }
@@ -115,12 +121,15 @@ stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority besi
 began=$SECONDS
 wait "$idle_pid"
 echo "=== waited $((SECONDS - began)) s for the idle-priority builds (release: $(tail -1 "$idle/release.log" 2>/dev/null); fuzzers: $(tail -1 "$idle/fuzz.log" 2>/dev/null))"
+times+=("waiting for the fuzzers' build $((SECONDS - began)) s")
 # 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
 export -f fuzz_stage
 stage "fuzzers (${FUZZ_SECONDS:-20} s each, the whole host (FuzzHost) three times as long)" bash -c fuzz_stage
 
 [[ -s $logs/failed.txt ]] && cat "$logs/failed.txt"
+echo "=== where the time went: $(IFS=','; echo "${times[*]}" | sed 's/,/, /g')"
+echo "=== the idle-priority builds: $(cat "$idle"/release.log "$idle"/fuzz.log "$idle"/roots.log 2>/dev/null | grep -o 'idle-builds: .* took [0-9]* s' | sed 's/idle-builds: //' | paste -sd';')"
 echo "=== stages: ${failures[*]:-none} failed (the whole run took $((SECONDS / 60)) min $((SECONDS % 60)) s)"
 echo "stages: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
