@@ -85,9 +85,12 @@ def check_emulated(pad, lines, host_err):
     # kernel's event time (LocalPadDriver.timesReportsByKernel): what they give is each report's
     # yaw over the time since the one before it was written. The same turn on the pad's clock
     # unless the emulator, starved in a loaded guest, wrote a turning report late (once +7.3%).
+    # Each of those times is capped as the host caps it (docs/MOTION.md: at most 0.1 s, nothing
+    # after a gap over 0.5 s), so a report written after a stall counts as the host counts it.
     stamped = turned
     if pad == "switchpro" and all(len(r) > 3 for r in reports):
-        stamped = sum(r[1] * (r[3] - (reports[k - 1][3] if k else r[3] - period)) for k, r in enumerate(reports))
+        gaps = [r[3] - (reports[k - 1][3] if k else r[3] - period) for k, r in enumerate(reports)]
+        stamped = sum(r[1] * (min(dt, 0.1) if 0 < dt <= 0.5 else 0) for r, dt in zip(reports, gaps))
     want = -stamped * COUNTS_PER_DEGREE
     start = int(read(f"libinput.{pad}.mark").strip() or len(lines))
     end = int(read("libinput.switchpro.mark" if pad == "ds4" else "libinput.end.mark").strip() or len(lines))
