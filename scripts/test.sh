@@ -6,8 +6,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test || exit 1
-# Where the run's minutes went, printed last (CI shows a log's tail): setup, the build, each stage.
+# Where the run's minutes went, printed last (CI shows a log's tail): setup, the build, each stage,
+# and how much of the machine's CPU time went unused from here on (/proc/stat: idle and iowait).
 times=("setup ${SECONDS} s")
+cpu_idle() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+read -r idle_at_start total_at_start < <(cpu_idle)
 
 mkdir -p .build
 began=$SECONDS
@@ -26,7 +29,8 @@ stage() { # name, command...
   # (tee is waited for 3 s at most); the stage's own status is the one tested.
   rm -f "$log.fifo"; mkfifo "$log.fifo"
   tee "$log" <"$log.fifo" & local tee_pid=$!
-  local rc=0 began=$SECONDS
+  local rc=0 began=$SECONDS idle0 total0 idle1 total1
+  read -r idle0 total0 < <(cpu_idle)
   # A stage that hangs is stopped (its whole process group) after STAGE_LIMIT seconds and
   # fails: one hang must not eat the run's 30 minutes.
   # timeout leads its own process group: whatever the stage leaves in it (an Xvfb whose
@@ -39,7 +43,8 @@ stage() { # name, command...
   for _ in $(seq 30); do kill -0 "$tee_pid" 2>/dev/null || break; sleep 0.1; done
   rm -f "$log.fifo"
   echo "=== took $((SECONDS - began)) s"
-  times+=("$(cut -d' ' -f1-4 <<<"$name" | tr -d '(:,') $((SECONDS - began)) s")
+  read -r idle1 total1 < <(cpu_idle)
+  times+=("$(cut -d' ' -f1-4 <<<"$name" | tr -d '(:,') $((SECONDS - began)) s ($(( (idle1 - idle0) * 100 / (total1 - total0 + 1) ))% idle)")
   if ((rc == 0)); then passed=$((passed + 1)); else
     failed=$((failed + 1)); failures+=("$name")
     # Kept for the end: CI shows a log's tail, and the fuzzers print a lot after this.
@@ -128,7 +133,8 @@ export -f fuzz_stage
 stage "fuzzers (${FUZZ_SECONDS:-20} s each, the whole host (FuzzHost) three times as long)" bash -c fuzz_stage
 
 [[ -s $logs/failed.txt ]] && cat "$logs/failed.txt"
-echo "=== where the time went: $(IFS=','; echo "${times[*]}" | sed 's/,/, /g')"
+read -r idle_now total_now < <(cpu_idle)
+echo "=== where the time went: $(IFS=','; echo "${times[*]}" | sed 's/,/, /g'); the CPUs idle $(( (idle_now - idle_at_start) * 100 / (total_now - total_at_start + 1) ))% of the time after the setup"
 echo "=== the idle-priority builds: $(cat "$idle"/release.log "$idle"/fuzz.log "$idle"/roots.log 2>/dev/null | grep -o 'idle-builds: .* took [0-9]* s' | sed 's/idle-builds: //' | paste -sd';')"
 echo "=== stages: ${failures[*]:-none} failed (the whole run took $((SECONDS / 60)) min $((SECONDS % 60)) s)"
 echo "stages: $passed passed, $failed failed"
