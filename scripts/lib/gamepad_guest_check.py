@@ -16,6 +16,14 @@ BTN_SOUTH, MSC_TIMESTAMP = 0x130, 0x05
 ABS_X, ABS_Y, ABS_Z, ABS_RX, ABS_RY, ABS_RZ = range(6)
 
 
+def axis_values(node, code):
+    """An axis's values as the witness saw them: its value when the witness opened the node
+    (a host quicker than the witness, the release build, has set it by then: evdev reports
+    only changes after that), then every event."""
+    at_open = node["abs"].get(str(code), {}).get("value")
+    return ([at_open] if at_open is not None else []) + [v for t, c, v in node["events"] if t == EV_ABS and c == code]
+
+
 def mode(xs):
     """The most frequent value (None for none)."""
     return max(set(xs), key=xs.count) if xs else None
@@ -152,9 +160,7 @@ if host:
     # The controller's own sticks and triggers (--analog lx=1,ly=-0.5,r2=0.5, the motion
     # packet's analog field): left stick x 255, y round(0.5 · 127.5) = 64, R2 round(0.5 · 255)
     # = 128, each back to rest (128, 128, 0) when the controller left.
-    lx = [v for t, c, v in hpad["events"] if t == EV_ABS and c == ABS_X]
-    ly = [v for t, c, v in hpad["events"] if t == EV_ABS and c == ABS_Y]
-    r2 = [v for t, c, v in hpad["events"] if t == EV_ABS and c == ABS_RZ]
+    lx, ly, r2 = axis_values(hpad, ABS_X), axis_values(hpad, ABS_Y), axis_values(hpad, ABS_RZ)
     check(255 in lx and 64 in ly and 128 in r2 and lx[-1] == 128 and ly[-1] == 128 and r2[-1] == 0,
           f"host: the controller's sticks and triggers arrive exactly (left x 255, y 64, R2 128) and rest at the end: "
           f"x {sorted(set(lx))} last {lx[-1] if lx else None}, y {sorted(set(ly))}, R2 {sorted(set(r2))} last {r2[-1] if r2 else None}")
@@ -201,7 +207,7 @@ if dsu:
     expected = math.degrees(4 * 0.3 / 2.0)
     ok, said = sweep_plateaus(ry, res, expected)
     check(ok, f"DSU source: the served controller's yaw rate (±{expected:.2f} °/s) reads on its pad's ABS_RY: {said} (within 2%)")
-    lx = [v for t, c, v in dpad["events"] if t == EV_ABS and c == ABS_X]
+    lx = axis_values(dpad, ABS_X)
     check(255 in lx and lx[-1] == 128 and ry and ry[-1] == 0 and all("gone_after" in n for n in nodes.values()),
           f"DSU source: its left stick arrives (255) and the pad rests (x 128, ABS_RY 0) and goes when the controller leaves: "
           f"x {sorted(set(lx))} last {lx[-1] if lx else None}")
