@@ -33,7 +33,7 @@ passed=0; failed=0; failures=()
 logs=.build/stage-logs; rm -rf "$logs"; mkdir -p "$logs"
 stage() { # name, command...
   local name=$1; shift
-  local log="$logs/$((passed + failed + 1)).log"
+  local log="$logs/${lane:-}$((passed + failed + 1)).log"
   echo "=== $name"
   # tee from a FIFO: a daemon a stage left holding its output cannot hold up the suite
   # (tee is waited for 3 s at most); the stage's own status is the one tested.
@@ -58,7 +58,7 @@ stage() { # name, command...
   if ((rc == 0)); then passed=$((passed + 1)); else
     failed=$((failed + 1)); failures+=("$name")
     # Kept for the end: CI shows a log's tail, and the fuzzers print a lot after this.
-    { echo "--- $name: its FAIL lines and last lines"; grep -a -E "FAIL|Error|error:" "$log" | head -20; tail -n 15 "$log"; } >>"$logs/failed.txt"
+    { echo "--- $name: its FAIL lines and last lines"; grep -a -E "FAIL|Error|error:" "$log" | head -20; tail -n 15 "$log"; } >>"$logs/failed${lane:-}.txt"
   fi
 }
 
@@ -110,6 +110,30 @@ page_guest_stage() {
   idle_built release && REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/page-guest-test.sh
 }
 export -f idle_built page_guest_stage; export idle   # timeout runs them in a new bash
+deb_stage() {
+  idle_built release || return 1
+  local debs=("$idle"/fresh-clone/dist/remotion_*.deb)
+  [[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || { echo "package.sh in the fresh clone left no single .deb: ${debs[*]}"; return 1; }
+  REMOTION_DEB=${debs[0]} REMOTION_RELEASE_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/package-test.sh
+}
+# 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
+fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
+export -f deb_stage fuzz_stage
+# A second lane beside the guests: the .deb's stage (mostly unpacking and its roots' waits),
+# then the fuzzers once their build (after the release build, at idle priority) is done. Its
+# output is shown after the guests'; its counts join the run's.
+(
+  lane=b; passed=0; failed=0; failures=(); times=()
+  stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
+  began=$SECONDS
+  while [[ ! -s $idle/fuzz.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done
+  echo "=== waited $((SECONDS - began)) s for the idle-priority fuzzers' build ($(tail -1 "$idle/fuzz.log" 2>/dev/null))"
+  times+=("waiting for the fuzzers' build $((SECONDS - began)) s")
+  stage "fuzzers (${FUZZ_SECONDS:-20} s each, the whole host (FuzzHost) three times as long)" bash -c fuzz_stage
+  printf '%s\n' "${failures[@]}" >"$logs/lane-b.failures"; printf '%s\n' "${times[@]}" >"$logs/lane-b.times"
+  echo "b_passed=$passed b_failed=$failed" >"$logs/lane-b.counts"
+) >"$logs/lane-b.out" 2>&1 &
+lane_b=$!
 # The kernel guests run the .deb's release binary too: under TCG a debug host is most of a
 # guest's CPU time (the run is short of CPU, not of waiting), and it is the binary people get.
 guest_stage() { idle_built release && REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" bash "$0"; }
@@ -120,24 +144,18 @@ stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves th
 stage "local pads on Debian 12's Linux 6.12 in QEMU (the same steps on newer drivers: a DualShock 4 is hid-playstation's from 6.2, hid-nintendo names its nodes after the device; 60-280 s)" env REMOTION_GUEST_KERNEL=linux-image-6.12-amd64 bash -c guest_stage scripts/localpads-guest-test.sh
 stage "the phone page drives a virtual DualSense on Debian's kernel in QEMU (Chromium here, the host in the guest behind one port forwarded from 127.0.0.1, restrict=on; SDL 2 reads both sticks, L2/R2, Cross, the d-pad and the gyro within 2%, and each rest, two touchpad fingers each in its slot and the tap's click; a game's rumble and light back to the page; the release build; ~40-90 s)" bash -c page_guest_stage
 
-deb_stage() {
-  idle_built release || return 1
-  local debs=("$idle"/fresh-clone/dist/remotion_*.deb)
-  [[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || { echo "package.sh in the fresh clone left no single .deb: ${debs[*]}"; return 1; }
-  REMOTION_DEB=${debs[0]} REMOTION_RELEASE_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/package-test.sh
-}
-export -f deb_stage
-stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
-# The fuzzers' build (one executable for every target) goes on beside the .deb's stage, which needs only the release build.
-began=$SECONDS
+wait "$lane_b"
+cat "$logs/lane-b.out"
+if [[ -s $logs/lane-b.counts ]]; then
+  read -r b_passed b_failed < <(sed 's/b_passed=\([0-9]*\) b_failed=\([0-9]*\)/\1 \2/' "$logs/lane-b.counts")
+  passed=$((passed + b_passed)); failed=$((failed + b_failed))
+  while IFS= read -r f; do [[ -n $f ]] && failures+=("$f"); done <"$logs/lane-b.failures"
+  while IFS= read -r t; do [[ -n $t ]] && times+=("$t"); done <"$logs/lane-b.times"
+else
+  failed=$((failed + 1)); failures+=("the second lane (the .deb and the fuzzers) ended without its counts")
+fi
+[[ -s $logs/failedb.txt ]] && cat "$logs/failedb.txt" >>"$logs/failed.txt"
 wait "$idle_pid"
-echo "=== waited $((SECONDS - began)) s for the idle-priority builds (release: $(tail -1 "$idle/release.log" 2>/dev/null); fuzzers: $(tail -1 "$idle/fuzz.log" 2>/dev/null))"
-times+=("waiting for the fuzzers' build $((SECONDS - began)) s")
-# 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
-fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
-export -f fuzz_stage
-stage "fuzzers (${FUZZ_SECONDS:-20} s each, the whole host (FuzzHost) three times as long)" bash -c fuzz_stage
-
 [[ -s $logs/failed.txt ]] && cat "$logs/failed.txt"
 read -r idle_now total_now < <(cpu_idle)
 echo "=== where the time went: $(IFS=','; echo "${times[*]}" | sed 's/,/, /g'); the CPUs idle $(( (idle_now - idle_at_start) * 100 / (total_now - total_at_start + 1) ))% of the time after the setup"
