@@ -24,11 +24,13 @@ ip link set lo up
 stage_workdir remotion-browser
 mkdir -p artifacts
 python3 e2e/browser/make_trace.py 120 > "$work/trace.csv"
+# The config file the dashboard saves to (settings and the profile editor's [[profile]] tables).
+printf '# the browser test: what the dashboard saves lands here\n[mapping]\nsensitivity = 1\n' > "$work/config.toml"
 # A crash prints every thread's backtrace into the log (twice, at start-up, a demo host crashed
 # here without one; the stage now shows its log's end).
 SWIFT_BACKTRACE=enable=yes,threads=all,registers=none,images=none,limit=48 \
 "$REMOTION_DEMO_BIN" demo --source "replay:$work/trace.csv" --rate 120 --duration 120 \
-    --dashboard 0 --port-file "$work/port" > "$work/demo.log" 2>&1 &
+    --dashboard 0 --port-file "$work/port" --config "$work/config.toml" > "$work/demo.log" 2>&1 &
 demo=$!; pids+=("$demo")
 python3 -m http.server 8000 --bind 127.0.0.2 --directory e2e/browser/attacker > "$work/attacker.log" 2>&1 &
 attacker=$!; pids+=("$attacker")
@@ -43,7 +45,7 @@ fi
 for _ in $(seq 1 50); do python3 -c 'import socket; socket.create_connection(("127.0.0.2", 8000), 1)' 2>/dev/null && break; sleep 0.1; done
 timeout 180 python3 e2e/browser/test_dashboard.py --port "$(sed -n 1p "$work/port")" --url "$(sed -n 2p "$work/port")" \
     --screenshot artifacts/dashboard.png \
-    --attacker http://127.0.0.2:8000
+    --attacker http://127.0.0.2:8000 --config "$work/config.toml"
 rc=$?
 [ $rc -eq 124 ] && echo "browser-test: timed out" && echo "0 passed, 1 failed"
 # A demo host that died is said with its own last words (a crash's backtrace is in its log).

@@ -31,6 +31,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --dashboard: write the dashboard's port, then its tokened address, to this file (0600) once it serves (for scripts).", visibility: .hidden))
     var portFile: String?
 
+    @Option(help: ArgumentHelp("With --dashboard: save the dashboard's settings and profiles to this config file (as `remotion host` does; for the browser test).", visibility: .hidden))
+    var config: String?
+
     @Option(help: ArgumentHelp("Seconds to wait after the host starts before the controller streams.", visibility: .hidden))
     var wait: Double = 0
 
@@ -67,10 +70,14 @@ struct DemoCommand: AsyncParsableCommand {
             let publisher = SnapshotPublisher()
             options.publisher = publisher
             let seconds = options.duration
-            let portFile = self.portFile, wait = self.wait
+            let portFile = self.portFile, wait = self.wait, config = self.config
             options.onHostReady = { host in
+                let save: @Sendable (String, String) throws -> Void = { key, value in
+                    if let config { try ConfigFile.setMapping(key: key, value: value, path: config) }
+                }
                 let bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
-                                                   settings: HostLoopSettingsControl(host: HostLoop(host)))
+                                                   settings: HostLoopSettingsControl(host: HostLoop(host), save: save,
+                                                                                     profilesPath: config))
                 // The demo's own terminal: the tokened address is printed (writes and the live
                 // view need it; docs/SECURITY.md §5.3).
                 printErr("remotion demo: dashboard on \(DashboardToken.url(port: bound, token: server.token)) for the next \(seconds) s")

@@ -10,6 +10,7 @@ import os
 import sys
 import time
 import traceback
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -23,6 +24,7 @@ parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--url", required=True, help="the dashboard's address with this start's token (#token=…)")
 parser.add_argument("--screenshot", default="artifacts/dashboard.png")
 parser.add_argument("--attacker", help="origin serving e2e/browser/attacker/ (e.g. http://127.0.0.2:8000)")
+parser.add_argument("--config", required=True, help="the config file the demo's dashboard saves to (--config)")
 args = parser.parse_args()
 BASE = f"http://127.0.0.1:{args.port}"
 TOLERANCE = 0.1  # radians: the page may lag the API by one or two snapshots
@@ -204,6 +206,98 @@ def gyro_settings_and_calibrate_button():
     clutch.send_keys("always", Keys.TAB)
     wait_for(lambda: api("/api/snapshot")["settings"]["fps"] == {**api("/api/snapshot")["settings"]["fps"],
              "space": "player", "clutch": "always"}, "the gyro settings restored")
+
+
+def config_text():
+    with open(args.config, encoding="utf-8") as f:
+        return f.read()
+
+
+def profile_boxes():
+    return driver.find_elements(By.CSS_SELECTOR, "#profiles-list .profile")
+
+
+def profiles_status():
+    status = driver.find_element(By.ID, "profiles-status")
+    return status.text, status.get_attribute("class")
+
+
+def write(method, path, body, token=None, origin=None):
+    """One request by hand: the status and the error (no browser, so any header can be set)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["X-Remotion-Token"] = token
+    if origin:
+        headers["Origin"] = origin
+    request = urllib.request.Request(BASE + path, data=json.dumps(body).encode(), method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=5) as r:
+            return r.status, ""
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e).get("error", "")
+
+
+@check
+def a_profile_added_in_the_page_is_saved_to_the_config_file():
+    # docs/DASHBOARD.md, "Profiles": the editor's list goes to PUT /api/profiles; the host checks
+    # it with the file's rules, applies it and writes the [[profile]] tables, keeping the rest.
+    before = config_text()
+    assert "[[profile]]" not in before, before
+    driver.find_element(By.ID, "profiles-add").click()
+    wait_for(lambda: len(profile_boxes()) == 1, "a new profile in the editor")
+    box = profile_boxes()[0]
+    box.find_element(By.CSS_SELECTOR, "input.app").send_keys("gamma-editor")
+    Select(box.find_element(By.CSS_SELECTOR, "select.controller")).select_by_value("phone")
+    box.find_element(By.CSS_SELECTOR, "button.add-row").click()
+    row = wait_for(lambda: len(profile_boxes()[0].find_elements(By.CSS_SELECTOR, ".row")) == 2
+                   and profile_boxes()[0].find_elements(By.CSS_SELECTOR, ".row")[1], "a second row")
+    Select(row.find_element(By.CSS_SELECTOR, "select.key")).select_by_value("sensitivity")
+    row.find_element(By.CSS_SELECTOR, "input.value").send_keys("2")
+    driver.find_element(By.ID, "profiles-save").click()
+    wait_for(lambda: profiles_status()[0] == "saved 1 profile", f"the save to be answered (status {profiles_status()})")
+    text = config_text()
+    for line in ('[[profile]]', 'app = "gamma-editor"', 'controller = "phone"', 'mode = "fps"', 'sensitivity = 2'):
+        assert line in text.splitlines(), f"{line!r} not in the config file:\n{text}"
+    assert text.startswith(before.rstrip("\n")), f"the rest of the file changed:\n{before}\n---\n{text}"
+    listed = wait_for(lambda: api("/api/snapshot")["profiles"], "the snapshot to list the profile")
+    assert [(p["app"], p["controller"], p["mode"]) for p in listed] == [("gamma-editor", "phone", "fps")], listed
+    assert listed[0]["entries"] == [{"key": "mode", "value": "fps"}, {"key": "sensitivity", "value": "2"}], listed
+    wait_for(lambda: "line " in profile_boxes()[0].text and driver.find_element(By.ID, "profiles").get_attribute("data-dirty") is None,
+             "the editor filled again from what is in force (with its line in the file)")
+    assert profile_boxes()[0].find_element(By.CSS_SELECTOR, "input.app").get_attribute("value") == "gamma-editor"
+
+
+@check
+def a_bad_profile_value_is_one_line_in_the_page_and_the_file_stays():
+    before = config_text()
+    value = profile_boxes()[0].find_elements(By.CSS_SELECTOR, ".row input.value")[1]
+    value.clear()
+    value.send_keys("-3")
+    driver.find_element(By.ID, "profiles-save").click()
+    wait_for(lambda: "error" in profiles_status()[1], "the page to show the error")
+    text, _ = profiles_status()
+    assert text.startswith('profile 1 ("gamma-editor"): sensitivity: -3 is out of range'), text
+    assert "\n" not in text, text
+    assert config_text() == before, "the file changed on a refused profile"
+    assert api("/api/snapshot")["profiles"][0]["entries"][1]["value"] == "2", "the refused value was applied"
+    driver.find_element(By.ID, "profiles-revert").click()
+    wait_for(lambda: profile_boxes()[0].find_elements(By.CSS_SELECTOR, ".row input.value")[1].get_attribute("value") == "2",
+             "Undo to show what is in force")
+
+
+@check
+def a_profile_write_without_the_token_or_from_another_origin_is_refused():
+    token = args.url.split("#token=", 1)[1]
+    before = config_text()
+    evil = {"profiles": [{"app": "evil", "controller": None, "entries": []}]}
+    for method, tok, origin, reason in (("PUT", None, None, "no-token"), ("POST", None, None, "no-token"),
+                                        ("PUT", "wrong", None, "no-token"),
+                                        ("PUT", token, "http://127.0.0.2:8000", "bad-origin")):
+        status, error = write(method, "/api/profiles", evil, token=tok, origin=origin)
+        assert status == 403, f"{method} token={tok is not None} origin={origin}: {status} {error}"
+    assert config_text() == before, "a refused write changed the file"
+    assert [p["app"] for p in api("/api/snapshot")["profiles"]] == ["gamma-editor"], "a refused write changed the profiles"
+    assert "evil" not in config_text(), "the attacker page's writes got through"
 
 
 @check

@@ -34,7 +34,8 @@ package struct DashboardService: Service {
         let bound: Int
         do {
             bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
-                                           settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing),
+                                           settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing,
+                                                                                     profilesPath: configPath),
                                            devices: devices)
         } catch {
             if let addressFile { DashboardAddressFile.removeUnlessServed(addressFile) }
@@ -58,14 +59,45 @@ package struct DashboardService: Service {
 
 }
 
-/// Writes a mapping change into the TOML config, keeping everything else as it was.
+/// Writes dashboard changes into the TOML config, keeping everything else as it was.
 package enum ConfigFile {
     package static func setMapping(key: String, value: String, path: String) throws {
         let url = URL(fileURLWithPath: path)
         let old = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         let new = HostConfig.updatingMapping(key: key, value: value, in: old)
+        try write(new, path: path)
+    }
+
+    /// The file's text with its `[[profile]]` tables replaced (`HostConfig.updatingProfiles`)
+    /// and the profiles as that text holds them (their lines), read back through the config's
+    /// own parser. Nothing is written. Throws `ConfigError` when the file cannot be read, or
+    /// when the new text would not read back (a file broken by hand since the host started):
+    /// one line naming the file and its line.
+    package static func updatingProfiles(_ profiles: FocusProfiles, path: String) throws -> (text: String, profiles: FocusProfiles) {
+        let url = URL(fileURLWithPath: path)
+        var old = ""
+        if FileManager.default.fileExists(atPath: path) {
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw ConfigError(path: path, line: 0, "cannot read the config file (not UTF-8, or no permission); profiles not saved")
+            }
+            old = text
+        }
+        do throws(ConfigError) { _ = try HostConfig.parse(old, path: path) } catch {
+            throw ConfigError(path: error.path, line: error.line, error.message + " (fix the file; profiles not saved)")
+        }
+        let new = HostConfig.updatingProfiles(profiles, in: old)
+        guard let read = try? HostConfig.parse(new, path: path),
+              read.profiles.list.map(\.draft) == profiles.list.map(\.draft) else {
+            throw ConfigError(path: path, line: 0, "the profiles would not read back as sent; not saved")
+        }
+        return (new, read.profiles)
+    }
+
+    /// Replaces the file at once (a temporary file renamed over it), its directory made if missing.
+    package static func write(_ text: String, path: String) throws {
+        let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(new.utf8).write(to: url, options: .atomic)
+        try Data(text.utf8).write(to: url, options: .atomic)
     }
 }
 

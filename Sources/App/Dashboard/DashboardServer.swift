@@ -101,6 +101,7 @@ package final class DashboardServer: Sendable {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: DashboardGuardMiddleware(guardian: guardian, refusals: refusals))
         routes.add(to: router)
+        DashboardProfileRoutes(settings: settings).add(to: router)
         DashboardDeviceRoutes(devices: devices).add(to: router)
         DashboardProofRoute(token: guardian.token, port: guardian.port).add(to: router)
         return (router, routes)

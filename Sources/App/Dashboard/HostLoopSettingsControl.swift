@@ -11,13 +11,16 @@ package struct HostLoopSettingsControl: SettingsControl {
     let save: @Sendable (_ key: String, _ value: String) throws -> Void
     /// Opens a phone pairing window on the web controller (nil: no web controller).
     let phonePairing: (@Sendable () -> String?)?
+    /// The config file the `[[profile]]` list is saved to (nil: kept in memory only).
+    let profilesPath: String?
 
     package init(host: HostLoop,
                  save: @escaping @Sendable (_ key: String, _ value: String) throws -> Void = { _, _ in },
-                 phonePairing: (@Sendable () -> String?)? = nil) {
+                 phonePairing: (@Sendable () -> String?)? = nil, profilesPath: String? = nil) {
         self.host = host
         self.save = save
         self.phonePairing = phonePairing
+        self.profilesPath = profilesPath
     }
 
     package func openPhonePairing() async -> String? { phonePairing?() }
@@ -33,6 +36,23 @@ package struct HostLoopSettingsControl: SettingsControl {
         }
         try save(key, settings.value(of: key))
         return settings
+    }
+
+    /// Validated first (nothing applied on a bad profile), the file's new text made and read
+    /// back (its profiles carry their lines; a file that would not read back is refused before
+    /// anything changes), applied on the loop — each controller whose profile in force changes
+    /// switches cleanly, releasing what it held (`HostEngine.setProfiles`) — then written.
+    package func setProfiles(_ drafts: [ProfileDraft]) async throws -> FocusProfiles {
+        let validated = try ProfileDraft.validate(drafts)
+        let update = try profilesPath.map { try ConfigFile.updatingProfiles(validated, path: $0) }
+        let inForce = update?.profiles ?? validated
+        let applied = try await host.onLoop { pipeline, now in
+            pipeline.setProfiles(inForce, now: now)
+            pipeline.publishNow(now: now)
+            return pipeline.focusProfiles
+        }
+        if let update, let profilesPath { try ConfigFile.write(update.text, path: profilesPath) }
+        return applied
     }
 
     package func calibrate(session: String) async throws -> CalibrationStart {

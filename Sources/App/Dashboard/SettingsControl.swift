@@ -20,6 +20,11 @@ package protocol SettingsControl: Sendable {
     /// Opens a phone pairing window on the web controller and returns its link; nil when
     /// the host serves no web controller.
     func openPhonePairing() async -> String?
+    /// Replaces the `[[profile]]` list (docs/MOTION.md, "Profiles") and returns the profiles now
+    /// in force. Throws `ProfileEditError` for a profile the file's rules refuse (the dashboard
+    /// answers 400 with its line; nothing applied, nothing saved), `ConfigError` when the config
+    /// file cannot take them (409); other errors answer 500.
+    func setProfiles(_ drafts: [ProfileDraft]) async throws -> FocusProfiles
 }
 
 extension SettingsControl {
@@ -72,4 +77,13 @@ package final class InMemorySettingsControl: SettingsControl {
     }
 
     package func current() async -> MappingSettings { state.withLock { $0 } }
+
+    /// The profiles `setProfiles` last took.
+    package let profiles = Mutex(FocusProfiles())
+
+    package func setProfiles(_ drafts: [ProfileDraft]) async throws -> FocusProfiles {
+        let validated = try ProfileDraft.validate(drafts)
+        profiles.withLock { $0 = validated }
+        return validated
+    }
 }

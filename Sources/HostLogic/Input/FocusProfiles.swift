@@ -74,6 +74,10 @@ package struct FocusProfile: Sendable, Hashable {
     package var pad: Bool?
     /// The line of its `[[profile]]` header.
     package var line: Int
+    /// Every entry but `app` and `controller` as written (mapping keys, button letters, `pad`),
+    /// in file order: what the dashboard edits and `HostConfig.updatingProfiles` writes
+    /// (`ProfileDraft`). A profile made in code has its mapping, then its buttons by letter.
+    package var entries: [ConfigEntry]
 
     package init(app: String, controller: ControllerKind? = nil, mapping: [ConfigEntry] = [],
                  buttons: [Button: ButtonAction?] = [:], line: Int = 0) {
@@ -82,6 +86,9 @@ package struct FocusProfile: Sendable, Hashable {
         self.mapping = mapping
         self.buttons = buttons
         self.line = line
+        entries = mapping + buttons.sorted { $0.key < $1.key }.map {
+            ConfigEntry(key: $0.key.letter, value: $0.value?.description ?? "none", line: line, quoted: true)
+        }
     }
 
     /// Does it apply to `app` on a controller of `kind`? The name matches the instance or
@@ -128,6 +135,7 @@ package struct FocusProfile: Sendable, Hashable {
                 case "off", "false": profile.pad = false
                 default: throw fail("pad must be \"on\" or \"off\"")
                 }
+                profile.entries.append(e)
             case "controller":
                 guard e.quoted, let kind = ControllerKind(rawValue: e.value) else {
                     throw fail("controller must be \"phone\", \"dsu\", \"local-pad\" or \"udp\"")
@@ -140,6 +148,7 @@ package struct FocusProfile: Sendable, Hashable {
                     case .success(let action): profile.buttons.updateValue(action, forKey: button)
                     case .failure(let error): throw fail("button \(button): \(error.message)")
                     }
+                    profile.entries.append(e)
                     continue
                 }
                 do throws(MappingSettingError) {
@@ -148,6 +157,7 @@ package struct FocusProfile: Sendable, Hashable {
                     throw fail("\(error)")
                 }
                 profile.mapping.append(e)
+                profile.entries.append(e)
             }
         }
         guard let app else {

@@ -239,20 +239,7 @@ function renderSnapshot(s, generation) {
   controllers.forEach(renderController);
   drawTrails(controllers);
   renderLocalPads(s.localPads);
-  renderProfiles(s.profiles || [], s.focusedApp, controllers);
-}
-
-/** `[[profile]]` (read-only): each profile, the controllers it is in force for, and the focused app. */
-function renderProfiles(profiles, focused, controllers) {
-  $("profiles").hidden = profiles.length === 0;
-  $("focused-app").textContent = focused || "none";
-  $("profiles-list").replaceChildren(...profiles.map((p) => {
-    const li = document.createElement("li");
-    const using = controllers.filter((c) => c.profile === p.app).map((c) => c.name || c.address);
-    li.textContent = `${p.app} (line ${p.line}${p.controller ? `, ${p.controller} only` : ""}${p.mode ? `, ${p.mode}` : ""})`
-      + (using.length ? `: in force for ${using.join(", ")}` : "");
-    return li;
-  }));
+  renderProfiles(s.profiles || [], s.focusedApp, controllers);   // profiles.js: the editor
 }
 
 /** `remotion host --local-pads`: the pads read, and the nodes skipped with why and the fix. */

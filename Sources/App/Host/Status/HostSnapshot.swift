@@ -34,14 +34,18 @@ package struct ProfileSummary: Sendable, Equatable, Codable {
     package var controller: String?
     /// The mode it sets (nil: it leaves the mode alone).
     package var mode: String?
-    /// Its line in the config file.
+    /// Its line in the config file (0: not in a file).
     package var line: Int
+    /// Its entries in order as written (`[mapping]` keys, button letters, `pad`): what the
+    /// dashboard's editor shows and sends back (`ProfileDraft`).
+    package var entries: [ProfileDraft.Entry]
 
     package init(_ profile: FocusProfile) {
         app = profile.app
         controller = profile.controller?.rawValue
         mode = profile.mapping.last { $0.key == "mode" }?.value
         line = profile.line
+        entries = profile.draft.entries
     }
 }
 
