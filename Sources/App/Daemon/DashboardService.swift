@@ -5,6 +5,7 @@ import Glibc
 import RemotionHostLogic
 import RemotionNetwork
 import ServiceLifecycle
+import Synchronization
 
 /// Serves the web dashboard on loopback while the host runs; settings changed in the
 /// page are applied on the host's loop and written to the config file.
@@ -59,13 +60,24 @@ package struct DashboardService: Service {
 
 }
 
-/// Writes dashboard changes into the TOML config, keeping everything else as it was.
+/// Writes dashboard changes into the TOML config, keeping everything else as it was. Each
+/// change reads the file, changes its text and replaces it under one lock, so a setting and
+/// the profiles saved at the same moment do not undo each other.
 package enum ConfigFile {
+    private static let writing = Mutex(())
+
     package static func setMapping(key: String, value: String, path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let old = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-        let new = HostConfig.updatingMapping(key: key, value: value, in: old)
-        try write(new, path: path)
+        try writing.withLock { _ in
+            let url = URL(fileURLWithPath: path)
+            let old = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            let new = HostConfig.updatingMapping(key: key, value: value, in: old)
+            try write(new, path: path)
+        }
+    }
+
+    /// Replaces the file's `[[profile]]` tables with `profiles` (`updatingProfiles`, then the write).
+    package static func saveProfiles(_ profiles: FocusProfiles, path: String) throws {
+        try writing.withLock { _ in try write(updatingProfiles(profiles, path: path).text, path: path) }
     }
 
     /// The file's text with its `[[profile]]` tables replaced (`HostConfig.updatingProfiles`)

@@ -41,7 +41,7 @@ package struct HostLoopSettingsControl: SettingsControl {
     /// Validated first (nothing applied on a bad profile), the file's new text made and read
     /// back (its profiles carry their lines; a file that would not read back is refused before
     /// anything changes), applied on the loop — each controller whose profile in force changes
-    /// switches cleanly, releasing what it held (`HostEngine.setProfiles`) — then written.
+    /// switches cleanly, releasing what it held (`HostEngine.setProfiles`) — then saved.
     package func setProfiles(_ drafts: [ProfileDraft]) async throws -> FocusProfiles {
         let validated = try ProfileDraft.validate(drafts)
         let update = try profilesPath.map { try ConfigFile.updatingProfiles(validated, path: $0) }
@@ -51,7 +51,8 @@ package struct HostLoopSettingsControl: SettingsControl {
             pipeline.publishNow(now: now)
             return pipeline.focusProfiles
         }
-        if let update, let profilesPath { try ConfigFile.write(update.text, path: profilesPath) }
+        // Read again under the file's lock: a setting saved meanwhile stays.
+        if update != nil, let profilesPath { try ConfigFile.saveProfiles(validated, path: profilesPath) }
         return applied
     }
 

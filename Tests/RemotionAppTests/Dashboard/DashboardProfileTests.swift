@@ -129,6 +129,26 @@ struct HostLoopProfileTests {
         await rig.stop()
     }
 
+    /// A setting and the profiles saved at the same moment (the slider moved while Save is
+    /// pressed) both land: each reads, changes and replaces the file under one lock.
+    @Test func settingsAndProfilesSavedAtOnceKeepEachOther() async throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("config.toml").path
+        try Data(Self.file.utf8).write(to: URL(fileURLWithPath: path))
+        let profiles = try ProfileDraft.validate([Self.spaceOnB])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for i in 0..<40 {
+                group.addTask { try ConfigFile.setMapping(key: "k\(i)", value: "\(i)", path: path) }
+                group.addTask { try ConfigFile.saveProfiles(profiles, path: path) }
+            }
+            try await group.waitForAll()
+        }
+        let config = try HostConfig.parse(try String(contentsOfFile: path, encoding: .utf8), path: path)
+        #expect(Set(config.mapping.map(\.key)) == Set(["sensitivity"] + (0..<40).map { "k\($0)" }), "a setting was lost")
+        #expect(config.profiles.list.map(\.draft) == [Self.spaceOnB])
+    }
+
     @Test func aBadProfileOrABrokenFileChangesNothing() async throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
