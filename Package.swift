@@ -176,6 +176,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + nio),
     ],
     swiftLanguageModes: [.v6]

@@ -24,7 +24,7 @@ package struct DashboardService: Service {
     /// is thrown. The file older hosts kept in the data directory goes either way.
     package static func start(host: HostLoop, publisher: SnapshotPublisher, port: Int, configPath: String?,
                               addressFile: String?, dataDirectory: URL?, phonePairing: (@Sendable () -> String?)? = nil,
-                              devices: PairedDevices? = nil)
+                              devices: PairedDevices? = nil, profilesInUse: @escaping @Sendable () -> Void = {})
         async throws -> (DashboardService, Int, String) {
         if let dataDirectory { unlink(dataDirectory.appendingPathComponent(DashboardAddressFile.legacyName).path) }
         let server = DashboardServer()
@@ -36,7 +36,7 @@ package struct DashboardService: Service {
         do {
             bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
                                            settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing,
-                                                                                     profilesPath: configPath),
+                                                                                     profilesPath: configPath, profilesInUse: profilesInUse),
                                            devices: devices)
         } catch {
             if let addressFile { DashboardAddressFile.removeUnlessServed(addressFile) }

@@ -109,12 +109,14 @@ extension HostDaemon {
                     logger: logger)))
             }
             #endif
-            // [[profile]]: the focused application switches the controllers' mapping.
-            if !options.injection.profiles.isEmpty {
+            // [[profile]]: the focused application switches the controllers' mapping. With none
+            // in the file the watcher waits until the dashboard saves the first one.
+            let focusTrigger = FocusWatchTrigger(started: !options.injection.profiles.isEmpty)
+            if !options.injection.profiles.isEmpty || options.dashboardPort != nil {
                 services.append(.init(service: FocusWatchService(
                     environment: options.injection.environment,
                     onFocus: { app in loop.execute { $0.focus(app, now: $1) } },
-                    logger: logger)))
+                    logger: logger, trigger: focusTrigger)))
             }
             let whoAmI = ControlService.status(name: options.instance.value, port: boundPort, secure: !options.controllers.insecure)
             let commands = ControlCommands(status: { _, _ in .success(whoAmI) }, pairing: pairingCommands, web: webCommands)
@@ -131,7 +133,7 @@ extension HostDaemon {
                     let (dashboard, bound, url) = try await DashboardService.start(
                         host: loop, publisher: publisher, port: dashboardPort, configPath: configPath,
                         addressFile: addressFile, dataDirectory: options.dataDirectory,
-                        phonePairing: phonePairing, devices: devices)
+                        phonePairing: phonePairing, devices: devices, profilesInUse: { focusTrigger.fire() })
                     services.append(.init(service: dashboard))
                     ready.dashboardPort = bound
                     ready.dashboardURL = url

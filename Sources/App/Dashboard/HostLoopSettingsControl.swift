@@ -13,14 +13,19 @@ package struct HostLoopSettingsControl: SettingsControl {
     let phonePairing: (@Sendable () -> String?)?
     /// The config file the `[[profile]]` list is saved to (nil: kept in memory only).
     let profilesPath: String?
+    /// Called once profiles are in force after an edit (the host starts following the focus
+    /// then, if it started without any: `FocusWatchTrigger`).
+    let profilesInUse: @Sendable () -> Void
 
     package init(host: HostLoop,
                  save: @escaping @Sendable (_ key: String, _ value: String) throws -> Void = { _, _ in },
-                 phonePairing: (@Sendable () -> String?)? = nil, profilesPath: String? = nil) {
+                 phonePairing: (@Sendable () -> String?)? = nil, profilesPath: String? = nil,
+                 profilesInUse: @escaping @Sendable () -> Void = {}) {
         self.host = host
         self.save = save
         self.phonePairing = phonePairing
         self.profilesPath = profilesPath
+        self.profilesInUse = profilesInUse
     }
 
     package func openPhonePairing() async -> String? { phonePairing?() }
@@ -53,6 +58,7 @@ package struct HostLoopSettingsControl: SettingsControl {
         }
         // Read again under the file's lock: a setting saved meanwhile stays.
         if update != nil, let profilesPath { try ConfigFile.saveProfiles(validated, path: profilesPath) }
+        if !applied.isEmpty { profilesInUse() }
         return applied
     }
 
