@@ -35,13 +35,21 @@ package struct StatusDisplay: Service {
         var reads = TerminalKeyReads()
         let keys = interactive ? TerminalKeys.open() : nil
         if interactive { write(TerminalScreen.setUp) }
+        // The view shows everything live; the lines only what changed (the host builds a
+        // snapshot for them only then).
+        let lease = await publisher.lease(interactive ? .everyTick : .changes)
         defer {
+            withExtendedLifetime(lease) {}
             keys?.close()
             if interactive { write(TerminalScreen.tearDown) }
             console.viewClosed()
         }
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             let generation = publisher.generation
+            if !interactive && generation == lastGeneration {
+                try? await Task.sleep(for: .milliseconds(100))
+                continue
+            }
             var snapshot = publisher.current()
             snapshot.hostName = name
             var status = interactive
@@ -56,7 +64,7 @@ package struct StatusDisplay: Service {
                     policy.invalidate()
                 }
                 if case .draw = policy.decide(status, now: MonotonicClock.now()) { write(renderer.frame(for: status)) }
-            } else if generation != lastGeneration {
+            } else {
                 for line in log.lines(for: status, at: MonotonicClock.now()) { console.statusLine(line) }
             }
             lastGeneration = generation

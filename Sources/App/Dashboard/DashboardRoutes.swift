@@ -22,7 +22,8 @@ struct DashboardRoutes: Sendable {
             self.asset(context.parameters.get("name") ?? "")
         }
         router.get("/api/snapshot") { _, _ in
-            Self.json(.ok, DashboardJSON.encode(self.snapshot()))
+            // Built for this request (the host builds none while nobody reads).
+            Self.json(.ok, DashboardJSON.encode(self.snapshot(await self.publisher.fresh())))
         }
         router.get("/ws") { _, _ in
             // Only reached when the request was not a WebSocket upgrade.
@@ -106,9 +107,9 @@ struct DashboardRoutes: Sendable {
         }
     }
 
-    /// The host's snapshot with the dashboard's own numbers.
-    func snapshot() -> HostSnapshot {
-        var s = publisher.current()
+    /// The host's snapshot (the newest published) with the dashboard's own numbers.
+    func snapshot(_ published: HostSnapshot? = nil) -> HostSnapshot {
+        var s = published ?? publisher.current()
         s.dashboardRefusals = refusals.current
         return s
     }

@@ -6,7 +6,8 @@ import Synchronization
 /// that drops the oldest message when the browser falls behind, and a snapshot is only
 /// marked "due" (never queued twice): a slow or stuck browser costs one suspended write
 /// here and nothing anywhere else. The host's loop never waits for it: the loop only
-/// publishes into `SnapshotPublisher`, which this reads by copying.
+/// publishes into `SnapshotPublisher`, which this reads by copying, while the socket holds
+/// its lease (a host with no reader builds no snapshot).
 struct DashboardSocket: Sendable {
     let publisher: SnapshotPublisher
     let routes: DashboardRoutes
@@ -32,6 +33,10 @@ struct DashboardSocket: Sendable {
         let (queue, sink) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingNewest(Self.bufferLimit))
         let due = DueFlag()
         let publisher = self.publisher
+        // A live reader while the socket is open: the host builds a snapshot every tick for
+        // it, and the first one now, so the page's first message is current.
+        let lease = await publisher.lease(.everyTick)
+        defer { withExtendedLifetime(lease) {} }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // The ticker: looks at the generation, never at the host's loop.

@@ -107,6 +107,8 @@ package final class Injector {
 
     /// What each session holds down (for status displays).
     package var held: [SessionID: Set<HeldInput>] { tracker.held }
+    /// The same as a value that compares without building a dictionary (the status's change check).
+    package var heldTracker: HeldInputTracker { tracker }
 
     /// The backend's current screen.
     package var screen: ScreenGeometry { backend.screenGeometry() }

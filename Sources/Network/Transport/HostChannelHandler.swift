@@ -10,8 +10,12 @@ public protocol HostEventSink: AnyObject, SendableMetatype {
     func handle(_ action: HostAction<SocketAddress>, now: Instant)
     /// The host is stopping: release everything still held.
     func shutdown(now: Instant)
-    /// The engine's numbers, at most every `HostChannelHandler.reportInterval`.
+    /// The engine's numbers, at most every `HostChannelHandler.reportInterval`, when the sink
+    /// wants them then.
     func report(_ report: HostReport, now: Instant)
+    /// Whether the sink wants this report tick's `report(_:now:)` (a status reader is there):
+    /// when not, the handler does not take its report (the counters go on counting).
+    var wantsReport: Bool { get }
     /// When the sink wants `tick(now:)` next, whether or not any session is open (nil: never).
     var nextDeadline: Instant? { get }
     /// The sink's own timers, on the handler's timer (never a task of its own).
@@ -26,6 +30,7 @@ public protocol HostEventSink: AnyObject, SendableMetatype {
 
 extension HostEventSink {
     public func report(_ report: HostReport, now: Instant) {}
+    public var wantsReport: Bool { true }
     public var nextDeadline: Instant? { nil }
     public func tick(now: Instant) {}
     public var sessionsElsewhere: Set<SessionID> { [] }
@@ -242,6 +247,7 @@ public final class HostChannelHandler<Framing: HostFraming, Sink: HostEventSink>
         if let size = readBatch.resize() {
             try? context?.channel.syncOptions?.setOption(.datagramVectorReadMessageCount, value: size)
         }
+        guard sink.wantsReport else { return }
         sink.report(report(), now: now)
     }
 

@@ -31,6 +31,9 @@ import Testing
         let clientKey = try KeyStore(directory: dir.appendingPathComponent("client")).clientKey()
         _ = try hostStore.addPaired(name: "kitchen phone", publicKey: clientKey.publicKey)
         let publisher = SnapshotPublisher()
+        // A live reader: the host builds its snapshots every report tick only for one.
+        let lease = await publisher.lease(.everyTick)
+        defer { withExtendedLifetime(lease) {} }
         let host = try await HostService<NoiseHostFraming, HostPipeline>.start(
             host: "127.0.0.1", port: 0, makeFraming: try SecureHosting.framing(store: hostStore),
             makeSink: {

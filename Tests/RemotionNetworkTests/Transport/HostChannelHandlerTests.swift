@@ -82,4 +82,33 @@ import Testing
         #expect(sink.shutDown)
         _ = try channel.finish()
     }
+
+    /// A sink with no status reader: the handler still looks in every report interval (the
+    /// session stays alive, a stall is still told from silence) but takes no report for it.
+    @Test func aSinkThatWantsNoReportIsHandedNoneWhileTheTicksGoOn() throws {
+        let sink = ReportCountingSink()
+        let channel = EmbeddedChannel(handler: HostChannelHandler(configuration: .init(), framing: PlainFraming(), sink: sink))
+        try send(.ping(clientTimeMicros: 1, clockOffsetMicros: 0), on: channel)
+        for i in 1...30 {
+            channel.embeddedEventLoop.advanceTime(by: .milliseconds(100))
+            try send(.ping(clientTimeMicros: UInt64(i), clockOffsetMicros: 0), on: channel)
+        }
+        #expect(sink.reports == 0 && sink.ticks >= 30, "\(sink.reports) reports, \(sink.ticks) ticks")
+        sink.wants = true
+        for _ in 1...5 { channel.embeddedEventLoop.advanceTime(by: .milliseconds(100)) }
+        #expect(sink.reports == 5, "one report per interval once wanted")
+        _ = try channel.finish()
+    }
+}
+
+/// Counts the reports and ticks it is handed; wants reports only when told.
+final class ReportCountingSink: HostEventSink {
+    var wants = false
+    var reports = 0
+    var ticks = 0
+    func handle(_ action: HostAction<SocketAddress>, now: Instant) {}
+    func shutdown(now: Instant) {}
+    var wantsReport: Bool { wants }
+    func report(_ report: HostReport, now: Instant) { reports += 1 }
+    func tick(now: Instant) { ticks += 1 }
 }

@@ -4,20 +4,50 @@ import RemotionHostLogic
 import RemotionNetwork
 
 extension HostPipeline {
-    /// Builds and publishes the status snapshot (called by the host's loop every 100 ms
-    /// while controllers are connected, and when one comes or goes).
-    /// Hands the loop's values to the snapshot builder, which computes and publishes the
-    /// snapshot on its own queue: nothing per controller happens on the loop.
-    package func report(_ report: HostReport, now: Instant) {
-        snapshotBuilder?.submit(snapshotInputs(report, now: now))
+    /// Whether this report tick builds a snapshot: only for a reader (`SnapshotPublisher.interest`):
+    /// every tick for a live view, or when something the status lines say changed for a
+    /// reader of those alone. With nobody reading, the handler does not even take its report.
+    package var wantsReport: Bool {
+        switch publisher?.interest {
+        case nil: false
+        case .changes: statusMarks.differ(from: sessions, held: injector.heldTracker)
+        case .everyTick: true
+        }
     }
 
-    /// Publishes a snapshot now (a settings change, the start) and waits until it is built,
-    /// so readers see it on return. Rare: one snapshot is well under a millisecond.
+    /// A report tick (every 100 ms while controllers are connected, and when one comes or
+    /// goes): hands the loop's values to the snapshot builder, which computes and publishes
+    /// the snapshot on its own queue (nothing per controller happens on the loop), if a
+    /// reader wants it (`wantsReport`).
+    package func report(_ report: HostReport, now: Instant) {
+        guard wantsReport else { return }
+        submitSnapshot(report, now: now)
+    }
+
+    /// Publishes a snapshot now, whoever reads (a settings change, the start), and waits
+    /// until it is built, so readers see it on return. Rare: one snapshot is well under a millisecond.
     package func publishNow(now: Instant) {
         guard let driver else { return }
-        report(driver.report(), now: now)
+        submitSnapshot(driver.report(), now: now)
         snapshotBuilder?.drain()
+    }
+
+    /// A reader arrived (`SnapshotPublisher.lease`, `fresh`): hands this moment's values to
+    /// the builder whoever else reads, and returns it, so the reader waits for the build
+    /// off the loop (`SnapshotBuilder.published()`); nil when there is nothing to build.
+    package func submitSnapshotForReader(now: Instant) -> SnapshotBuilder? {
+        guard let driver, let builder = snapshotBuilder else { return nil }
+        submitSnapshot(driver.report(), now: now)
+        return builder
+    }
+
+    /// How many snapshots' inputs were handed to the builder (tests count builds by it).
+    package var snapshotsSubmitted: Int { snapshotBuilder?.submissions ?? 0 }
+
+    private func submitSnapshot(_ report: HostReport, now: Instant) {
+        guard let builder = snapshotBuilder else { return }
+        statusMarks.record(sessions, held: injector.heldTracker)
+        builder.submit(snapshotInputs(report, now: now))
     }
 
     package func snapshot(_ report: HostReport, now: Instant) -> HostSnapshot {

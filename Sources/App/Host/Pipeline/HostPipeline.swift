@@ -67,6 +67,8 @@ package final class HostPipeline: HostEventSink {
     package var identity = (name: "", listen: "")
     /// Builds status snapshots off this loop (HostPipeline+Snapshot).
     lazy var snapshotBuilder = publisher.map(SnapshotBuilder.init(publisher:))
+    /// What the last snapshot handed over shows that the status lines say (HostPipeline+Snapshot).
+    var statusMarks = StatusEventMarks()
     private var started: Instant?
     /// Told about every controller's session, motion and buttons (the DSU server, the laser),
     /// while the desktop session is active: a suspended host tells them every session
@@ -244,6 +246,8 @@ package final class HostPipeline: HostEventSink {
         for output in outputs { output.stop() }
         // The sessions' last calibrations were handed over as they closed: on disk before the host goes.
         calibrations?.flush()
+        // No more snapshots from this loop for a reader that arrives (and the publisher lets go of the loop).
+        publisher?.refreshes(with: nil)
     }
 
     /// The direction a controller points at becomes the screen centre (its next sample).

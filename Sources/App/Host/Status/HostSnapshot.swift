@@ -1,11 +1,12 @@
 import RemotionProtocol
 import RemotionHostLogic
-import Synchronization
 
 /// What the host shows about itself and its controllers, in the host's own types: read
-/// by the terminal view, the dashboard, `--json` and the control socket, written by the
-/// host's loop (through `SnapshotBuilder`). JSON exists only at those edges
-/// (HostSnapshot+JSON.swift); readers copy a value, they never wait for or call into the loop.
+/// by the terminal view, the dashboard and the status lines (`--json`, a piped host),
+/// written by the host's loop (through `SnapshotBuilder`) while one of them holds a lease
+/// (`SnapshotPublisher`). JSON exists only at those edges (HostSnapshot+JSON.swift);
+/// readers copy a value, they never wait for the loop (one that arrives asks it once for a
+/// fresh snapshot).
 package struct HostSnapshot: Sendable, Equatable {
     package var hostName: String = ""
     package var listen: String = ""
@@ -100,22 +101,4 @@ package struct ControllerSnapshot: Sendable, Equatable {
     }
 
     package static let histogramEdgesMs: [Double] = [0, 0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
-}
-
-/// The one place a snapshot lives between the host's loop and its readers.
-package final class SnapshotPublisher: Sendable {
-    private let state = Mutex(HostSnapshot())
-    private let version = Atomic<Int>(0)
-
-    package init() {}
-
-    package func publish(_ snapshot: HostSnapshot) {
-        state.withLock { $0 = snapshot }
-        version.add(1, ordering: .releasing)
-    }
-
-    package func current() -> HostSnapshot { state.withLock { $0 } }
-
-    /// Increases with every publish: readers compare it to skip unchanged snapshots.
-    package var generation: Int { version.load(ordering: .acquiring) }
 }

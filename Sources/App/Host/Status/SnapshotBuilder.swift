@@ -41,11 +41,16 @@ package final class SnapshotBuilder: Sendable {
     private let publisher: SnapshotPublisher
     private let queue = DispatchQueue(label: "remotion.snapshot")
     private let pending = Mutex<SnapshotInputs?>(nil)
+    private let submitted = Atomic<Int>(0)
 
     package init(publisher: SnapshotPublisher) { self.publisher = publisher }
 
+    /// How many inputs were handed over so far (each one built, unless a newer replaced it).
+    package var submissions: Int { submitted.load(ordering: .relaxed) }
+
     /// Called on the host's loop: hands the inputs over and returns at once.
     package func submit(_ inputs: SnapshotInputs) {
+        submitted.add(1, ordering: .relaxed)
         let wasIdle = pending.withLock { slot in
             defer { slot = inputs }
             return slot == nil
@@ -59,6 +64,13 @@ package final class SnapshotBuilder: Sendable {
 
     /// Waits until everything submitted so far is published (tests, shutdown).
     package func drain() { queue.sync {} }
+
+    /// Returns once everything submitted before the call is published, without holding a
+    /// thread (a reader that arrived waits for its snapshot so): the queue is serial, and
+    /// the inputs submitted last are built by a block queued before this one.
+    package func published() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in queue.async { done.resume() } }
+    }
 }
 
 extension HostSnapshot {
