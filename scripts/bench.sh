@@ -15,6 +15,8 @@
 #          MODES ("floor plain noise"; "base" is plain served by $BASE_BIN, another build,
 #          for a before and after in one run)  HOST_FLAGS (extra flags for the host)
 #          CORE_PACKETS (200000; 0 skips the in-process core benchmark)
+#          COUNT_ALLOCS=1: each host runs with e2e/bench/malloc-count.c preloaded; the table
+#          adds its allocations (start to stop) and their number per datagram delivered
 #          SMOKE=1: fail unless every run opened its sessions and delivered (CI; no timing)
 set -euo pipefail
 cd "$(dirname "$0")/.."

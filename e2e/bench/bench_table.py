@@ -1,7 +1,8 @@
 """Turns scripts/bench.sh's result lines into the markdown table of docs/BENCHMARKS.md.
 
 A line: MODE SESSIONS RATE opened A of N sent P seconds T send_errors E disconnects D
-receiver_cpu_ns C kernel_drops K stop: <the receiver's last line>
+receiver_cpu_ns C kernel_drops K [allocs M] stop: <the receiver's last line>
+(allocs: COUNT_ALLOCS=1, the host's allocations over its whole run, start to stop)
 """
 import re
 import sys
@@ -18,7 +19,7 @@ def parse(line):
     r = dict(mode=mode, n=int(n), rate=float(rate), opened=field(line, "opened"),
              sent=field(line, "sent"), seconds=field(line, "seconds", float, 1.0),
              send_errors=field(line, "send_errors"), cpu_ns=field(line, "receiver_cpu_ns"),
-             kdrops=field(line, "kernel_drops"))
+             kdrops=field(line, "kernel_drops"), allocs=field(line.split(" stop: ")[0], "allocs", default=None))
     if mode == "floor":
         r["delivered"] = field(stop, "packets")
         r["pdrops"], r["p50"], r["p99"], r["self_kdrops"] = None, None, None, None
@@ -62,6 +63,11 @@ def main(path):
             name = {"floor": "floor (C, recvmmsg)", "base": "host plain, BASE_BIN", "plain": "host plain", "noise": "host Noise IK"}[mode]
             print(f"| {label} | {name} | {r['opened']} | {r['pps']:,.0f} | {r['us']:.2f} µs | {ratio} | {kd} | {pd} | {lat} |")
     print()
+    for r in rows:
+        if r["allocs"] is not None:
+            label = f"{r['n']} × {int(r['rate'])} Hz" if r["rate"] > 0 else f"{r['n']} × flat out"
+            print(f"- {label}, {r['mode']}: {r['allocs']:,} allocations in the host's run (start to stop, "
+                  f"{r['seconds']:g} s streaming): {r['allocs'] / max(1, r['delivered']):.2f} per datagram delivered")
     for key in loads:
         group = {r["mode"]: r for r in rows if (r["n"], r["rate"]) == key}
         if "plain" in group and "noise" in group and group["plain"]["us"] > 0:

@@ -2,10 +2,16 @@
 // with LD_PRELOAD, it forwards to glibc's allocator and counts every malloc, calloc,
 // realloc and posix_memalign/aligned_alloc; the benchmark reads the count through
 // remotion_malloc_count() (found with dlsym, so the benchmark runs without it too).
+// A process that cannot read it (the host under scripts/bench.sh's COUNT_ALLOCS=1) gets
+// MALLOC_COUNT_FILE=PREFIX: at its exit the count is written to PREFIX.PID (one file per
+// process, so a child that inherits the preload cannot overwrite its parent's count).
 //   cc -O2 -shared -fPIC -o malloc-count.so e2e/bench/malloc-count.c
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
@@ -30,3 +36,15 @@ int posix_memalign(void **out, size_t a, size_t n) {
     return 0;
 }
 void free(void *p) { __libc_free(p); }
+
+__attribute__((destructor)) static void write_count_at_exit(void) {
+    const char *prefix = getenv("MALLOC_COUNT_FILE");
+    if (!prefix) return;
+    unsigned long n = remotion_malloc_count();   // before the writing below allocates
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s.%ld", prefix, (long)getpid()) >= (int)sizeof path) return;
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f, "%lu\n", n);
+    fclose(f);
+}

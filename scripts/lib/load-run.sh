@@ -5,6 +5,8 @@
 #   rcvbuf   the floor's receive buffer   pids     an array the caller's EXIT trap stops
 #   floor    the compiled e2e/bench/floor-recv (only for mode floor)
 #   HOST_FLAGS (optional)  more flags for the host
+#   COUNT_ALLOCS=1 (optional) the host runs with $work/malloc-count.so preloaded (bench.sh
+#            compiles it) and the line gets "allocs N": every allocation of its run, start to stop
 #
 #   run_receiver MODE SESSIONS RATE   -> one result line on stdout:
 #     MODE SESSIONS RATE <remotion-load's line> stop: <the receiver's last line>
@@ -39,14 +41,18 @@ run_receiver() { # mode sessions rate -> one result line
     local rbin=$bin
     [[ $mode == plain || $mode == base ]] && flags+=(--insecure)
     [[ $mode == base ]] && rbin=${BASE_BIN:?mode base needs BASE_BIN, a remotion binary}
-    rm -f "$work/ready.json"
-    "$rbin" host "${flags[@]}" --ready-file "$work/ready.json" >/dev/null 2>"$work/host.err" & rpid=$!; pids+=($rpid)
+    rm -f "$work/ready.json" "$work"/allocs.*
+    local preload=()
+    [[ -n ${COUNT_ALLOCS:-} ]] && preload=(env LD_PRELOAD="$work/malloc-count.so" MALLOC_COUNT_FILE="$work/allocs")
+    "${preload[@]}" "$rbin" host "${flags[@]}" --ready-file "$work/ready.json" >/dev/null 2>"$work/host.err" & rpid=$!; pids+=($rpid)
     wait_ready "$work/ready.json" "$rpid" 60 || { cat "$work/host.err" >&2; return 1; }
     port=$(ready_value "$work/ready.json" udpPort)
     local lmode=plain; [[ $mode == noise ]] && lmode=noise
     out=$("$load" --port "$port" --sessions "$n" --rate "$rate" --seconds "$seconds" --mode "$lmode" \
           --data-dir "$work/c" --receiver-pid "$rpid")
     kill -INT "$rpid"; wait "$rpid" || true
-    echo "$mode $n $rate $out stop: $(grep 'stopped after' "$work/host.err")"
+    local allocs=""
+    [[ -n ${COUNT_ALLOCS:-} ]] && allocs=" allocs $(cat "$work/allocs.$rpid" 2>/dev/null || echo -1)"
+    echo "$mode $n $rate $out$allocs stop: $(grep 'stopped after' "$work/host.err")"
   fi
 }
