@@ -62,7 +62,8 @@ package struct HostDaemon: Sendable {
         if let calibrationNote { logger.warning("\(calibrationNote)") }
         let makeSink: @Sendable () throws -> HostPipeline = {
             let made = try InjectorFactory.make(choice, environment: environment, output: options.injection.output,
-                                                log: InjectionLogOutput(write: console.injected))
+                                                log: InjectionLogOutput(write: console.injected),
+                                                dataDirectory: options.dataDirectory.path)
             let pipeline = HostPipeline(injector: Injector(backend: made.backend), profile: profile, logger: logger,
                                         injectorReason: made.reason, publisher: publisher)
             pipeline.identity = (name: instanceName, listen: "")

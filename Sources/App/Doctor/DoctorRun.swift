@@ -86,12 +86,15 @@ package enum DoctorRun {
         let uinput = DoctorProbes.access("/dev/uinput")
         let compositor = InjectorFactory.compositorFacts(o.environment)
         let facts = InjectorFacts(environment: o.environment, uinput: uinput, platform: InjectorFactory.platform,
-                                  compositor: compositor, libei: InjectorFactory.libeiLibrary())
+                                  compositor: compositor, libei: InjectorFactory.libeiLibrary(),
+                                  portal: InjectorFactory.portalFacts(o.environment))
         if let compositor {
             lines.append(DoctorChecks.compositor(compositor))
             if let laser = DoctorChecks.laser(compositor) { lines.append(laser) }
         }
         if let libei = DoctorChecks.libei(facts) { lines.append(libei) }
+        let tokens = PortalTokenStore(directory: o.dataDirectory.path)
+        if let portal = DoctorChecks.portal(facts, tokenStored: tokens.hasToken, tokenPath: tokens.path) { lines.append(portal) }
         lines.append(DoctorChecks.injector(o.inject, facts))
         lines.append(DoctorChecks.uinput(uinput, needed: InjectorSelection.decide(o.inject, facts).backend == .uinput))
         lines.append(DoctorChecks.uhid(DoctorProbes.access("/dev/uhid"), gamepad: o.gamepad,

@@ -24,24 +24,96 @@ package enum InjectorFactory {
     package static let echoVariable = "REMOTION_ECHO_INJECTED"
 
     /// Opens the backend. Throws `InjectionError` with a message saying what to fix.
+    /// `dataDirectory`: where the RemoteDesktop portal's restore token is kept (nil: `auto`
+    /// does not ask the portal, and `--inject libei` asks it without keeping a token).
     package static func make(_ choice: InjectorChoice, environment: [String: String],
                             screen: ScreenGeometry = ScreenGeometry(width: 1920, height: 1080),
                             output: String? = nil,
-                            log: InjectionLogOutput = InjectionLogOutput()) throws(InjectionError) -> Made {
+                            log: InjectionLogOutput = InjectionLogOutput(),
+                            dataDirectory: String? = nil) throws(InjectionError) -> Made {
         let compositor = choice == .auto ? compositorFacts(environment) : nil
         var facts = InjectorFacts(environment: environment, uinput: uinputAccess(), platform: platform,
                                   compositor: compositor)
         if choice == .auto, facts.eisSocket != nil { facts.libei = libeiLibrary() }
-        let decision = InjectorSelection.decide(choice, facts)
+        if choice == .auto, facts.eisSocket == nil, facts.eisDesktop != nil, dataDirectory != nil {
+            facts.libei = libeiLibrary()
+            if facts.libei?.problem == nil { facts.portal = portalFacts(environment) }
+        }
+        var decision = InjectorSelection.decide(choice, facts)
         if let fix = decision.fix {
             throw InjectionError(.unavailable, backend: decision.backend.rawValue, fix)
         }
-        var backend = try open(decision.backend, environment: environment, screen: screen, output: output, log: log)
+        var backend: any InjectorBackend
+        var portalNote = ""
+        if decision.backend == .libei, facts.eisSocket == nil {
+            switch openThroughPortal(environment: environment, dataDirectory: dataDirectory) {
+            case .success(let (made, note)):
+                backend = made
+                portalNote = "; \(note)"
+            case .failure(let failure) where choice == .auto:
+                decision = InjectorSelection.afterPortalFailure(facts, why: failure.message)
+                if let fix = decision.fix { throw InjectionError(.unavailable, backend: decision.backend.rawValue, fix) }
+                backend = try open(decision.backend, environment: environment, screen: screen, output: output, log: log)
+            case .failure(let failure):
+                throw failure
+            }
+        } else {
+            backend = try open(decision.backend, environment: environment, screen: screen, output: output, log: log)
+        }
         if environment[echoVariable] == "1", decision.backend != .log {
             backend = EchoingBackend(backend, sink: log.line, flush: log.flush)
         }
-        let reason = decision.reason + (decision.warning.map { "; \($0)" } ?? "")
+        let reason = decision.reason + portalNote + (decision.warning.map { "; \($0)" } ?? "")
         return Made(backend: backend, reason: reason)
+    }
+
+    /// The RemoteDesktop portal as the session bus shows it (nil off Linux).
+    package static func portalFacts(_ environment: [String: String]) -> PortalFacts? {
+        #if os(Linux)
+        RemoteDesktopPortal.facts(environment: environment)
+        #else
+        nil
+        #endif
+    }
+
+    /// libei on a socket from the RemoteDesktop portal, with the stored restore token (the
+    /// person is asked once; the portal's new token replaces it). The injector and one clause
+    /// on how it went, or the portal's one line.
+    private static func openThroughPortal(environment: [String: String], dataDirectory: String?) -> Result<(any InjectorBackend, String), InjectionError> {
+        #if os(Linux)
+        // No consent asked for an injector that cannot open.
+        if let problem = LibeiBackend.libraryProblem() { return .failure(InjectionError(.unavailable, backend: "libei", problem)) }
+        let store = dataDirectory.map { PortalTokenStore(directory: $0) }
+        let run = RemoteDesktopPortal.connect(environment: environment, storedToken: store?.load())
+        var notes: [String] = []
+        if let store, let problem = store.apply(run.outcome.token) { notes.append(problem) }
+        if run.ignoredResponses > 0 {
+            notes.append("\(run.ignoredResponses) Response signal(s) not from the portal on the awaited path ignored")
+        }
+        guard let socket = run.socket else {
+            let failure = run.outcome.failure ?? .callFailed(step: "ConnectToEIS", message: "no socket")
+            var line = failure.line
+            if run.outcome.usedStoredToken, case .drop = run.outcome.token { line += "; the stored permission was dropped" }
+            if !notes.isEmpty { line += " (\(notes.joined(separator: "; ")))" }
+            return .failure(InjectionError(.unavailable, backend: "libei", line))
+        }
+        let how = run.outcome.usedStoredToken ? "the portal's permission stored at the last start was used"
+            : "the desktop asked for permission"
+        let kept: String
+        switch run.outcome.token {
+        case .store: kept = store.map { "remembered in \($0.path)" } ?? "not remembered (no data directory)"
+        case .drop, .keep: kept = "not remembered: the desktop asks again next time"
+        }
+        notes.insert("the RemoteDesktop portal handed the EIS socket (\(how); \(kept))", at: 0)
+        do throws(InjectionError) {
+            return .success((try LibeiBackend(source: .descriptor(socket.fd), portal: socket.portal), notes.joined(separator: "; ")))
+        } catch {
+            return .failure(error)
+        }
+        #else
+        _ = (environment, dataDirectory)
+        return .failure(InjectionError(.unavailable, backend: "libei", "libei injection exists on Linux only"))
+        #endif
     }
 
     private static func open(_ backend: InjectorChoice, environment: [String: String], screen: ScreenGeometry,
@@ -116,7 +188,7 @@ package enum InjectorFactory {
         }
         if let path = environment["LIBEI_SOCKET"], !path.isEmpty { return .socket(path) }
         throw InjectionError(.unavailable, backend: "libei",
-                             "no EIS socket: start the host with \(eisDescriptorVariable) (a socket from the RemoteDesktop portal's ConnectToEIS) or LIBEI_SOCKET; the portal's consent is not asked by the host yet (docs/INJECTION.md, \"libei\")")
+                             "no EIS socket: start the host with \(eisDescriptorVariable) (a socket from the RemoteDesktop portal's ConnectToEIS) or LIBEI_SOCKET (docs/INJECTION.md, \"libei\")")
     }
 
     private static func isSocket(_ fd: Int32) -> Bool {

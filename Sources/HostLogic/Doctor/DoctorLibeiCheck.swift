@@ -14,6 +14,10 @@ extension DoctorChecks {
         case (let problem?, let eis?):
             return DoctorLine("libei", .warn, "an EIS socket is handed (\(eis)) but \(problem): --inject auto does not use it",
                               fix: "install libei (the libei1 package on Debian 13 and Ubuntu 24.04)", details: details)
+        case (nil, nil) where facts.portalReady:
+            return DoctorLine("libei", .pass,
+                              "\(soname) loads; no EIS socket is handed: --inject auto asks the RemoteDesktop portal for one (the portal line)",
+                              details: details)
         case (nil, nil) where facts.eisDesktop != nil:
             return DoctorLine("libei", .warn,
                               "\(soname) loads but no EIS socket is handed to the host, so \(facts.eisDesktop!) on Wayland is reached through uinput",
@@ -34,4 +38,29 @@ extension DoctorChecks {
     /// What to do on GNOME or KDE on Wayland when libei is there but no socket is handed.
     static let eisFix = "start the host with \(InjectorFacts.eisDescriptorVariable)=N (a socket from the RemoteDesktop portal's ConnectToEIS) "
         + "or LIBEI_SOCKET=PATH, or use uinput (the uinput line says how); docs/INJECTION.md, \"libei\""
+}
+
+extension DoctorChecks {
+    /// Whether the session bus has a RemoteDesktop portal that hands EIS sockets (version 2+,
+    /// ConnectToEIS) and whether its restore token is stored (the next start asks nobody).
+    /// Nil when the portal was not asked (not Linux). A `!` only on GNOME or KDE on Wayland,
+    /// where the portal is the way in.
+    package static func portal(_ facts: InjectorFacts, tokenStored: Bool, tokenPath: String) -> DoctorLine? {
+        guard let portal = facts.portal else { return nil }
+        var details = ["version": portal.version.map(String.init) ?? "", "token": tokenStored ? tokenPath : ""]
+        if let problem = portal.problem { details["problem"] = problem }
+        let token = tokenStored ? "its permission is stored (\(tokenPath)): the next start asks nobody"
+            : "no permission is stored: the first start shows the desktop's dialog once"
+        if portal.connectsToEIS {
+            return DoctorLine("portal", .pass, "\(portal.summary) (ConnectToEIS); \(token)", details: details)
+        }
+        let why = portal.version == nil ? portal.summary : "\(portal.summary), and an EIS socket needs version 2"
+        guard let desktop = facts.eisDesktop else {
+            return DoctorLine("portal", .pass, "\(why) (only GNOME and KDE on Wayland use it)", details: details)
+        }
+        return DoctorLine("portal", .warn, "\(why), so \(desktop) on Wayland is reached through uinput",
+                          fix: "install xdg-desktop-portal 1.18+ with the desktop's backend (GNOME 46+, Plasma 6.1+), "
+                              + "or use uinput (the uinput line says how); docs/INJECTION.md, \"The RemoteDesktop portal\"",
+                          details: details)
+    }
 }

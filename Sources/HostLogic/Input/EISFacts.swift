@@ -38,4 +38,31 @@ extension InjectorFacts {
 
     /// libei can be used by `auto`: a socket is handed and the library loads.
     var libeiReady: Bool { eisSocket != nil && libei != nil && libei?.problem == nil }
+
+    /// `auto` may ask the RemoteDesktop portal for a socket: none is handed, GNOME or KDE on
+    /// Wayland, libei loads and the portal's RemoteDesktop is version 2 or later.
+    var portalReady: Bool {
+        eisSocket == nil && eisDesktop != nil && libei != nil && libei?.problem == nil && portal?.connectsToEIS == true
+    }
+}
+
+/// What the session bus says of the RemoteDesktop portal (asked by the executable).
+package struct PortalFacts: Sendable, Hashable {
+    /// The RemoteDesktop interface's version; nil when there is no portal (`problem` says why).
+    package var version: UInt32?
+    package var problem: String?
+
+    package init(version: UInt32?, problem: String?) {
+        self.version = version
+        self.problem = problem
+    }
+
+    /// Version 2 or later: ConnectToEIS and persist_mode.
+    package var connectsToEIS: Bool { (version ?? 0) >= PortalRemoteDesktopFlow.minimumVersion }
+
+    /// One clause: the portal as found.
+    package var summary: String {
+        if let version { return "the RemoteDesktop portal is version \(version)" }
+        return "no RemoteDesktop portal (\(problem ?? "not asked"))"
+    }
 }

@@ -56,16 +56,21 @@ package struct InjectorFacts: Sendable, Hashable {
     package var platform: InjectorPlatform
     /// The compositor at WAYLAND_DISPLAY, asked (nil: not asked, or no WAYLAND_DISPLAY).
     package var compositor: CompositorFacts?
-    /// Whether libei loads here (nil: not asked; `auto` asks only when an EIS socket is handed).
+    /// Whether libei loads here (nil: not asked; `auto` asks only when an EIS socket is handed,
+    /// or on GNOME or KDE on Wayland).
     package var libei: LibeiLibrary?
+    /// The RemoteDesktop portal (nil: not asked; `auto` asks on GNOME or KDE on Wayland
+    /// without a handed socket when libei loads).
+    package var portal: PortalFacts?
 
     package init(environment: [String: String], uinput: UInputAccess, platform: InjectorPlatform,
-                 compositor: CompositorFacts? = nil, libei: LibeiLibrary? = nil) {
+                 compositor: CompositorFacts? = nil, libei: LibeiLibrary? = nil, portal: PortalFacts? = nil) {
         self.environment = environment
         self.uinput = uinput
         self.platform = platform
         self.compositor = compositor
         self.libei = libei
+        self.portal = portal
     }
 
     /// A Wayland session: XDG_SESSION_TYPE=wayland, or WAYLAND_DISPLAY set. (GNOME and KDE
@@ -104,7 +109,8 @@ package struct InjectorDecision: Sendable, Hashable {
 
 package enum InjectorSelection {
     /// `auto` on Linux: libei when an EIS socket is handed to the host (REMOTION_EIS_FD or
-    /// LIBEI_SOCKET) and libei.so.1 loads; else on a Wayland session the compositor's virtual pointer and keyboard
+    /// LIBEI_SOCKET) and libei.so.1 loads, or on GNOME or KDE on Wayland when libei loads and the
+    /// RemoteDesktop portal (version 2+) can hand one (`afterPortalFailure` when it did not); else on a Wayland session the compositor's virtual pointer and keyboard
     /// when it offers them (wlroots: no root), else uinput (XTest would move only the
     /// XWayland pointer); elsewhere uinput when writable, else XTest when DISPLAY is set,
     /// else the log backend. macOS: CGEvent. A named backend is taken as asked, with a
@@ -139,7 +145,23 @@ package enum InjectorSelection {
             d.reason += " (an EIS socket is handed, \(eis), but \(why))"
             return d
         }
+        if facts.platform == .linux, facts.portalReady, let desktop = facts.eisDesktop, let portal = facts.portal {
+            return InjectorDecision(backend: .libei,
+                                    reason: "auto: \(desktop) on Wayland, \(LibeiLibrary.soname) loads and \(portal.summary): "
+                                        + "an EIS socket from the portal (allowed once, then remembered)")
+        }
         return withoutLibei(facts)
+    }
+
+    /// `auto` after the RemoteDesktop portal gave no socket (`why`, its one line): the choice
+    /// without libei, saying why not.
+    package static func afterPortalFailure(_ facts: InjectorFacts, why: String) -> InjectorDecision {
+        var d = withoutLibei(facts)
+        let clause = "the RemoteDesktop portal gave no EIS socket: \(why)"
+        d.reason += " (\(clause))"
+        // No way in after it: the portal's line first, then what else would do.
+        d.fix = d.fix.map { "\(clause); and \($0)" }
+        return d
     }
 
     private static func withoutLibei(_ facts: InjectorFacts) -> InjectorDecision {

@@ -32,10 +32,18 @@ package final class LibeiBackend: InjectorBackend, TextTypingBackend {
     static let keyLeftShift: UInt32 = 42
     static let openMilliseconds: Int32 = 5000
 
-    package init(source: LibeiSource) throws(InjectionError) {
+    /// The RemoteDesktop portal whose session handed the socket: kept while the host injects
+    /// (the session ends with its connection), closed with the injector.
+    private let portal: RemoteDesktopPortal?
+
+    /// `portal`: the portal whose session handed `source` (kept open until `close()`).
+    package init(source: LibeiSource, portal: RemoteDesktopPortal? = nil) throws(InjectionError) {
         self.source = source
+        self.portal = portal
         switch Self.open(source) {
-        case .failure(let f): throw InjectionError(.unavailable, backend: name, f.why)
+        case .failure(let f):
+            portal?.close()
+            throw InjectionError(.unavailable, backend: name, f.why)
         case .success(let c): connection = c; regions = Self.regions(c)
         }
     }
@@ -171,6 +179,7 @@ package final class LibeiBackend: InjectorBackend, TextTypingBackend {
         closed = true
         re_close(connection)
         connection = nil
+        portal?.close()
     }
 }
 #endif
