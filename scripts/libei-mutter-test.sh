@@ -62,8 +62,8 @@ inroot() {
     "$root" chroot "${spec[@]}" "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/home/tester LANG=C.UTF-8 "$@"
 }
 stage=$root/tmp/stage
-mkdir -p "$stage/probe" "$stage/host"
-cp e2e/libei/ei_probe.c e2e/libei/mutter_eis.py e2e/libei/mutter_stage.sh e2e/wayland/wl_witness.c "$stage/"
+mkdir -p "$stage/probe" "$stage/host" "$stage/portal"
+cp e2e/libei/ei_probe.c e2e/libei/mutter_eis.py e2e/libei/mutter_stage.sh e2e/libei/portal_stand_in.py e2e/wayland/wl_witness.c "$stage/"
 cat >"$stage/probe/commands" <<'COMMANDS'
 move 100 200
 sync
@@ -86,7 +86,7 @@ inroot sh -c 'cd /tmp/stage && x=/usr/share/wayland-protocols/stable/xdg-shell/x
     wayland-scanner client-header $x xdg-shell-client-protocol.h && wayland-scanner private-code $x xdg-shell-protocol.c &&
     cc -Wall -Wextra -Werror -O1 -I. -o wl-witness wl_witness.c xdg-shell-protocol.c $(pkg-config --cflags --libs wayland-client xkbcommon) &&
     cc -Wall -Wextra -Werror -O1 -o ei-probe ei_probe.c $(pkg-config --cflags --libs libei-1.0) &&
-    for m in probe host; do cp wl-witness $m/; done && cp ei-probe probe/ &&
+    for m in probe host portal; do cp wl-witness $m/; done && cp ei-probe probe/ &&
     useradd -m tester && chown -R tester: /tmp/stage' >"$work/build.log" 2>&1 ||
   { tail -5 "$work/build.log"; fail "the witness or the EIS client does not build in the root"; }
 echo "$name: mutter $(inroot mutter --version | awk '{print $2}'), libei $(inroot pkg-config --modversion libei-1.0)"
@@ -99,11 +99,14 @@ run_mode probe
 # from /opt/swift, mounted read-only at the same path by inroot.
 bin=${REMOTION_BIN:-.build/debug/remotion}
 if [[ -x $bin && -d /opt/swift ]]; then
-  cp "$bin" "$stage/host/remotion"
-  # Its resource bundle (the phone's page) beside it, where a moved binary looks for it.
-  for b in "$(dirname "$bin")"/*.resources; do [[ -d $b ]] && cp -r "$b" "$stage/host/"; done
-  inroot chown -R tester: /tmp/stage/host
+  for m in host portal; do
+    cp "$bin" "$stage/$m/remotion"
+    # Its resource bundle (the phone's page) beside it, where a moved binary looks for it.
+    for b in "$(dirname "$bin")"/*.resources; do [[ -d $b ]] && cp -r "$b" "$stage/$m/"; done
+  done
+  inroot chown -R tester: /tmp/stage/host /tmp/stage/portal
   run_mode host
+  run_mode portal
 fi
 
 passed=0 failed=0
@@ -137,13 +140,45 @@ if [[ -f $h/remotion ]]; then
     bash -c "test \"\$(grep -c 'libei injector: the compositor ended the EIS connection' '$h/host.err')\" -eq 1 && ! grep -q 'failed to send message' '$h/host.err'"
   check "... the host keeps running, then stops on SIGTERM (exit 0)" \
     bash -c "grep -q '^alive' '$h/host.alive' && grep -q '^host exit 0' '$h/host.alive'"
+  # The RemoteDesktop portal (a stand-in for xdg-desktop-portal-gnome over mutter's API:
+  # e2e/libei/portal_stand_in.py; the real one's dialog needs GNOME Shell).
+  p=$stage/portal
+  # The tokens the portal issued, in order (its log), and what the host had stored after each start.
+  t1=$(sed -n 's/^issued restore token //p' "$p/portal.log" 2>/dev/null | sed -n 1p)
+  t2=$(sed -n 's/^issued restore token //p' "$p/portal.log" 2>/dev/null | sed -n 2p)
+  check "portal, first start: SelectDevices without a token (keyboard|pointer, persist_mode 2), then Start asks the person" \
+    bash -c "sed -n '/^select-devices/p' '$p/portal.log' | head -1 | grep -qx 'select-devices types=3 persist_mode=2 restore_token=none' &&
+             grep -q '^start asked the person: allow' '$p/portal.log'"
+  check "... auto picks libei through the portal and says so in one line" \
+    bash -c "test \"\$(cat '$p/host.first.out' '$p/host.first.err' | grep -c 'injecting with auto: GNOME on Wayland.*the RemoteDesktop portal handed the EIS socket (the desktop asked for permission; remembered in')\" -eq 1"
+  check "... the token the portal issued is stored, mode 600" \
+    bash -c "test -n '$t1' && test \"\$(cat '$p/token.first')\" = '$t1' && test \"\$(cat '$p/token.first.mode')\" = 600"
+  check "... the witness sees the host move the pointer (20+ motions) and click" \
+    bash -c "test \$(grep -c '^motion ' '$p/witness.first.log') -ge 20 && grep -q '^button 272 1' '$p/witness.first.log' && grep -q '^button 272 0' '$p/witness.first.log'"
+  check "portal, second start: SelectDevices passes the stored token and Start answers without asking" \
+    bash -c "sed -n '/^select-devices/p' '$p/portal.log' | sed -n 2p | grep -qx 'select-devices types=3 persist_mode=2 restore_token=$t1' &&
+             grep '^start ' '$p/portal.log' | sed -n 2p | grep -q '^start honoured the restore token: no dialog'"
+  check "... a forged Response (code 1) from another sender on the host's Request path came first and was ignored" \
+    bash -c "grep -q '^forged Response 1 from :' '$p/portal.log' &&
+             grep -q 'permission stored at the last start was used.*1 Response signal(s) not from the portal on the awaited path ignored' '$p/host.second.out' '$p/host.second.err'"
+  check "... the new token replaces the spent one, and the host injects (20+ motions, a click)" \
+    bash -c "test -n '$t2' && test \"\$(cat '$p/token.second')\" = '$t2' && test '$t1' != '$t2' &&
+             test \$(grep -c '^motion ' '$p/witness.second.log') -ge 20 && grep -q '^button 272 0' '$p/witness.second.log'"
+  check "portal, refused: the permission revoked, the person declines: one line says what to do, the token is dropped" \
+    bash -c "grep -q '^start asked the person: deny' '$p/portal.log' && test ! -e '$p/token.refused' &&
+             test \"\$(grep -c 'remote control was not allowed in the desktop.s dialog: start the host again and allow it' '$p/host.refused.err')\" -eq 1"
+  check "... no injection, and the host stops with exit 1 (auto's fallback, uinput, is missing in this root)" \
+    bash -c "grep -q '^host exit 1' '$p/host.refused.out' && ! grep -q '^motion ' '$p/witness.refused.log'"
+  check "... each host's portal session ended when it left the bus" \
+    test "$(grep -c '^session of .* ended: it left the bus' "$p/portal.log")" -eq 3
 else
   echo "$name: no host binary ($bin) or no /opt/swift: the host's part was not run"
   failed=$((failed + 1))
 fi
 if (( failed > 0 )); then
-  for f in probe.log host.log; do echo "--- $f"; tail -8 "$work/$f"; done
-  for f in probe/probe.out probe/probe.err probe/witness.log probe/drop.out host/host.err host/client.err host/client2.err host/mutter.log; do
+  for f in probe.log host.log portal.log; do echo "--- $f"; tail -8 "$work/$f"; done
+  for f in probe/probe.out probe/probe.err probe/witness.log probe/drop.out host/host.err host/client.err host/client2.err host/mutter.log \
+      portal/portal.log portal/portal.err portal/host.first.err portal/host.second.err portal/host.refused.err portal/host.refused.out; do
     echo "--- $f"; tail -12 "$stage/$f" 2>/dev/null; done
 fi
 echo "$passed passed, $failed failed"

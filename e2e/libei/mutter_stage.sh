@@ -6,7 +6,7 @@
 # host: the host itself injects through that API's EIS socket (below).
 # Everything lands in WORK (mutter.log, witness.log, ...); scripts/libei-mutter-test.sh
 # reads the logs and decides.
-#   mutter_stage.sh WORK probe|host
+#   mutter_stage.sh WORK probe|host|portal
 set -u
 work=$1 mode=$2 here=$(dirname "$0")
 export XDG_RUNTIME_DIR=$work/run
@@ -74,6 +74,61 @@ if [ "$mode" = host ]; then
     hostpid=$(cat /proc/$host/task/$host/children 2>/dev/null | awk '{print $1}')
     if [ -n "$hostpid" ] && kill -0 "$hostpid" 2>/dev/null; then echo "alive" >"$work/host.alive"; kill -TERM "$hostpid"; fi
     wait "$host"; echo "host exit $?" >>"$work/host.alive"
+    exit 0
+fi
+# MODE portal: the host asks the RemoteDesktop portal for its EIS socket (GNOME on Wayland,
+# `--inject auto`, no socket handed). The portal is portal_stand_in.py, standing in for
+# xdg-desktop-portal-gnome (whose consent dialog needs GNOME Shell) over mutter's own API;
+# its "dialog" answers from portal.consent. Four starts of the host, each fed a circle and A:
+#   first   no token stored: Start asks (allow), the token is stored, the host injects
+#   second  the stored token: the portal answers without asking; a forged Response (code 1,
+#           another sender) comes first and must be ignored; the host injects
+#   refused the permission revoked and the person declines: one line, no injection, exit 1
+#           (auto falls back, and this root has no uinput)
+# Each start's witness lines go to witness.NAME.log, its output to host.NAME.{out,err}.
+if [ "$mode" = portal ]; then
+    r=$work/remotion
+    "$r" pair --listen --yes --bind 127.0.0.1 --port 0 --window 60 >"$work/pair.out" 2>"$work/pair.err" &
+    listener=$!
+    code=""
+    for _ in $(seq 400); do code=$(grep -m1 '^remotion-pair:' "$work/pair.out"); [ -n "$code" ] && break; sleep 0.05; done
+    "$r" pair "$code" --name portal-stage --data-dir "$work/client-keys" >/dev/null 2>"$work/pair-client.err"
+    wait "$listener"
+    echo allow >"$work/portal.consent"
+    python3 "$here/portal_stand_in.py" "$work" >"$work/portal.out" 2>"$work/portal.err" &
+    portal=$!
+    trap 'kill $portal 2>/dev/null; stop' EXIT
+    timeout 30 gdbus wait --session --timeout 30 org.freedesktop.portal.Desktop || { echo "no portal name"; exit 1; }
+    run_host() { # NAME
+        before=$(wc -l <"$work/witness.log")
+        ended=$(grep -c 'ended: it left the bus' "$work/portal.log")
+        XDG_CURRENT_DESKTOP=GNOME XDG_SESSION_TYPE=wayland WAYLAND_DISPLAY=wayland-remotion \
+            "$r" host --bind 127.0.0.1 --port 0 --inject auto --no-discovery --no-dashboard \
+            --ready-file "$work/ready.$1.json" >"$work/host.$1.out" 2>"$work/host.$1.err" &
+        host=$!
+        for _ in $(seq 600); do [ -s "$work/ready.$1.json" ] && break; kill -0 "$host" 2>/dev/null || break; sleep 0.05; done
+        if [ -s "$work/ready.$1.json" ]; then
+            port=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["udpPort"])' "$work/ready.$1.json")
+            "$r" client --host "127.0.0.1:$port" --data-dir "$work/client-keys" --source synthetic:circle \
+                --duration 2 --press A@0.5+0.5 >"$work/client.$1.out" 2>"$work/client.$1.err"
+            echo "client exit $?" >>"$work/client.$1.out"
+            for _ in $(seq 200); do tail -n +$((before + 1)) "$work/witness.log" | grep -q '^button 272 0' && break; sleep 0.05; done
+            kill -TERM "$host"
+        fi
+        wait "$host"; echo "host exit $?" >>"$work/host.$1.out"
+        # Readiness: the portal has seen the host leave the bus (its session ended).
+        for _ in $(seq 200); do [ "$(grep -c 'ended: it left the bus' "$work/portal.log")" -gt "$ended" ] && break; sleep 0.05; done
+        tail -n +$((before + 1)) "$work/witness.log" >"$work/witness.$1.log"
+        cp "$HOME/.local/share/remotion/portal-restore-token" "$work/token.$1" 2>/dev/null
+        stat -c %a "$HOME/.local/share/remotion/portal-restore-token" >"$work/token.$1.mode" 2>/dev/null
+    }
+    run_host first
+    touch "$work/portal.forge"
+    run_host second
+    rm -f "$work/portal.forge"
+    touch "$work/portal.revoke"
+    echo deny >"$work/portal.consent"
+    run_host refused
     exit 0
 fi
 # The compositor going away under a client: mutter is stopped while a second probe waits.
