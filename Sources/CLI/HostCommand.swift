@@ -155,6 +155,7 @@ struct HostCommand: AsyncParsableCommand {
         options.controllers.port = port
         options.injection.choice = inject
         options.injection.output = output ?? loaded.inject.output
+        options.injection.outputFromCommandLine = output != nil
         options.injection.environment = environment
         options.injection.profile = MappingProfile(settings: loaded.settings, buttons: loaded.buttons)
         options.injection.configPath = loaded.path

@@ -301,6 +301,17 @@ def a_profile_write_without_the_token_or_from_another_origin_is_refused():
 
 
 @check
+def the_output_picker_says_a_screen_without_outputs_is_covered_whole():
+    # The demo's injector is a virtual screen: no outputs to choose (docs/INJECTION.md
+    # "Choosing the output"); the picker says so and offers nothing to save.
+    assert api("/api/snapshot")["outputs"] is None
+    note = wait_for(lambda: driver.find_element(By.ID, "output-note").text, "the output picker's note")
+    assert "covers the whole screen" in note, note
+    assert not driver.find_element(By.ID, "output-choice").is_displayed()
+    assert not driver.find_element(By.ID, "output-save").is_displayed()
+
+
+@check
 def screenshot_saved():
     os.makedirs(os.path.dirname(args.screenshot) or ".", exist_ok=True)
     driver.set_window_size(1400, 900)

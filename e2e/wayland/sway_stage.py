@@ -23,9 +23,13 @@ buttons, text as the page sends them). Checks:
      line, the aim spanning the wider layout;
   8. the presenter's laser on each output: while the page holds it, a `grim` shot of that
      output finds the dot's red at the aimed spot and sway's pointer stays put; once the
-     samples stop it fades (the spot is the witness's colour again).
+     samples stop it fades (the spot is the witness's colour again);
+  9. the output chosen in the dashboard (PUT /api/output): refused without the dashboard's
+     token (the pointer stays), with it the next aim lands mid-way on the other output's
+     witness and config.toml says `[inject] output` = it, every other line kept; a host
+     started with --output answers 409.
 Prints 'N passed, N failed'."""
-import argparse, glob, json, os, signal, socket, subprocess, sys, threading, time
+import argparse, glob, json, os, signal, socket, subprocess, sys, threading, time, urllib.error, urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
 import raw_page_client  # noqa: E402
@@ -140,12 +144,13 @@ def lines(path):
 
 
 class Host:
-    def __init__(self, n, output, wayland=SOCKET, config=None):
+    def __init__(self, n, output, wayland=SOCKET, config=None, dashboard=False):
         self.out, self.err = os.path.join(work, f"host{n}.out"), os.path.join(work, f"host{n}.err")
         self.data = os.path.join(work, "data")
         ready = os.path.join(work, f"host{n}.ready")
         args = [a.bin, "host", "--bind", "127.0.0.1", "--port", "0", "--inject", "auto", "--no-discovery",
-                "--no-dashboard", "--web-port", "0", "--no-web-rtc", "--data-dir", self.data, "--pair-at-start",
+                *(["--dashboard-port", "0"] if dashboard else ["--no-dashboard"]),
+                "--web-port", "0", "--no-web-rtc", "--data-dir", self.data, "--pair-at-start",
                 "--ready-file", ready, "--timeout", "30"]
         if output:
             args += ["--output", output]
@@ -193,6 +198,88 @@ def aim(ws, yaw, seq):
 def pointer_at(out):
     pos = [l.split()[1:3] for l in lines(out) if l.startswith(("motion", "enter"))]
     return tuple(float(v) for v in pos[-1]) if pos else None
+
+
+def put_output(host, name, token=True):
+    """PUT /api/output on the host's dashboard, as its page sends it: (status, JSON answer)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["X-Remotion-Token"] = host.ready["dashboardURL"].split("#token=", 1)[1]
+    req = urllib.request.Request(f"http://127.0.0.1:{host.ready['dashboardPort']}/api/output", method="PUT",
+                                 data=json.dumps({"output": name}).encode(), headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def pointer_since(out, n):
+    """The witness's newest pointer position among its lines after the first `n`, or None."""
+    pos = [l.split()[1:3] for l in lines(out)[n:] if l.startswith(("motion", "enter"))]
+    return tuple(float(v) for v in pos[-1]) if pos else None
+
+
+def dashboard_choice(witnesses):
+    """9. The output chosen in the dashboard while the host runs."""
+    conf = os.path.join(work, "config-dashboard.toml")
+    original = '# the desk\n[inject]\noutput = "HEADLESS-1"   # the big one\n\n[mapping]\nsensitivity = 1.0\n'
+    with open(conf, "w") as f:
+        f.write(original)
+    host = Host(5, None, config=conf, dashboard=True)
+    if not host.ready or not host.ready.get("dashboardPort"):
+        check("host 5 starts on sway with its dashboard", False, open(host.err).read()[-800:])
+        finish()
+    snap = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{host.ready['dashboardPort']}/api/snapshot", timeout=10).read())
+    outs = snap.get("outputs") or {}
+    sizes = {o["name"]: (o["width"], o["height"]) for o in outs.get("outputs", [])}
+    check("the dashboard's snapshot lists the outputs (name, size) and the one in use",
+          outs.get("inUse") == "HEADLESS-1" and sizes.get("HEADLESS-1") == (1280, 720) and sizes.get("HEADLESS-2") == (512, 384)
+          and outs.get("commandLine") is False, outs)
+    ws = page(host)
+    S = {"seq": 0}
+
+    def mid_on(name):   # aims straight ahead until that output's witness sees the pointer mid-way (new lines only)
+        w, h = OUTPUTS[name][2:]
+        seen = len(lines(witnesses[name]))
+
+        def step():
+            S["seq"] = aim(ws, 0.0, S["seq"])
+            p = pointer_since(witnesses[name], seen)
+            return p if p and abs(p[0] - w / 2) <= w * 0.02 and abs(p[1] - h / 2) <= h * 0.02 else None
+        return wait_for(step, 5)
+    check("host 5 aims at HEADLESS-1 as config.toml says (its witness, mid-way)", mid_on("HEADLESS-1") is not None)
+    status, answer = put_output(host, "HEADLESS-2", token=False)
+    check("PUT /api/output without the dashboard's token is refused (403)", status == 403, (status, answer))
+    seen = {name: len(lines(out)) for name, out in witnesses.items()}
+    S["seq"] = aim(ws, 0.15, S["seq"])
+    moved = wait_for(lambda: pointer_since(witnesses["HEADLESS-1"], seen["HEADLESS-1"]), 5)
+    check("... the next aim still lands on HEADLESS-1, none on HEADLESS-2, and config.toml is as it was",
+          moved is not None and 0 <= moved[0] < 1280 and pointer_since(witnesses["HEADLESS-2"], seen["HEADLESS-2"]) is None
+          and open(conf).read() == original, (moved, open(conf).read()))
+    status, answer = put_output(host, "HEADLESS-2")
+    check("PUT /api/output with the token switches to HEADLESS-2 (200, in use)",
+          status == 200 and answer.get("inUse") == "HEADLESS-2", (status, answer))
+    said = [l for l in lines(host.err) if 'covers output "HEADLESS-2" now' in l]
+    check("... the host says so in one line", len(said) == 1, lines(host.err)[-3:])
+    at = mid_on("HEADLESS-2")
+    check("... and the next aim lands mid-way on HEADLESS-2 (its witness sees it)", at is not None,
+          pointer_since(witnesses["HEADLESS-2"], 0))
+    check("... and config.toml says [inject] output = \"HEADLESS-2\", every other line kept",
+          open(conf).read() == original.replace('"HEADLESS-1"   #', '"HEADLESS-2"   #'), open(conf).read())
+    status, answer = put_output(host, "DP-9")
+    check("an output sway does not have: 400 with one line listing the outputs",
+          status == 400 and 'no output named "DP-9"' in answer.get("error", "") and "HEADLESS-1 1280x720" in answer["error"]
+          and "\n" not in answer["error"], (status, answer))
+    close(ws); stop(host.proc)
+    fixed = Host(6, "HEADLESS-1", dashboard=True)
+    if not fixed.ready:
+        check("host 6 starts on sway with its dashboard", False, open(fixed.err).read()[-800:])
+        finish()
+    status, answer = put_output(fixed, "HEADLESS-2")
+    check("a host started with --output: the command line decides (409)",
+          status == 409 and "--output HEADLESS-1" in answer.get("error", ""), (status, answer))
+    stop(fixed.proc)
 
 
 def one_output(n, name, witnesses, typed, config=None):
@@ -406,6 +493,7 @@ try:
     check(f"... and aiming straight ahead now aims mid-way across the {width} px layout", mid is not None and width > 1792
           and abs(mid - width / 2) <= width * 0.02, (mid, width))
     close(ws); stop(host.proc)
+    dashboard_choice(witnesses)
 
     # An output the compositor does not have, in config.toml: one line naming the ones it has.
     with open(conf, "w") as f:

@@ -32,11 +32,16 @@ package struct DashboardService: Service {
             guard let configPath else { return }
             try ConfigFile.setMapping(key: key, value: value, path: configPath)
         }
+        let saveOutput: @Sendable (String) throws -> Void = { name in
+            guard let configPath else { return }
+            try ConfigFile.setInjectOutput(name, path: configPath)
+        }
         let bound: Int
         do {
             bound = try await server.start(host: "127.0.0.1", port: port, publisher: publisher,
                                            settings: HostLoopSettingsControl(host: host, save: save, phonePairing: phonePairing,
-                                                                                     profilesPath: configPath, profilesInUse: profilesInUse),
+                                                                                     profilesPath: configPath, profilesInUse: profilesInUse,
+                                                                                     saveOutput: saveOutput),
                                            devices: devices)
         } catch {
             if let addressFile { DashboardAddressFile.removeUnlessServed(addressFile) }
@@ -110,6 +115,28 @@ package enum ConfigFile {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url, options: .atomic)
+    }
+
+    /// Writes `[inject] output = "NAME"` (the dashboard's choice), keeping everything else;
+    /// the error is one line naming the file.
+    package static func setInjectOutput(_ name: String, path: String) throws(ConfigError) {
+        let url = URL(fileURLWithPath: path)
+        let old: String
+        if FileManager.default.fileExists(atPath: path) {
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                throw ConfigError(path: path, line: 0, "cannot read it as UTF-8 text; the output was not saved")
+            }
+            old = text
+        } else {
+            old = ""
+        }
+        let new = try HostConfig.updatingInjectOutput(name, in: old, path: path)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(new.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw ConfigError(path: path, line: 0, "cannot write it (\((error as NSError).localizedDescription)); check the directory's permissions")
+        }
     }
 }
 

@@ -25,6 +25,8 @@ extension HostDaemon {
             package var configPath: String?
             /// The output absolute motion covers (`--output`, wlroots injector); nil: the whole layout.
             package var output: String?
+            /// `output` came from `--output`: the command line decides, the dashboard cannot change it.
+            package var outputFromCommandLine = false
             /// `[[profile]]`: the mapping while an application has the focus (docs/MOTION.md, "Profiles").
             package var profiles = FocusProfiles()
         }

@@ -69,6 +69,7 @@ package struct HostDaemon: Sendable {
             pipeline.identity = (name: instanceName, listen: "")
             pipeline.setProfiles(focusProfiles, now: .zero)   // no controller yet: nothing is decided with the time
             pipeline.typingAllowed = options.web.typing
+            pipeline.outputFromCommandLine = options.injection.outputFromCommandLine
             pipeline.maximumControllers = options.controllers.maximum
             pipeline.calibrations = CalibrationStore(memory: calibrationMemory, directory: calibrationDirectory,
                                                      onError: { logger.warning("\($0)") })

@@ -103,6 +103,7 @@ package final class DashboardServer: Sendable {
         routes.add(to: router)
         DashboardProfileRoutes(settings: settings).add(to: router)
         DashboardDeviceRoutes(devices: devices).add(to: router)
+        DashboardOutputRoute(settings: settings).add(to: router)
         DashboardProofRoute(token: guardian.token, port: guardian.port).add(to: router)
         return (router, routes)
     }

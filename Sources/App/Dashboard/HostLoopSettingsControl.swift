@@ -16,16 +16,31 @@ package struct HostLoopSettingsControl: SettingsControl {
     /// Called once profiles are in force after an edit (the host starts following the focus
     /// then, if it started without any: `FocusWatchTrigger`).
     let profilesInUse: @Sendable () -> Void
+    /// Writes the chosen output as `[inject] output` (off the loop, after the switch).
+    let saveOutput: @Sendable (_ name: String) throws -> Void
 
     package init(host: HostLoop,
                  save: @escaping @Sendable (_ key: String, _ value: String) throws -> Void = { _, _ in },
                  phonePairing: (@Sendable () -> String?)? = nil, profilesPath: String? = nil,
-                 profilesInUse: @escaping @Sendable () -> Void = {}) {
+                 profilesInUse: @escaping @Sendable () -> Void = {},
+                 saveOutput: @escaping @Sendable (_ name: String) throws -> Void = { _ in }) {
         self.host = host
         self.save = save
         self.phonePairing = phonePairing
         self.profilesPath = profilesPath
         self.profilesInUse = profilesInUse
+        self.saveOutput = saveOutput
+    }
+
+    package func chooseOutput(_ name: String) async throws -> OutputChoice {
+        let choice = try await host.onLoop { pipeline, now in
+            let choice = pipeline.chooseOutput(name)
+            if case .chosen = choice { pipeline.publishNow(now: now) }
+            return choice
+        }
+        guard case .chosen = choice else { return choice }
+        do { try saveOutput(name) } catch { throw OutputNotSaved("\(error)") }
+        return choice
     }
 
     package func openPhonePairing() async -> String? { phonePairing?() }

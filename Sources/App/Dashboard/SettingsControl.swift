@@ -25,12 +25,17 @@ package protocol SettingsControl: Sendable {
     /// answers 400 with its line; nothing applied, nothing saved), `ConfigError` when the config
     /// file cannot take them (409); other errors answer 500.
     func setProfiles(_ drafts: [ProfileDraft]) async throws -> FocusProfiles
+    /// Makes `name` the output the pointer covers (PUT /api/output) and saves it as
+    /// `[inject] output`; a save that fails throws after the switch (the dashboard answers 500).
+    func chooseOutput(_ name: String) async throws -> OutputChoice
 }
 
 extension SettingsControl {
     package func openPhonePairing() async -> String? { nil }
     /// A host without pads (tests, hosts that never give one).
     package func setPad(session: String, on: Bool) async throws -> Bool? { nil }
+    /// A host whose injector has no outputs.
+    package func chooseOutput(_ name: String) async throws -> OutputChoice { .noOutputs(injector: "this") }
 }
 
 /// Settings kept in memory: for tests and for hosts without a config file.

@@ -13,6 +13,16 @@ package struct InjectConfig: Sendable, Hashable {
     /// An output name as compositors spell them ("DP-1", "HEADLESS-2", "eDP-1"): at most 63 bytes.
     static let maximumNameBytes = 63
 
+    /// Whether `name` may be an output's name: 1 to 63 bytes, no spaces, no control characters
+    /// (the file's rule, and the dashboard's before it writes the file).
+    package static func isOutputName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maximumNameBytes
+            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }
+    }
+
+    /// What a name that breaks `isOutputName` is told.
+    package static let nameRule = "[inject] output must be a quoted output name such as \"DP-1\" (`remotion doctor` lists them)"
+
     static func parse(_ entries: [TOMLSubset.Entry], path: String) throws(ConfigError) -> InjectConfig {
         var config = InjectConfig()
         for entry in entries {
@@ -20,10 +30,8 @@ package struct InjectConfig: Sendable, Hashable {
                 throw ConfigError(path: path, line: entry.line,
                                   "[inject] has no key \(EchoedValue.quoted(entry.key)); its keys are \(keys.joined(separator: ", "))")
             }
-            guard entry.kind == .string, !entry.value.isEmpty, entry.value.utf8.count <= maximumNameBytes,
-                  entry.value.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }) else {
-                throw ConfigError(path: path, line: entry.line,
-                                  "[inject] output must be a quoted output name such as \"DP-1\" (`remotion doctor` lists them)")
+            guard entry.kind == .string, isOutputName(entry.value) else {
+                throw ConfigError(path: path, line: entry.line, nameRule)
             }
             config.output = entry.value
         }

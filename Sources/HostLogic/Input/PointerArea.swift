@@ -4,7 +4,7 @@
 /// disabled). Pure: the injector asks it again whenever the compositor's outputs change.
 package enum PointerArea: Sendable, Hashable {
     /// One output of the layout, in logical pixels.
-    package struct Output: Sendable, Hashable, CustomStringConvertible {
+    package struct Output: Sendable, Hashable, Codable, CustomStringConvertible {
         package var name: String
         package var x: Int, y: Int, width: Int, height: Int, scale: Int
         package init(name: String, x: Int, y: Int, width: Int, height: Int, scale: Int) {
@@ -39,6 +39,14 @@ package enum PointerArea: Sendable, Hashable {
     package var outputName: String? {
         if case .output(let o) = self { return o.name }
         return nil
+    }
+
+    /// The one line the host says when the person chose an output while it runs (the dashboard).
+    package var chosenLine: String {
+        switch self {
+        case .output(let o): "the pointer covers output \"\(o.name)\" now (\(o.description)), chosen in the dashboard"
+        case .layout(let w, let h): "the pointer covers the whole layout (\(w)x\(h)) now"
+        }
     }
 
     /// The one line the host says when the outputs changed from `old` to `self`; nil when

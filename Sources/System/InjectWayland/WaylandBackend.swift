@@ -18,14 +18,17 @@ import RemotionProtocol
 /// When the compositor goes away the next flush throws once (one line in the host's log);
 /// after that events are dropped and the connection is tried again every second, with new
 /// devices (nothing held on them).
-package final class WaylandBackend: InjectorBackend, TextTypingBackend {
+package final class WaylandBackend: InjectorBackend, TextTypingBackend, OutputChoosingBackend {
     package let name = "wlroots"
     private let display: String?
-    private let outputName: String?
+    /// The output asked for (`--output`, `[inject] output`, the dashboard: `choose(output:)`).
+    private var outputName: String?
     private var connection: WaylandConnection?
     private var geometry: ScreenGeometry
     /// What absolute motion covers now, and the outputs' generation it was chosen for.
     private var area = PointerArea.layout(width: 1, height: 1)
+    /// The described outputs as of the last connect or change (for the status and a choice).
+    package private(set) var outputs: [PointerArea.Output] = []
     private var generation: UInt32 = 0
     private var keymap = VirtualKeymap()
     private var pointerFramePending = false
@@ -53,6 +56,7 @@ package final class WaylandBackend: InjectorBackend, TextTypingBackend {
     private func adopt(_ c: WaylandConnection, area a: PointerArea) {
         connection = c
         area = a
+        outputs = c.areaOutputs()
         geometry = ScreenGeometry(width: a.size.width, height: a.size.height)
         generation = c.handle.map { rw_outputs_generation($0) } ?? 0
     }
@@ -81,7 +85,7 @@ package final class WaylandBackend: InjectorBackend, TextTypingBackend {
     /// The outputs changed: a new pointer over what it covers now, and the one line saying so.
     private func follow(_ c: WaylandConnection, _ h: OpaquePointer) throws(InjectionError) {
         generation = rw_outputs_generation(h)
-        let outputs = c.areaOutputs()
+        outputs = c.areaOutputs()
         let next = PointerArea.choose(outputName, among: outputs)
         guard let line = next.change(from: area, outputs: outputs) else { return }
         let index = next.outputName.flatMap { c.outputIndex(named: $0) } ?? -1
@@ -94,6 +98,40 @@ package final class WaylandBackend: InjectorBackend, TextTypingBackend {
     }
 
     package func screenGeometry() -> ScreenGeometry { geometry }
+
+    package var chosenOutput: String? { outputName }
+    package var pointerArea: PointerArea { area }
+
+    /// The person chose `name` (the dashboard): the outputs read anew, then a new pointer over
+    /// it. While the compositor is gone the choice is checked against the outputs it had, and
+    /// the next connection makes the pointer over it.
+    package func choose(output name: String) throws(InjectionError) -> String? {
+        guard !closed else { throw InjectionError(.closed, backend: self.name, "chose an output after close()") }
+        if let c = connection, let h = c.handle {
+            var why = [CChar](repeating: 0, count: 200)
+            if rw_flush(h, &why, why.count) != 0 { try connectionLost(cText(why)) }
+            if rw_outputs_generation(h) != generation {
+                generation = rw_outputs_generation(h)
+                outputs = c.areaOutputs()
+            }
+        }
+        guard let chosen = outputs.first(where: { $0.name == name }) else {
+            let known = outputs.map(\.description).joined(separator: "; ")
+            throw InjectionError(.unsupported, backend: self.name,
+                                 "the compositor has no output named \"\(name)\" (it has: \(known.isEmpty ? "none" : known))")
+        }
+        outputName = name
+        let next = PointerArea.output(chosen)
+        guard next != area else { return nil }
+        guard let c = connection, let h = c.handle else { return nil }   // the next connection covers it
+        let index = c.outputIndex(named: name) ?? -1
+        var why = [CChar](repeating: 0, count: 200)
+        guard rw_pointer_rebind(h, index, &why, why.count) == 0 else { try connectionLost(cText(why)); return nil }
+        area = next
+        geometry = ScreenGeometry(width: next.size.width, height: next.size.height)
+        pointerFramePending = false
+        return next.chosenLine
+    }
 
     package func post(_ event: InputEvent, session: SessionID) throws(InjectionError) {
         guard !closed else { throw InjectionError(.closed, backend: name, "posted after close()") }

@@ -12,7 +12,12 @@ struct PipelineRig {
     let publisher: SnapshotPublisher
 
     /// `maximum`: controllers at once, of every transport (`--max-controllers`).
-    static func start(name: String = "rig", maximum: Int = 16) async throws -> PipelineRig {
+    /// `backend`: the injector's (a 1920x1080 virtual screen unless told).
+    static func start(name: String = "rig", maximum: Int = 16,
+                      backend: @escaping @Sendable () -> any InjectorBackend = {
+                          VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))
+                      },
+                      configure: @escaping @Sendable (HostPipeline) -> Void = { _ in }) async throws -> PipelineRig {
         let publisher = SnapshotPublisher()
         var configuration = HostStateMachine<SocketAddress>.Configuration()
         configuration.maximumSessions = maximum
@@ -20,10 +25,11 @@ struct PipelineRig {
             host: "127.0.0.1", port: 0, configuration: configuration, makeFraming: { PlainFraming() },
             makeSink: {
                 let pipeline = HostPipeline(
-                    injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))),
+                    injector: Injector(backend: backend()),
                     buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "rig"),
                     injectorReason: "virtual screen", publisher: publisher)
                 pipeline.maximumControllers = maximum
+                configure(pipeline)
                 return pipeline
             })
         return PipelineRig(host: host, publisher: publisher)

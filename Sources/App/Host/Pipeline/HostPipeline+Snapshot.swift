@@ -63,6 +63,7 @@ extension HostPipeline {
         inputs.localPads = localPads
         inputs.focused = engine.focused
         inputs.profiles = engine.profiles
+        inputs.outputs = pointerOutputs
         // Controllers of other transports refused because every slot was taken (the datagram
         // sessions' are among the protocol's drops).
         if engine.refusedFull > 0 { inputs.adapterDrops["controllers too-many-sessions"] = engine.refusedFull }

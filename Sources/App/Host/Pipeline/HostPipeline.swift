@@ -65,6 +65,8 @@ package final class HostPipeline: HostEventSink {
     package let publisher: SnapshotPublisher?
     /// Name and listening address shown in snapshots.
     package var identity = (name: "", listen: "")
+    /// `--output` was given: the command line decides the output, not the dashboard (HostPipeline+Outputs).
+    package var outputFromCommandLine = false
     /// Builds status snapshots off this loop (HostPipeline+Snapshot).
     lazy var snapshotBuilder = publisher.map(SnapshotBuilder.init(publisher:))
     /// What the last snapshot handed over shows that the status lines say (HostPipeline+Snapshot).

@@ -10,6 +10,7 @@ extension HostSnapshot: Codable {
     private enum Keys: String, CodingKey {
         case hostName, listen, injector, settings, controllers, drops, uptime, dashboardRefusals, localPads
         case focusedApp, profiles
+        case outputs
     }
 
     package init(from decoder: any Decoder) throws {
@@ -26,6 +27,7 @@ extension HostSnapshot: Codable {
         localPads = try c.decodeIfPresent(LocalPadInventory.self, forKey: .localPads)
         focusedApp = try c.decodeIfPresent(String.self, forKey: .focusedApp)
         profiles = try c.decodeIfPresent([ProfileSummary].self, forKey: .profiles) ?? []
+        outputs = try c.decodeIfPresent(PointerOutputs.self, forKey: .outputs)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -41,6 +43,7 @@ extension HostSnapshot: Codable {
         try c.encodeIfPresent(localPads, forKey: .localPads)
         try c.encode(focusedApp, forKey: .focusedApp)
         try c.encode(profiles, forKey: .profiles)
+        try c.encode(outputs, forKey: .outputs)
     }
 }
 

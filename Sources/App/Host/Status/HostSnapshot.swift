@@ -25,6 +25,10 @@ package struct HostSnapshot: Sendable, Equatable {
     /// instance or app_id; nil: none, or no watcher), and the `[[profile]]`s in file order.
     package var focusedApp: String?
     package var profiles: [ProfileSummary] = []
+    /// The outputs the injector knows (name, place, size, scale), the one asked for and the one
+    /// the pointer covers, and whether `--output` decides; nil: the injector has no outputs and
+    /// absolute motion covers the whole screen (docs/INJECTION.md, "Choosing the output").
+    package var outputs: PointerOutputs?
     package init() {}
 }
 

@@ -31,6 +31,8 @@ package struct SnapshotInputs: Sendable {
     /// The focused application and the `[[profile]]`s (`HostEngine.focused`, `profiles`).
     var focused: FocusedApp?
     var profiles = FocusProfiles()
+    /// The outputs the injector knows and the one the pointer covers (nil: the injector has none).
+    var outputs: PointerOutputs?
 }
 
 /// Builds and publishes snapshots on its own serial queue, so percentiles, histograms,
@@ -88,6 +90,7 @@ extension HostSnapshot {
         localPads = inputs.localPads
         focusedApp = inputs.focused?.instance
         profiles = inputs.profiles.list.map(ProfileSummary.init)
+        outputs = inputs.outputs
         controllers = inputs.sessions.keys.sorted().compactMap { id in
             guard let s = inputs.sessions[id] else { return nil }
             let t = s.telemetry
