@@ -26,8 +26,8 @@ buttons, text as the page sends them). Checks:
      samples stop it fades (the spot is the witness's colour again);
   9. the output chosen in the dashboard (PUT /api/output): refused without the dashboard's
      token (the pointer stays), with it the next aim lands mid-way on the other output's
-     witness and config.toml says `[inject] output` = it, every other line kept; a host
-     started with --output answers 409.
+     witness, the laser's dot is drawn there, and config.toml says `[inject] output` = it,
+     every other line kept; a host started with --output answers 409.
 Prints 'N passed, N failed'."""
 import argparse, glob, json, os, signal, socket, subprocess, sys, threading, time, urllib.error, urllib.request
 
@@ -249,6 +249,7 @@ def dashboard_choice(witnesses):
             return p if p and abs(p[0] - w / 2) <= w * 0.02 and abs(p[1] - h / 2) <= h * 0.02 else None
         return wait_for(step, 5)
     check("host 5 aims at HEADLESS-1 as config.toml says (its witness, mid-way)", mid_on("HEADLESS-1") is not None)
+    S["seq"] = laser(host, ws, S["seq"], "HEADLESS-1", witnesses["HEADLESS-1"])   # its overlay opens on HEADLESS-1
     status, answer = put_output(host, "HEADLESS-2", token=False)
     check("PUT /api/output without the dashboard's token is refused (403)", status == 403, (status, answer))
     seen = {name: len(lines(out)) for name, out in witnesses.items()}
@@ -265,6 +266,7 @@ def dashboard_choice(witnesses):
     at = mid_on("HEADLESS-2")
     check("... and the next aim lands mid-way on HEADLESS-2 (its witness sees it)", at is not None,
           pointer_since(witnesses["HEADLESS-2"], 0))
+    S["seq"] = laser(host, ws, S["seq"], "HEADLESS-2", witnesses["HEADLESS-2"])   # ... and the dot follows the choice
     check("... and config.toml says [inject] output = \"HEADLESS-2\", every other line kept",
           open(conf).read() == original.replace('"HEADLESS-1"   #', '"HEADLESS-2"   #'), open(conf).read())
     status, answer = put_output(host, "DP-9")

@@ -76,7 +76,10 @@ package struct HostDaemon: Sendable {
             // The presenter's laser: an overlay takes a session's pointer events while its laser is held.
             let injector = pipeline.injector
             let laser = LaserOverlayHook(logger: logger, screen: { injector.screen },
-                                         open: { LaserOverlays.open(environment: environment, output: options.injection.output) })
+                                         // The output chosen now (the dashboard may have chosen anew), else the start's.
+                                         open: { LaserOverlays.open(environment: environment,
+                                                                    output: outputChooser(injector.backend)?.chosenOutput
+                                                                        ?? options.injection.output) })
             pipeline.outputHooks.append(laser)
             pipeline.observers.append(laser)
             return pipeline

@@ -21,6 +21,13 @@ package protocol HostPipelineObserver: AnyObject {
 package protocol HostOutputHook: AnyObject {
     /// Returns false to keep the event from the injector (this hook consumed it).
     func output(_ event: InputEvent, session: SessionID, now: Instant) -> Bool
+    /// The output the pointer covers was chosen anew (the dashboard): an overlay placed on
+    /// one output goes there too.
+    func pointerAreaChanged()
+}
+
+extension HostOutputHook {
+    package func pointerAreaChanged() {}
 }
 
 /// An adapter beside the host's socket (a DSU source or server) whose dropped input

@@ -32,6 +32,7 @@ extension HostPipeline {
         do throws(InjectionError) {
             if let line = try chooser.choose(output: name) {
                 if let error = injector.releaseEverything() { injectorOutput.fail(error) }
+                for hook in outputHooks { hook.pointerAreaChanged() }   // the laser's dot follows
                 logger.notice("\(line)")
             }
         } catch {

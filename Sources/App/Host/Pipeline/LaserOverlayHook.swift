@@ -37,17 +37,33 @@ package final class LaserOverlayHook: HostOutputHook, HostPipelineObserver {
             if dots.removeValue(forKey: id) != nil { overlay?.hide() }
             return nil
         }
-        if !tried {
-            tried = true
-            let opened = open()
-            overlay = opened.overlay
-            if let note = opened.note { logger.notice("presenter laser: \(note)") }
-            if opened.overlay == nil { missing = opened.note ?? "this computer draws no laser dot; the laser moves the pointer instead" }
-        }
+        if !tried { openOverlay() }
         guard overlay != nil else { return missing }
         let s = screen()
         dots[id] = pointer ?? (s.width / 2, s.height / 2)
         return nil
+    }
+
+    private func openOverlay() {
+        tried = true
+        let opened = open()
+        overlay = opened.overlay
+        if let note = opened.note { logger.notice("presenter laser: \(note)") }
+        missing = opened.overlay == nil ? opened.note ?? "this computer draws no laser dot; the laser moves the pointer instead" : nil
+    }
+
+    /// The dashboard chose another output: the overlay (placed on the output the host aimed at)
+    /// goes, and opens again over the new one — at once while a laser is held (its dot starts
+    /// mid-screen), else on the next laser.
+    package func pointerAreaChanged() {
+        guard tried else { return }
+        overlay?.hide()
+        overlay = nil   // its drawing thread stops with it
+        tried = false
+        guard !dots.isEmpty else { return }
+        openOverlay()
+        let s = screen()
+        for id in dots.keys { dots[id] = (s.width / 2, s.height / 2) }
     }
 
     package func output(_ event: InputEvent, session: SessionID, now: Instant) -> Bool {
