@@ -385,6 +385,15 @@ def laser(host, ws, seq, name, witness):
     check(f"{name}: the laser held, grim finds the dot's red disc at the aimed spot ({seen} px)", seen is not None,
           red_around(name, *spot))
     check(f"{name}: ... and sway's pointer stayed where it was", pointer_at(witness) == pointer, (pointer, pointer_at(witness)))
+    # Click-through: the overlay covers the output on the overlay layer with an empty input
+    # region, so a click while the dot shows reaches the window under it (the witness).
+    clicked = len([l for l in lines(witness) if l.startswith("button")])
+    ws.send(raw_page_client.button(0, True, 1), 0x2)
+    time.sleep(0.1)
+    ws.send(raw_page_client.button(0, False, 0), 0x2)
+    through = wait_for(lambda: (lambda b: b if len(b) >= 2 else None)([l for l in lines(witness) if l.startswith("button")][clicked:]), 5)
+    check(f"{name}: ... and a click while the dot shows passes through the overlay to the window under it",
+          through == ["button 272 1", "button 272 0"], through)
     holding["on"] = False
     t.join()
     gone = wait_for(lambda: red_around(name, *spot) == 0, 10)
