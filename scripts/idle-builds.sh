@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The builds the last CI stages need, made while the earlier stages run, on CPU time they
-# leave unused (scripts/test.sh starts this in the background right after the set-up, beside its
-# debug build):
+# leave unused (scripts/test.sh starts this in the background after its `swift test` stage):
 #   1. the .deb as the README's install step makes it: `bash scripts/package.sh` in a fresh
 #      clone of HEAD (DIR/fresh-clone: no .build, nothing resolved; its release build,
 #      generate-manual, lintian), so a step that needs something only an earlier stage leaves

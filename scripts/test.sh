@@ -13,16 +13,6 @@ cpu_idle() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9
 read -r idle_at_start total_at_start < <(cpu_idle)
 
 mkdir -p .build
-# The .deb's release build and the fuzzers' builds go on beside everything else at idle
-# priority (scripts/idle-builds.sh), from here on: the debug build leaves a core free at times
-# (planning, links, a module everything waits for) and the release build is the run's longest
-# chain (1,093 s of its own in a local run, 77 s waited for when it started after `swift
-# test`). The stages that need them come last and wait for them.
-idle=.build/idle-builds
-# Its own process group (setsid does not fork here: a background job is no group leader), so
-# that an interrupted run stops every compiler it started.
-setsid bash scripts/idle-builds.sh "$idle" & idle_pid=$!
-trap 'kill -- "-$idle_pid" 2>/dev/null' EXIT
 began=$SECONDS
 swift build --build-tests 2>&1 | tee .build/test-build.log; (( PIPESTATUS[0] == 0 )) || exit 1
 times+=("debug build $((SECONDS - began)) s")
@@ -64,6 +54,16 @@ stage() { # name, command...
 
 # A crash prints every frame of every thread (system frames too: the one that called malloc).
 stage "swift test" env SWIFT_BACKTRACE=preset=full swift test --skip-build
+# The .deb's release build and the fuzzers' builds go on beside the later stages at idle
+# priority (scripts/idle-builds.sh), after `swift test`: started beside the debug build they
+# slowed it from 683 s to about 1,190 s (the two CPUs here are not two idle cores' worth: an
+# idle-priority compiler still takes from its neighbour), and every stage waits for that build.
+# The stages that need them come last and wait for them.
+idle=.build/idle-builds
+# Its own process group (setsid does not fork here: a background job is no group leader), so
+# that an interrupted run stops every compiler it started.
+setsid bash scripts/idle-builds.sh "$idle" & idle_pid=$!
+trap 'kill -- "-$idle_pid" 2>/dev/null' EXIT
 stage "cli end to end" bash scripts/cli-e2e.sh
 stage "dsu end to end (Xvfb, python peer)" bash scripts/dsu-e2e.sh
 stage "discovery across namespaces" bash scripts/discovery-e2e.sh
@@ -84,6 +84,10 @@ stage "web controller: newest wins after a 1 s stall (nftables, log injector)" e
 stage "web controller: the HTTPS port under a neighbour's connection flood" env REMOTION_SKIP_BUILD=1 bash scripts/web-flood-test.sh
 stage "web transports: data channels vs UDP under nftables loss, WebSocket fallback" env REMOTION_SKIP_BUILD=1 bash scripts/web-transport-test.sh
 stage "remotion doctor in namespaces: nftables drop, avahi stopped, a taken port (~25 s)" env REMOTION_SKIP_BUILD=1 bash scripts/doctor-test.sh
+stage "uinput on Debian's kernel in QEMU (libinput reads it)" env REMOTION_SKIP_BUILD=1 bash scripts/kernel-guest-test.sh
+stage "virtual DualSense through UHID on Debian's kernel in QEMU (hid-playstation binds it; probe, SDL2 witness, host --gamepad, rumble back, a DSU source, two players in SDL, a DSU source's touchpad on the Touchpad node and through SDL; ~100-170 s)" env REMOTION_SKIP_BUILD=1 bash scripts/gamepad-guest-test.sh
+stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press, a game's rumble and light back to it, the dashboard's list; a DualShock 4 on hid-sony and a Switch Pro on hid-nintendo, UHID emulators, each turn within 2% and a click; 40-90 s)" env REMOTION_SKIP_BUILD=1 bash scripts/localpads-guest-test.sh
+stage "local pads on Debian 12's Linux 6.12 in QEMU (the same steps on newer drivers: a DualShock 4 is hid-playstation's from 6.2, hid-nintendo names its nodes after the device; 60-280 s)" env REMOTION_SKIP_BUILD=1 REMOTION_GUEST_KERNEL=linux-image-6.12-amd64 bash scripts/localpads-guest-test.sh
 # The libei stage's Debian 13 root (mutter) is made by scripts/idle-builds.sh beside the early
 # stages (a few minutes, mostly the mirror); the stage waits for it rather than making it twice.
 libei_stage() {
@@ -119,9 +123,9 @@ deb_stage() {
 # 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
 export -f deb_stage fuzz_stage
-# A second lane beside the guests: the .deb's stage (mostly unpacking and its roots' waits),
-# then the fuzzers once their build (after the release build, at idle priority) is done. Its
-# output is shown after the guests'; its counts join the run's.
+# A second lane beside the page's guest: the .deb's stage (mostly unpacking and its roots'
+# waits), then the fuzzers once their build (after the release build, at idle priority) is
+# done. Its output is shown after the page guest's; its counts join the run's.
 (
   lane=b; passed=0; failed=0; failures=(); times=()
   stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
@@ -134,14 +138,6 @@ export -f deb_stage fuzz_stage
   echo "b_passed=$passed b_failed=$failed" >"$logs/lane-b.counts"
 ) >"$logs/lane-b.out" 2>&1 &
 lane_b=$!
-# The kernel guests run the .deb's release binary too: under TCG a debug host is most of a
-# guest's CPU time (the run is short of CPU, not of waiting), and it is the binary people get.
-guest_stage() { idle_built release && REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" bash "$0"; }
-export -f guest_stage
-stage "uinput on Debian's kernel in QEMU (libinput reads it)" bash -c guest_stage scripts/kernel-guest-test.sh
-stage "virtual DualSense through UHID on Debian's kernel in QEMU (hid-playstation binds it; probe, SDL2 witness, host --gamepad, rumble back, a DSU source, two players in SDL, a DSU source's touchpad on the Touchpad node and through SDL; ~100-170 s)" bash -c guest_stage scripts/gamepad-guest-test.sh
-stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press, a game's rumble and light back to it, the dashboard's list; a DualShock 4 on hid-sony and a Switch Pro on hid-nintendo, UHID emulators, each turn within 2% and a click; 40-90 s)" bash -c guest_stage scripts/localpads-guest-test.sh
-stage "local pads on Debian 12's Linux 6.12 in QEMU (the same steps on newer drivers: a DualShock 4 is hid-playstation's from 6.2, hid-nintendo names its nodes after the device; 60-280 s)" env REMOTION_GUEST_KERNEL=linux-image-6.12-amd64 bash -c guest_stage scripts/localpads-guest-test.sh
 stage "the phone page drives a virtual DualSense on Debian's kernel in QEMU (Chromium here, the host in the guest behind one port forwarded from 127.0.0.1, restrict=on; SDL 2 reads both sticks, L2/R2, Cross, the d-pad and the gyro within 2%, and each rest, two touchpad fingers each in its slot and the tap's click; a game's rumble and light back to the page; the release build; ~40-90 s)" bash -c page_guest_stage
 
 wait "$lane_b"
