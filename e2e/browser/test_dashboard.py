@@ -206,6 +206,10 @@ def gyro_settings_and_calibrate_button():
     clutch.send_keys("always", Keys.TAB)
     wait_for(lambda: api("/api/snapshot")["settings"]["fps"] == {**api("/api/snapshot")["settings"]["fps"],
              "space": "player", "clutch": "always"}, "the gyro settings restored")
+    # The host applies a setting on its loop, publishes it, and only then writes the file: the
+    # next check reads the file, so it waits for the write too (it once read it in between).
+    wait_for(lambda: {'"fps.space" = "player"', '"fps.clutch" = "always"'} <= set(config_text().splitlines()),
+             "the restored gyro settings in the config file")
 
 
 def config_text():
