@@ -57,6 +57,14 @@ EMULATED = {
 }
 
 
+def kernel_lost(moved, want, drops, period):
+    """A turn short by no more than what the kernel's own drops can hold: each SYN_DROPPED
+    loses the reader's whole evdev buffer, at most 8 frames of the motion node (its 64
+    events), which no reader can get back. Only short, never long, and only with drops."""
+    short = (want - moved) if want > 0 else (moved - want)
+    return drops > 0 and 0 <= short <= drops * 8 * period * 90 * COUNTS_PER_DEGREE   # the emulators turn at 90 °/s
+
+
 def check_emulated(pad, lines, host_err):
     """One emulated pad: its driver bound it (its motion node, with the resolution the driver
     gives), the host read it with that driver's axes and gave it a virtual DualSense, its 2 s
@@ -104,9 +112,9 @@ def check_emulated(pad, lines, host_err):
     rate = 1 / period if period else 0
     timing = f", {stamped:+.2f} by the times it was written" if pad == "switchpro" else ""
     check(f"the {pad} turning right ({turned:+.2f} degrees on its clock at {rate:.1f} reports/s{timing}) moved the pointer "
-          f"{raw[0]:+.0f} counts for {want:+.1f} within 2% ({error:.2f}%), not vertically ({raw[1]:+.0f}); "
+          f"{raw[0]:+.0f} counts for {want:+.1f} within 2% ({error:.2f}%; or short by no more than the kernel's drops hold), not vertically ({raw[1]:+.0f}); "
           f"frames dropped by the kernel: {drops}",
-          want > 1000 and error <= 2.0 and abs(raw[1]) <= 0.02 * want + 1, ended)
+          want > 1000 and (error <= 2.0 or kernel_lost(raw[0], want, drops, period)) and abs(raw[1]) <= 0.02 * want + 1, ended)
     check(f"the {pad}'s bottom face button is a left click, pressed and released once",
           section.count("BTN_LEFT (272) pressed") == 1 and section.count("BTN_LEFT (272) released") == 1, section[-300:])
     check(f"the {pad}'s session ended when it went", bool(ended) and "host-shutdown" not in ended, ended)

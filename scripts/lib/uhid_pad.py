@@ -102,15 +102,6 @@ def run(pad, argv):
     summary line (every report's index, the yaw it carried, the button and when it was written,
     in s from the turn's start: the kernel's event time, which hid-nintendo's reports are timed by)."""
     out_path, go_file, seconds = argv[0], argv[1], float(argv[2])
-    # The emulator stands for a pad's hardware, which no load on the computer delays: it takes
-    # a real-time policy, so the guest's scheduler runs it before the host it feeds. At normal
-    # priority in a starved guest it once wrote 2.8 s of its clock over 35 s, a clock 12 times
-    # slow that no real pad has, and the host rightly followed its own clock there instead
-    # (SampleTimeline's 30 s lag bound). How late it still was is in its "done" line.
-    try:
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
-    except (OSError, AttributeError) as e:
-        print(f"uhid_pad: no real-time policy ({e}); the pad's reports may come late under load", file=sys.stderr)
     turn, press = parse_span(argv[3]), parse_span(argv[4])
     out = open(out_path, "w", buffering=1)
     log = lambda obj: out.write(json.dumps(obj) + "\n")
