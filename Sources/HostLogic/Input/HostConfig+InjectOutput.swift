@@ -7,7 +7,7 @@ extension HostConfig {
     /// names the file in the error), so what is written always reads back as `name`.
     package static func updatingInjectOutput(_ name: String, in text: String, path: String) throws(ConfigError) -> String {
         guard InjectConfig.isOutputName(name) else { throw ConfigError(path: path, line: 0, InjectConfig.nameRule) }
-        let value = basicString(name)
+        let value = tomlString(name)
         // By scalar: "\r\n" is one Character, so a file with CRLF lines would be one line.
         var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String(String.UnicodeScalarView($0)) }
@@ -15,10 +15,10 @@ extension HostConfig {
         var inInject = false
         var lastInInject: Int?
         for (i, raw) in lines.enumerated() {
-            let trimmed = spacesTrimmed(raw)
+            let trimmed = raw.trimmingTOMLSpaces()
             if trimmed.hasPrefix("[") {
                 // `[[profile]]` and the like are arrays of tables, never `[inject]`.
-                inInject = !trimmed.hasPrefix("[[") && spacesTrimmed(trimmed.dropFirst().prefix { $0 != "]" }) == "inject"
+                inInject = !trimmed.hasPrefix("[[") && trimmed.dropFirst().prefix { $0 != "]" }.trimmingTOMLSpaces() == "inject"
                 if inInject { lastInInject = i }
                 continue
             }
@@ -33,7 +33,7 @@ extension HostConfig {
         if let after = lastInInject {
             lines.insert(line, at: after + 1)
         } else {
-            if let last = lines.last, !spacesTrimmed(last).isEmpty { lines.append("") }
+            if let last = lines.last, !last.trimmingTOMLSpaces().isEmpty { lines.append("") }
             lines += ["[inject]", line]
         }
         return lines.joined(separator: "\n") + "\n"
@@ -65,21 +65,5 @@ extension HostConfig {
         out.append(contentsOf: "= \(value)".unicodeScalars)
         out.append(contentsOf: c[end...])
         return String(out)
-    }
-
-    /// `name` as a TOML basic string: quotes and backslashes escaped (the name has no control
-    /// characters: `InjectConfig.isOutputName`).
-    static func basicString(_ name: String) -> String {
-        var out = "\""
-        // By scalar: a quote followed by a combining mark is one Character, still a quote to TOML.
-        for scalar in name.unicodeScalars {
-            if scalar == "\"" || scalar == "\\" { out.unicodeScalars.append("\\") }
-            out.unicodeScalars.append(scalar)
-        }
-        return out + "\""
-    }
-
-    private static func spacesTrimmed(_ s: some StringProtocol) -> String {
-        String(s.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
     }
 }

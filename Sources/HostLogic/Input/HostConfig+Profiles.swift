@@ -119,7 +119,8 @@ extension HostConfig {
 
 extension StringProtocol {
     /// Without the spaces and tabs around it (and a line's `\r`), as the TOML subset skips them.
-    fileprivate func trimmingTOMLSpaces() -> String {
+    /// Without the spaces and tabs a TOML line may have around it (and a CRLF line's CR).
+    func trimmingTOMLSpaces() -> String {
         String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
     }
 }

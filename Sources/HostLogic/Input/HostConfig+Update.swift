@@ -5,16 +5,16 @@ extension HostConfig {
     /// Dotted setting names are written as quoted keys ("pointer.fov_x" = 40), which
     /// is TOML for a single key.
     package static func updatingMapping(key: String, value: String, in text: String) -> String {
-        let line = "\(tomlKey(key)) = \(tomlValue(value))"
+        let line = "\(tomlBareOrQuotedKey(key)) = \(tomlValue(value))"
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         var table: String?
         var mappingHeader: Int?
         var lastInMapping: Int?
         for (i, raw) in lines.enumerated() {
-            let trimmed = raw.trimmingSpaces()
+            let trimmed = raw.trimmingTOMLSpaces()
             if trimmed.hasPrefix("[") {
-                table = String(trimmed.dropFirst().prefix { $0 != "]" }).trimmingSpaces()
+                table = String(trimmed.dropFirst().prefix { $0 != "]" }).trimmingTOMLSpaces()
                 if table == "mapping" { mappingHeader = i; lastInMapping = i }
                 continue
             }
@@ -28,7 +28,7 @@ extension HostConfig {
         if let after = lastInMapping, mappingHeader != nil {
             lines.insert(line, at: after + 1)
         } else {
-            if let last = lines.last, !last.trimmingSpaces().isEmpty { lines.append("") }
+            if let last = lines.last, !last.trimmingTOMLSpaces().isEmpty { lines.append("") }
             lines += ["[mapping]", line]
         }
         return lines.joined(separator: "\n") + "\n"
@@ -36,13 +36,9 @@ extension HostConfig {
 
     static func keyOf(_ line: String) -> String? {
         guard let eq = line.firstIndex(of: "=") else { return nil }
-        var k = line[..<eq].trimmingSpaces()
+        var k = line[..<eq].trimmingTOMLSpaces()
         if k.count >= 2, k.first == "\"" || k.first == "'", k.last == k.first { k = String(k.dropFirst().dropLast()) }
         return k
-    }
-
-    static func tomlKey(_ key: String) -> String {
-        key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } ? key : "\"\(key)\""
     }
 
     static func tomlValue(_ value: String) -> String {
@@ -50,19 +46,7 @@ extension HostConfig {
         if Double(value) != nil, value.first != "+", !value.lowercased().contains("n"), !value.lowercased().contains("i") {
             return value
         }
-        let escaped = value.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"")
-        return "\"\(escaped)\""
+        return tomlString(value)
     }
 }
 
-extension StringProtocol {
-    fileprivate func trimmingSpaces() -> String {
-        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" || $0 == "\r" }).reversed())
-    }
-
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        var out = ""
-        for c in self { if c == target { out += replacement } else { out.append(c) } }
-        return out
-    }
-}
