@@ -22,13 +22,7 @@ set -u
 cd "$(dirname "$0")/.."
 
 . scripts/lib/private-netns.sh
-netns_precheck() {
-    [ "$(id -u)" = 0 ] || stage_fail profiles-sway-test "needs root (useradd, unshare -n)"
-    pkg-config --exists wayland-client xkbcommon \
-        || stage_fail profiles-sway-test "libwayland-dev and libxkbcommon-dev are missing (bash scripts/setup.sh installs them)"
-    [ -f /usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml ] \
-        || stage_fail profiles-sway-test "wayland-protocols is missing (bash scripts/setup.sh installs it)"
-}
+netns_precheck() { wayland_client_prechecks profiles-sway-test; }
 enter_private_netns profiles-sway-test "sway swaymsg useradd userdel setpriv cc pkg-config wayland-scanner python3" "$@"
 
 stage_workdir remotion-swayfocus
@@ -87,14 +81,7 @@ sway_up 1
 client alpha; client beta
 focus alpha
 
-cat >"$work/config.toml" <<'TOML'
-[mapping]
-mode = "pointer"
-
-[[profile]]
-app = "beta"
-mode = "fps"
-TOML
+cp e2e/profiles/beta-fps.toml "$work/config.toml"
 env -u DISPLAY -u WAYLAND_DISPLAY -u XDG_SESSION_TYPE SWAYSOCK="$SWAYSOCK" \
     "$REMOTION_BIN" host --bind 127.0.0.1 --port 0 --insecure --inject log --no-discovery --no-dashboard --no-web \
     --data-dir "$work/data" --config "$work/config.toml" --ready-file "$work/ready.json" \

@@ -39,14 +39,7 @@ alpha=$(window alpha); beta=$(window beta)
 focus() { xprop -root -f _NET_ACTIVE_WINDOW 32x -set _NET_ACTIVE_WINDOW "$1"; }
 focus "$alpha"
 
-cat >"$work/config.toml" <<'TOML'
-[mapping]
-mode = "pointer"
-
-[[profile]]
-app = "beta"
-mode = "fps"
-TOML
+cp e2e/profiles/beta-fps.toml "$work/config.toml"
 "$bin" host --bind 127.0.0.1 --port 0 --insecure --inject log --no-discovery --no-dashboard --no-web \
   --data-dir "$work/data" --config "$work/config.toml" --ready-file "$work/ready.json" \
   >"$work/host.out" 2>"$work/host.err" &

@@ -15,13 +15,7 @@ set -u
 cd "$(dirname "$0")/.."
 
 . scripts/lib/private-netns.sh
-netns_precheck() {
-    [ "$(id -u)" = 0 ] || stage_fail wayland-sway-test "needs root (useradd, unshare -n)"
-    pkg-config --exists wayland-client xkbcommon \
-        || stage_fail wayland-sway-test "libwayland-dev and libxkbcommon-dev are missing (bash scripts/setup.sh installs them)"
-    [ -f /usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml ] \
-        || stage_fail wayland-sway-test "wayland-protocols is missing (bash scripts/setup.sh installs it)"
-}
+netns_precheck() { wayland_client_prechecks wayland-sway-test; }
 enter_private_netns wayland-sway-test "sway swaymsg grim useradd userdel runuser cc pkg-config wayland-scanner python3" "$@"
 
 work=$(mktemp -d /tmp/remotion-sway.XXXXXX)

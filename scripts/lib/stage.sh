@@ -12,6 +12,7 @@
 #   dir=$(swift_bin_dir [CONFIG])     where SwiftPM puts CONFIG's (debug's) products
 #   port=$(free_udp_port)             a UDP (free_tcp_port: TCP) port on 127.0.0.1 the kernel picked
 #   stage_fail NAME MESSAGE           the stage's one line and "0 passed, 1 failed", exit 1
+#   wayland_client_prechecks NAME     root, and what building the Wayland witness clients needs
 #   start_stage_host NAME "KEY..." FLAGS...   `$REMOTION_BIN host` on 127.0.0.1 (ports from the
 #                                     kernel, no discovery, data in $work/data, output in
 #                                     $work/host.out and host.err, env from the host_env array);
@@ -116,3 +117,11 @@ start_stage_host() { # NAME "KEY..." FLAGS...
 
 . scripts/lib/ready.sh
 . scripts/lib/xvfb.sh
+
+wayland_client_prechecks() { # NAME: root (useradd, unshare -n) and the witness clients' build needs
+    [ "$(id -u)" = 0 ] || stage_fail "$1" "needs root (useradd, unshare -n)"
+    pkg-config --exists wayland-client xkbcommon \
+        || stage_fail "$1" "libwayland-dev and libxkbcommon-dev are missing (bash scripts/setup.sh installs them)"
+    [ -f /usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml ] \
+        || stage_fail "$1" "wayland-protocols is missing (bash scripts/setup.sh installs it)"
+}
