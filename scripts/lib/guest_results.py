@@ -27,6 +27,15 @@ class GuestResults:
             self.failed += 1
             print(f"FAIL {name}" + (f": {detail}" if detail else ""))
 
+    def check_ran(self):
+        """The guest booted, its test inside finished, and no wait inside it timed out."""
+        self.check("the guest booted Debian's kernel", bool(self.read("booted").strip()), "no booted marker")
+        rc = self.read("inside.rc").strip()
+        self.check("the test inside the guest finished", rc == "0", f"exit {rc!r}")
+        for key, value in self.facts.items():
+            if key == "timeout":
+                self.check(f"guest wait: {value}", False, "timed out")
+
     def finish(self):
         print(f"{self.passed} passed, {self.failed} failed")
         sys.exit(1 if self.failed else 0)
