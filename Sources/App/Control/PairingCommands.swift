@@ -17,15 +17,15 @@ import Synchronization
 /// that connection goes, when its time is up, or once a controller was accepted (one
 /// controller per code). The user's decision reaches the controller on its next
 /// retransmission (every 0.5 s), so the host keeps answering for 2 s after closing.
-package final class PairingCommands<Sink: HostEventSink>: Sendable {
-    let host: HostService<NoiseHostFraming, Sink>
+package final class PairingCommands<Driver: HostDatagramDriver>: Sendable {
+    let host: HostService<NoiseHostFraming, Driver>
     let store: KeyStore
     private let window = Mutex<PairingWindow?>(nil)
 
     /// How long a decided controller can still fetch its answer after the window closed.
     static var answerGrace: Duration { .seconds(2) }
 
-    package init(host: HostService<NoiseHostFraming, Sink>, store: KeyStore) {
+    package init(host: HostService<NoiseHostFraming, Driver>, store: KeyStore) {
         self.host = host
         self.store = store
     }

@@ -34,7 +34,7 @@ package enum PairingListener {
             hostKey = try store.hostKey()
             makeFraming = try SecureHosting.framing(store: store, pairing: (secret, .secondsDouble(window)), desk: desk)
         } catch { throw Failure(description: "\(error)") }
-        let host: HostService<NoiseHostFraming, DiscardingSink>
+        let host: HostService<NoiseHostFraming, SinkDriver<DiscardingSink>>
         do {
             host = try await HostService.start(host: bind, port: port, makeFraming: makeFraming, makeSink: { DiscardingSink() })
         } catch {

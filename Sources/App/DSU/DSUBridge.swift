@@ -10,8 +10,9 @@ package struct DSUSetupError: Error, CustomStringConvertible, Sendable {
     package var description: String
 }
 
-/// The host's DSU adapters (docs/DSU.md): a connected UDP channel per DSU source and,
-/// when asked, the DSU server's channel — all on the host's event loop, so they reach
+/// The host's DSU adapters (docs/DSU.md): when asked, the DSU server's channel (an output:
+/// bound first, so it sees every controller a source brings) and a connected UDP channel per
+/// DSU source — all on the host's event loop, so they reach
 /// the host's state machine and pipeline synchronously, with no queue in between. The
 /// handlers register with the pipeline as drop reporters (and the server as its
 /// observer). Sockets are bound without SO_REUSEADDR.
@@ -35,6 +36,27 @@ package final class DSUBridge: Sendable {
         let pipeline = try await host.boundPipeline()
         var channels: [any Channel] = []
         do {
+            var serverAddress: SocketAddress?
+            // Its drops show after the sources' (the stop line's order).
+            let serverReporter = try await loop.submit { NIOLoopBoundBox<DSUServerHandler?>(nil, eventLoop: loop) }.get()
+            if let serve {
+                let address = try socketAddress(serve, what: "--dsu-serve \(serve)")
+                let configuration = DSUServerStateMachine<SocketAddress, SessionID>.Configuration(
+                    serverID: UInt32.random(in: 1...UInt32.max))
+                let bootstrap = datagramBootstrap(loop) { () -> DSUServerHandler in
+                    let handler = DSUServerHandler(configuration: configuration, logger: logger)
+                    pipeline.value.observers.append(handler)
+                    serverReporter.value = handler
+                    return handler
+                }
+                let channel: any Channel
+                do { channel = try await bootstrap.bind(to: address).get() } catch {
+                    throw DSUSetupError(description: "cannot serve DSU on \(serve): \(error)")
+                }
+                channels.append(channel)
+                serverAddress = channel.localAddress
+            }
+            // The sources after the server: no DSU controller exists before its outputs.
             for source in sources {
                 let what = source.origin == "--dsu" ? "--dsu \(source.endpoint)" : "\(source.origin): [[dsu]] address \(source.endpoint)"
                 let address = try socketAddress(source.endpoint, what: what)
@@ -52,24 +74,7 @@ package final class DSUBridge: Sendable {
                 channels.append(try await bootstrap.channelOption(.socketOption(.so_rcvbuf), value: 1 << 20)
                     .connect(to: address).get())
             }
-            var serverAddress: SocketAddress?
-            if let serve {
-                let address = try socketAddress(serve, what: "--dsu-serve \(serve)")
-                let configuration = DSUServerStateMachine<SocketAddress, SessionID>.Configuration(
-                    serverID: UInt32.random(in: 1...UInt32.max))
-                let bootstrap = datagramBootstrap(loop) { () -> DSUServerHandler in
-                    let handler = DSUServerHandler(configuration: configuration, logger: logger)
-                    pipeline.value.dropReporters.append(handler)
-                    pipeline.value.observers.append(handler)
-                    return handler
-                }
-                let channel: any Channel
-                do { channel = try await bootstrap.bind(to: address).get() } catch {
-                    throw DSUSetupError(description: "cannot serve DSU on \(serve): \(error)")
-                }
-                channels.append(channel)
-                serverAddress = channel.localAddress
-            }
+            try await loop.submit { if let server = serverReporter.value { pipeline.value.dropReporters.append(server) } }.get()
             return DSUBridge(channels: channels, serverAddress: serverAddress) {
                 _ = try? await host.onLoop { pipeline, _ in pipeline.observers.removeAll { $0 is DSUServerHandler } }
             }

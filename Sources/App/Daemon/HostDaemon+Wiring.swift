@@ -8,9 +8,9 @@ import RemotionSystem
 import ServiceLifecycle
 
 extension HostDaemon {
-    /// The one place the host's services are wired, in order: the controllers' socket is
-    /// bound (by `start`), then the outputs before the sources (the virtual pads, then the
-    /// DSU adapters and the local pads), the status view, the web controller page, the
+    /// The one place the host's services are wired, in order: the outputs, the driver and
+    /// the controllers' socket are made by `start` (`HostRoot`), then the other sources (the
+    /// DSU adapters — its server, an output, before its sources — and the local pads), the status view, the web controller page, the
     /// control socket, the dashboard and the DNS-SD announcement; then the readiness record.
     /// A companion that cannot start (a busy dashboard port) is said once and left off; the
     /// controllers' socket is what the host is for.
@@ -46,10 +46,9 @@ extension HostDaemon {
             console.note(.injector, "injecting with \(reason)")
             if let path = options.injection.configPath { console.note(.config, "config \(path)") }
             var ready = HostReady(udp: loop.localAddress.displayText, udpPort: boundPort)
-            // Outputs before sources: the pads exist before a DSU source or a local pad can
-            // deliver a controller (a UDP controller that arrived while the host started gets
-            // its pad when the pads come: HostPipeline.addOutput).
-            try await startGamepads(loop)
+            // The outputs (the pads among them) were made before the driver and the UDP
+            // socket (HostRoot); the other sources follow.
+            try announceGamepads()
             let dsu = try await startDSU(loop)
             let localPads = try await startLocalPads(loop)
             ready.dsuServe = dsu?.serverAddress?.displayText
@@ -191,33 +190,39 @@ extension HostDaemon {
             }
         }
 
-        /// `--gamepad`: the virtual pads, an output of the pipeline on the host's loop (docs/GAMEPAD.md).
-        func startGamepads(_ loop: HostLoop) async throws {
+        /// `--gamepad`: the virtual pads, an output of the pipeline, added by the composition root
+        /// on the host's loop before the driver and any source exist (docs/GAMEPAD.md).
+        static func addGamepads(_ options: Options, to pipeline: HostPipeline, driver: HostDriverHandle, logger: Logger) {
             #if os(Linux)
             guard let bus = options.gamepad.pad else { return }
-            let logger = self.logger, gyroStick = options.injection.profile.settings.gyroStick
-            let forEvery = options.gamepad.forEvery, sink = options.gamepadSink
-            try await loop.onLoop { pipeline, now in
-                // A game's rumble and light come on the pad's thread; the loop paces and sends them.
-                let onFeedback: @Sendable (SessionID, FeedbackChange) -> Void = { id, change in
-                    loop.execute { $0.padFeedback(id, change, now: $1) }
-                }
-                let pads: VirtualPadOutput
-                var null: NullPadSink?
-                switch sink {
-                case .uhid:
-                    pads = VirtualPadOutput(bus: bus, logger: logger, onFeedback: onFeedback)
-                case .null:
-                    let made = NullPadSink()
-                    null = made
-                    pads = VirtualPadOutput(bus: bus, logger: logger, onFeedback: onFeedback,
-                                            makePad: { identity, bus, _ in try made.makePad(identity: identity, bus: bus) })
-                }
-                pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: forEvery), now: now)
-                pipeline.dropReporters.append(pads)
-                // Its counts and times on the stop line, after the pads' (scripts/bench-gamepad.sh reads them).
-                if let null { pipeline.dropReporters.append(null) }
+            // A game's rumble and light come on the pad's thread; the loop paces and sends them.
+            let onFeedback: @Sendable (SessionID, FeedbackChange) -> Void = { id, change in
+                driver.execute { $0.padFeedback(id, change, now: $1) }
             }
+            let pads: VirtualPadOutput
+            var null: NullPadSink?
+            switch options.gamepadSink {
+            case .uhid:
+                pads = VirtualPadOutput(bus: bus, logger: logger, onFeedback: onFeedback)
+            case .null:
+                let made = NullPadSink()
+                null = made
+                pads = VirtualPadOutput(bus: bus, logger: logger, onFeedback: onFeedback,
+                                        makePad: { identity, bus, _ in try made.makePad(identity: identity, bus: bus) })
+            }
+            pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: options.gamepad.forEvery), now: .zero)
+            pipeline.dropReporters.append(pads)
+            // Its counts and times on the stop line, after the pads' (scripts/bench-gamepad.sh reads them).
+            if let null { pipeline.dropReporters.append(null) }
+            #endif
+        }
+
+        /// `--gamepad`: what the host says about its pads (they were made with the outputs).
+        func announceGamepads() throws {
+            #if os(Linux)
+            guard let bus = options.gamepad.pad else { return }
+            let gyroStick = options.injection.profile.settings.gyroStick
+            let forEvery = options.gamepad.forEvery, sink = options.gamepadSink
             // The host profile's gyro stick; a session's own profile may switch it (gyro_stick.*).
             let stick = gyroStick.stick.map { ", gyro as its \($0.side.rawValue) stick (full at \(Int($0.fullRate)) °/s)" } ?? ""
             let who = forEvery ? "each controller gets" : "a controller that asks (the page's Gamepad mode, the dashboard) gets"

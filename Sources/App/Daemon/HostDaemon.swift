@@ -48,9 +48,9 @@ package struct HostDaemon: Sendable {
             if let problem = UHIDDriverProbe.facts().problem { throw HostStartError("--gamepad: \(problem)") }
         }
         #endif
+        // --max-controllers is the driver's (HostRoot), once: the engine's and the wire machine's slots.
         var machine = HostStateMachine<SocketAddress>.Configuration()
         machine.timeout = options.controllers.timeout
-        machine.maximumSessions = options.controllers.maximum
         let choice = options.injection.choice, environment = options.injection.environment, profile = options.injection.profile
         let focusProfiles = options.injection.profiles
         for note in focusProfiles.shadowNotes(path: options.injection.configPath ?? "config.toml") { logger.warning("\(note)") }
@@ -60,7 +60,9 @@ package struct HostDaemon: Sendable {
         let (calibrationMemory, calibrationNote) = CalibrationStore.load(directory: calibrationDirectory,
                                                                          now: Date().timeIntervalSince1970)
         if let calibrationNote { logger.warning("\(calibrationNote)") }
-        let makeSink: @Sendable () throws -> HostPipeline = {
+        // The outputs, made first on the host's loop (HostRoot): the injector, the pipeline
+        // around it, the laser, the virtual pads; then the driver; then the sources.
+        let makeOutputs: @Sendable (HostDriverHandle) throws -> HostPipeline = { driver in
             let made = try InjectorFactory.make(choice, environment: environment, output: options.injection.output,
                                                 log: InjectionLogOutput(write: console.injected),
                                                 dataDirectory: options.dataDirectory.path)
@@ -70,7 +72,6 @@ package struct HostDaemon: Sendable {
             pipeline.setProfiles(focusProfiles, now: .zero)   // no controller yet: nothing is decided with the time
             pipeline.typingAllowed = options.web.typing
             pipeline.outputFromCommandLine = options.injection.outputFromCommandLine
-            pipeline.maximumControllers = options.controllers.maximum
             pipeline.calibrations = CalibrationStore(memory: calibrationMemory, directory: calibrationDirectory,
                                                      onError: { logger.warning("\($0)") })
             // The presenter's laser: an overlay takes a session's pointer events while its laser is held.
@@ -82,12 +83,13 @@ package struct HostDaemon: Sendable {
                                                                         ?? options.injection.output) })
             pipeline.outputHooks.append(laser)
             pipeline.observers.append(laser)
+            Wiring.addGamepads(options, to: pipeline, driver: driver, logger: logger)
             return pipeline
         }
         var wiring = Wiring(options: options, console: console, logger: logger, publisher: publisher)
         if options.controllers.insecure {
             console.warnInsecure()
-            let service = try await bindUDP(options, machine: machine, makeFraming: { PlainFraming() }, makeSink: makeSink)
+            let service = try await bindUDP(options, machine: machine, makeFraming: { PlainFraming() }, makeOutputs: makeOutputs)
             wiring.loop = HostLoop(service)
             wiring.pairingCommands = .off
             wiring.securityNote = "INSECURE plain datagrams"
@@ -99,7 +101,7 @@ package struct HostDaemon: Sendable {
             let paired = (try? store.pairedControllers().count) ?? 0
             // Phones pair through the web page; they count as paired controllers too.
             let phones = options.web.port == nil ? 0 : ((try? WebCredentialStore(directory: options.dataDirectory).devices().count) ?? 0)
-            let service = try await bindUDP(options, machine: machine, makeFraming: framing, makeSink: makeSink)
+            let service = try await bindUDP(options, machine: machine, makeFraming: framing, makeOutputs: makeOutputs)
             wiring.loop = HostLoop(service)
             wiring.pairingCommands = PairingCommands(host: service, store: store).handlers
             // Datagram sessions are named after the controller's paired name (by its static key).
@@ -123,11 +125,12 @@ package struct HostDaemon: Sendable {
 
     private static func bindUDP<F: HostFraming>(_ options: Options, machine: HostStateMachine<SocketAddress>.Configuration,
                                                 makeFraming: @escaping @Sendable () throws -> F,
-                                                makeSink: @escaping @Sendable () throws -> HostPipeline) async throws
-        -> HostService<F, HostPipeline> {
+                                                makeOutputs: @escaping @Sendable (HostDriverHandle) throws -> HostPipeline) async throws
+        -> HostService<F, HostDriver> {
         do {
-            return try await HostService<F, HostPipeline>.start(host: options.controllers.bind, port: options.controllers.port, configuration: machine,
-                                                                makeFraming: makeFraming, makeSink: makeSink)
+            return try await HostRoot.start(bind: options.controllers.bind, port: options.controllers.port, configuration: machine,
+                                            maximumControllers: options.controllers.maximum,
+                                            makeFraming: makeFraming, makeOutputs: makeOutputs)
         } catch let error as InjectionError {
             throw HostStartError(error.description)
         } catch {

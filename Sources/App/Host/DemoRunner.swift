@@ -22,7 +22,7 @@ package enum DemoRunner {
         /// Where the host publishes status snapshots (for a dashboard), if anywhere.
         package var publisher: SnapshotPublisher?
         /// Called once the host is serving (the demo command starts the dashboard here).
-        package var onHostReady: (@Sendable (HostService<NoiseHostFraming, HostPipeline>) async throws -> Void)?
+        package var onHostReady: (@Sendable (HostService<NoiseHostFraming, HostDriver>) async throws -> Void)?
         package init() {}
 
         /// A left click, a right click and the Left key (A, B, C) in the first 2.7 s of a
@@ -87,10 +87,11 @@ package enum DemoRunner {
         let desk = PairingDesk(automatic: { request in
             (try? hostStore.addPaired(name: request.name, publicKey: request.publicKey)) != nil
         })
-        let host = try await HostService<NoiseHostFraming, HostPipeline>.start(
-            host: "127.0.0.1", port: 0,
+        // The host's one composition root, as `remotion host` starts it: outputs, driver, socket.
+        let host = try await HostRoot.start(
+            bind: "127.0.0.1", port: 0, maximumControllers: HostStateMachine<SocketAddress>.Configuration().maximumSessions,
             makeFraming: try SecureHosting.framing(store: hostStore, pairing: (secret, Self.pairingWindow), desk: desk),
-            makeSink: {
+            makeOutputs: { _ in
                 let pipeline = HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: screen)),
                                             buttonMap: .seedDefault, settings: settings, logger: logger,
                                             injectorReason: "virtual screen", publisher: publisher)

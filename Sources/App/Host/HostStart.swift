@@ -24,7 +24,7 @@ extension HostLoop {
     }
 }
 
-extension HostService where Sink == HostPipeline {
+extension HostService where Driver == HostDriver {
     /// The same, for code that holds the typed service (the demo, tests).
     package func announceStart() async throws { try await HostLoop(self).announceStart() }
 }

@@ -2,25 +2,29 @@ import NIOCore
 import NIOPosix
 import RemotionProtocol
 
-/// A bound UDP socket serving controllers. Its state lives on the channel's event loop;
-/// this object is only a handle to it.
-public final class HostService<Framing: HostFraming, Sink: HostEventSink>: Sendable {
+/// A bound UDP socket serving controllers: a peer of the host's loop driver, on the
+/// driver's loop. Its state lives on that loop; this object is only a handle to it.
+public final class HostService<Framing: HostFraming, Driver: HostDatagramDriver>: Sendable {
     public let channel: Channel
     public let localAddress: SocketAddress
-    let handler: NIOLoopBound<HostChannelHandler<Framing, Sink>>
+    let handler: NIOLoopBound<HostChannelHandler<Framing, Driver>>
 
     /// Binds `address` (use "::" for dual-stack IPv4/IPv6, "127.0.0.1" for loopback only)
-    /// and starts serving. `makeFraming` and `makeSink` run on the event loop, so what
-    /// they build never crosses threads.
+    /// on the loop of `driver`, which exists already (made before any socket), and starts
+    /// serving as its peer. `makeFraming` runs on the loop. The driver's
+    /// `maximumControllers`, when it has one, is the wire machine's `maximumSessions`.
     public static func start(
         host: String, port: Int,
         configuration: HostStateMachine<SocketAddress>.Configuration = .init(),
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        makeFraming: @escaping @Sendable () throws -> Framing,
-        makeSink: @escaping @Sendable () throws -> Sink
+        driver: NIOLoopBound<Driver>,
+        makeFraming: @escaping @Sendable () throws -> Framing
     ) async throws -> HostService {
-        let loop = group.next()
-        let handlerPromise = loop.makePromise(of: NIOLoopBound<HostChannelHandler<Framing, Sink>>.self)
+        let loop = driver.eventLoop
+        // The driver's slot count sizes the receive buffer (the handler takes it as its limit).
+        var sized = configuration
+        if let slots = try await loop.submit({ driver.value.maximumControllers }).get() { sized.maximumSessions = slots }
+        let configuration = sized
+        let handlerPromise = loop.makePromise(of: NIOLoopBound<HostChannelHandler<Framing, Driver>>.self)
         // No SO_REUSEADDR: with it a second process could bind the same UDP port and
         // take the controllers' datagrams (docs/SECURITY.md, "port takeover").
         let bootstrap = DatagramBootstrap(group: loop)
@@ -31,7 +35,7 @@ public final class HostService<Framing: HostFraming, Sink: HostEventSink>: Senda
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handler = HostChannelHandler(configuration: configuration,
-                                                     framing: try makeFraming(), sink: try makeSink())
+                                                     framing: try makeFraming(), driver: driver.value)
                     try channel.pipeline.syncOperations.addHandler(handler)
                     handlerPromise.succeed(NIOLoopBound(handler, eventLoop: channel.eventLoop))
                 }
@@ -48,20 +52,20 @@ public final class HostService<Framing: HostFraming, Sink: HostEventSink>: Senda
         return HostService(channel: channel, localAddress: local, handler: handler)
     }
 
-    private init(channel: Channel, localAddress: SocketAddress, handler: NIOLoopBound<HostChannelHandler<Framing, Sink>>) {
+    private init(channel: Channel, localAddress: SocketAddress, handler: NIOLoopBound<HostChannelHandler<Framing, Driver>>) {
         self.channel = channel
         self.localAddress = localAddress
         self.handler = handler
     }
 
-    /// Runs `body` on the event loop with the handler (and through it the typed sink).
-    public func onLoop<T: Sendable>(_ body: @escaping @Sendable (HostChannelHandler<Framing, Sink>) throws -> T) async throws -> T {
+    /// Runs `body` on the event loop with the handler (and through it the typed driver).
+    public func onLoop<T: Sendable>(_ body: @escaping @Sendable (HostChannelHandler<Framing, Driver>) throws -> T) async throws -> T {
         let handler = self.handler
         return try await channel.eventLoop.submit { try body(handler.value) }.get()
     }
 
     /// Runs `body` on the host's loop without waiting; calls from one thread run in order.
-    public func execute(_ body: @escaping @Sendable (HostChannelHandler<Framing, Sink>) -> Void) {
+    public func execute(_ body: @escaping @Sendable (HostChannelHandler<Framing, Driver>) -> Void) {
         let handler = self.handler
         channel.eventLoop.execute { body(handler.value) }
     }
@@ -79,5 +83,22 @@ public final class HostService<Framing: HostFraming, Sink: HostEventSink>: Senda
     /// Waits until the socket closes.
     public func closed() async {
         try? await channel.closeFuture.get()
+    }
+}
+
+extension HostService {
+    /// A host of one's own: a `SinkDriver` around the sink `makeSink` builds (on the loop),
+    /// then the socket. `makeFraming` and `makeSink` run on the event loop, so what they build
+    /// never crosses threads.
+    public static func start<Sink: HostEventSink>(
+        host: String, port: Int,
+        configuration: HostStateMachine<SocketAddress>.Configuration = .init(),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        makeFraming: @escaping @Sendable () throws -> Framing,
+        makeSink: @escaping @Sendable () throws -> Sink
+    ) async throws -> HostService where Driver == SinkDriver<Sink> {
+        let loop = group.next()
+        let driver = try await loop.submit { NIOLoopBound(SinkDriver(sink: try makeSink()), eventLoop: loop) }.get()
+        return try await start(host: host, port: port, configuration: configuration, driver: driver, makeFraming: makeFraming)
     }
 }

@@ -52,9 +52,12 @@ package final class DeadlineTimer {
     /// True while a wake-up is scheduled.
     var isArmed: Bool { scheduled != nil }
 
+    /// The deadline a wake-up is scheduled for (nil: none).
+    package var deadline: Instant? { scheduled == nil ? nil : armedFor }
+
     /// Arms for `deadline` when nothing is armed or what is armed comes later: for a deadline
     /// that work outside the socket brought forward (a game's rumble held back).
-    func armIfEarlier(_ deadline: Instant) {
+    package func armIfEarlier(_ deadline: Instant) {
         if scheduled != nil, let armedFor, armedFor <= deadline { return }
         arm(deadline)
     }
@@ -63,7 +66,7 @@ package final class DeadlineTimer {
     /// batch: traffic only moves deadlines later (a session heard from, a report sent),
     /// and a timer that fires early just finds nothing due and re-arms exactly, so the
     /// per-wake-up cost is one check instead of a cancel and a new scheduled task.
-    func armIfIdle(_ deadline: @autoclosure () -> Instant?) {
+    package func armIfIdle(_ deadline: @autoclosure () -> Instant?) {
         guard scheduled == nil else { return }
         arm(deadline())
     }

@@ -13,13 +13,13 @@ import Testing
     struct Rig {
         let dir: URL
         let store: KeyStore
-        let host: HostService<NoiseHostFraming, DiscardingSink>
+        let host: HostService<NoiseHostFraming, SinkDriver<DiscardingSink>>
         let server: ControlServer
 
         static func start() async throws -> Rig {
             let dir = URL(fileURLWithPath: "/tmp/rp-\(UInt32.random(in: 0...UInt32.max))")
             let store = KeyStore(directory: dir)
-            let host = try await HostService<NoiseHostFraming, DiscardingSink>.start(
+            let host = try await HostService<NoiseHostFraming, SinkDriver<DiscardingSink>>.start(
                 host: "127.0.0.1", port: 0, makeFraming: try SecureHosting.framing(store: store),
                 makeSink: { DiscardingSink() })
             let server = ControlServer(path: ControlServer.path(dataDirectory: dir),
@@ -41,7 +41,7 @@ import Testing
         /// Whether the host's window is still open once the answer's grace period has run
         /// from now: false as soon as the window was closed, with no wait for the grace.
         func isPairingAfterTheGrace() async throws -> Bool {
-            let grace = PairingCommands<DiscardingSink>.answerGrace
+            let grace = PairingCommands<SinkDriver<DiscardingSink>>.answerGrace
             return try await host.onLoop { $0.withFraming { $0.isPairing(now: MonotonicClock.now() + grace) } }
         }
     }

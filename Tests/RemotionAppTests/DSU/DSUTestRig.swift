@@ -26,7 +26,7 @@ struct DSURig {
     let loop = EmbeddedEventLoop()
     let log = LineLog()
     let pipeline: HostPipeline
-    let host: HostChannelHandler<PlainFraming, HostPipeline>
+    let host: HostChannelHandler<PlainFraming, HostDriver>
     let hostChannel: EmbeddedChannel
     static let dsuServer = try! SocketAddress(ipAddress: "127.0.0.1", port: 26760)
 
@@ -40,10 +40,9 @@ struct DSURig {
         pipeline = HostPipeline(injector: Injector(backend: LogBackend { log.lines.append($0) }),
                                 buttonMap: .seedDefault, settings: settings, logger: Logger(label: "dsu-test"))
         var configuration = HostStateMachine<SocketAddress>.Configuration()
-        configuration.maximumSessions = maxSessions
         configuration.timeout = timeout
-        pipeline.maximumControllers = maxSessions
-        host = HostChannelHandler(configuration: configuration, framing: PlainFraming(), sink: pipeline)
+        let driver = HostDriver(loop: loop, pipeline: pipeline, maximumControllers: maxSessions)
+        host = HostChannelHandler(configuration: configuration, framing: PlainFraming(), driver: driver)
         hostChannel = EmbeddedChannel(handler: host, loop: loop)
     }
 

@@ -7,9 +7,10 @@ import RemotionProtocol
 @testable import RemotionApp
 
 /// Start-up order: with two `--dsu` sources and `--gamepad dualsense`, the first source's
-/// controller connected before the pads were set up and never got one (SDL saw one pad of
-/// two in the guest). A controller already connected when the pads' output arrives gets its
-/// pad then, like one that connects later.
+/// controller once connected before the pads were set up and never got one (SDL saw one pad
+/// of two in the guest); for a while the pads were patched onto the early controllers. Now
+/// the composition root (`HostRoot`) adds the pads with the outputs, before any source: each
+/// controller gets its pad at open, and an output added later patches nothing on.
 @Suite struct PadStartupOrderTests {
     typealias Rig = VirtualPadOutputTests.Rig
 
@@ -17,21 +18,22 @@ import RemotionProtocol
         HostPipeline(injector: Injector(backend: rig.screen), profile: MappingProfile(), logger: Logger(label: "test"))
     }
 
-    @Test func controllersConnectedBeforeThePadsGetTheirPadsWhenThePadsArrive() throws {
+    @Test func eachControllerGetsItsPadAtOpenAndAnOutputAddedLaterPatchesNothing() throws {
         let rig = Rig()
         let pipeline = pipelineWithoutPads(rig)
         let dsu = try SocketAddress(ipAddress: "127.0.0.1", port: 26760)
-        pipeline.handle(.sessionOpened(SessionID(1), .dsu(server: dsu, slot: 0)), now: .zero)
-        pipeline.handle(.sessionOpened(SessionID(2), .dsu(server: dsu, slot: 1)), now: .zero)
-        #expect(rig.pads.isEmpty, "no pads yet")
+        pipeline.handle(.sessionOpened(SessionID(9), .dsu(server: dsu, slot: 3)), now: .zero)
         pipeline.addOutput(rig.output, pads: VirtualPadSettings(forEvery: true), now: .zero + .milliseconds(5))
-        #expect(rig.pads.count == 2, "each early controller got its pad")
+        #expect(rig.pads.isEmpty, "nothing patched onto a controller that came before the output")
+        pipeline.handle(.sessionClosed(SessionID(9), .timedOut), now: .zero + .milliseconds(6))
+        pipeline.handle(.sessionOpened(SessionID(1), .dsu(server: dsu, slot: 0)), now: .zero + .milliseconds(7))
+        pipeline.handle(.sessionOpened(SessionID(2), .dsu(server: dsu, slot: 1)), now: .zero + .milliseconds(8))
+        #expect(rig.pads.count == 2, "each controller got its pad at open")
         #expect(Set(rig.pads.map(\.identity)).count == 2, "two pads, two identities")
         // Each pad follows its own controller only.
         pipeline.handle(.button(SessionID(2), .a, isDown: true), now: .zero + .milliseconds(10))
         #expect(rig.pads[1].states.last?.buttons == [.cross])
         #expect(rig.pads[0].states.allSatisfy { $0.buttons.isEmpty }, "player 2's button never reaches player 1's pad")
-        // A later controller gets its pad at open, as before; no early one gets a second.
         pipeline.handle(.sessionOpened(SessionID(3), .dsu(server: dsu, slot: 2)), now: .zero + .milliseconds(20))
         #expect(rig.pads.count == 3)
         // One leaving rests and removes only its own pad.

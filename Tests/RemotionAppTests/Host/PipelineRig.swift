@@ -5,10 +5,11 @@ import RemotionHostLogic
 import RemotionNetwork
 import RemotionProtocol
 
-/// A real host loop with a `HostPipeline` (virtual screen, publisher), driven by handing
-/// the pipeline actions on its loop, as the protocol engine would.
+/// A real host loop with a `HostPipeline` (virtual screen, publisher), started by the host's
+/// composition root (`HostRoot`: outputs, driver, socket), driven by handing the pipeline
+/// actions on its loop, as the protocol engine would.
 struct PipelineRig {
-    let host: HostService<PlainFraming, HostPipeline>
+    let host: HostService<PlainFraming, HostDriver>
     let publisher: SnapshotPublisher
 
     /// `maximum`: controllers at once, of every transport (`--max-controllers`).
@@ -19,16 +20,13 @@ struct PipelineRig {
                       },
                       configure: @escaping @Sendable (HostPipeline) -> Void = { _ in }) async throws -> PipelineRig {
         let publisher = SnapshotPublisher()
-        var configuration = HostStateMachine<SocketAddress>.Configuration()
-        configuration.maximumSessions = maximum
-        let host = try await HostService<PlainFraming, HostPipeline>.start(
-            host: "127.0.0.1", port: 0, configuration: configuration, makeFraming: { PlainFraming() },
-            makeSink: {
+        let host = try await HostRoot.start(
+            bind: "127.0.0.1", port: 0, maximumControllers: maximum, makeFraming: { PlainFraming() },
+            makeOutputs: { _ in
                 let pipeline = HostPipeline(
                     injector: Injector(backend: backend()),
                     buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "rig"),
                     injectorReason: "virtual screen", publisher: publisher)
-                pipeline.maximumControllers = maximum
                 configure(pipeline)
                 return pipeline
             })

@@ -1,3 +1,4 @@
+import RemotionApp
 import RemotionNetwork
 import RemotionProtocol
 

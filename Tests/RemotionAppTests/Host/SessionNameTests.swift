@@ -34,9 +34,9 @@ import Testing
         // A live reader: the host builds its snapshots every report tick only for one.
         let lease = await publisher.lease(.everyTick)
         defer { withExtendedLifetime(lease) {} }
-        let host = try await HostService<NoiseHostFraming, HostPipeline>.start(
-            host: "127.0.0.1", port: 0, makeFraming: try SecureHosting.framing(store: hostStore),
-            makeSink: {
+        let host = try await HostRoot.start(
+            bind: "127.0.0.1", port: 0, maximumControllers: 16, makeFraming: try SecureHosting.framing(store: hostStore),
+            makeOutputs: { _ in
                 HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 800, height: 600))),
                              buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "t"), publisher: publisher)
             })

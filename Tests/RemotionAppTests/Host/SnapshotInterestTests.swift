@@ -26,7 +26,10 @@ final class InterestRig {
         pipeline = HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))),
                                 buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "interest"),
                                 publisher: publisher)
-        channel = EmbeddedChannel(handler: HostChannelHandler(configuration: .init(), framing: PlainFraming(), sink: pipeline))
+        let loop = EmbeddedEventLoop()
+        let driver = HostDriver(loop: loop, pipeline: pipeline, maximumControllers: 16)
+        channel = EmbeddedChannel(handler: HostChannelHandler(configuration: .init(), framing: PlainFraming(), driver: driver),
+                                  loop: loop)
     }
 
     var now: Instant { Instant(channel.embeddedEventLoop.now) }

@@ -82,10 +82,10 @@ func sinApprox(_ x: Double) -> Double {
     return sum
 }
 
-func startXTestHost(display: String, timeout: Duration) async throws -> HostService<PlainFraming, ProbingSink> {
+func startXTestHost(display: String, timeout: Duration) async throws -> HostService<PlainFraming, SinkDriver<ProbingSink>> {
     var configuration = HostStateMachine<SocketAddress>.Configuration()
     configuration.timeout = timeout
-    return try await HostService<PlainFraming, ProbingSink>.start(
+    return try await HostService<PlainFraming, SinkDriver<ProbingSink>>.start(
         host: "127.0.0.1", port: 0, configuration: configuration,
         makeFraming: { PlainFraming() },
         makeSink: {
@@ -97,7 +97,7 @@ func startXTestHost(display: String, timeout: Duration) async throws -> HostServ
         })
 }
 
-func frames(of host: HostService<PlainFraming, ProbingSink>) async throws -> [ProbingSink.Frame] {
+func frames(of host: HostService<PlainFraming, SinkDriver<ProbingSink>>) async throws -> [ProbingSink.Frame] {
     try await host.onLoop { $0.sink.frames }
 }
 

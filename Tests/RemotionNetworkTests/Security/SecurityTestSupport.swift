@@ -29,7 +29,7 @@ func temporaryStore(_ label: String) -> KeyStore {
 
 func removeStore(_ store: KeyStore) { try? FileManager.default.removeItem(at: store.directory) }
 
-typealias SecureHostService = HostService<NoiseHostFraming, RecordingSink>
+typealias SecureHostService = HostService<NoiseHostFraming, SinkDriver<RecordingSink>>
 
 func startSecureHost(store: KeyStore, port: Int = 0, pairing: [UInt8]? = nil, desk: PairingDesk? = nil,
                      stats: SecurityStats = SecurityStats(), timeout: Duration = .milliseconds(2500),

@@ -11,7 +11,7 @@ import Testing
         let first = try await startRecordingHost()
         let port = try #require(first.localAddress.port)
         await #expect(throws: (any Error).self) {
-            let second = try await HostService<PlainFraming, RecordingSink>.start(
+            let second = try await HostService<PlainFraming, SinkDriver<RecordingSink>>.start(
                 host: "127.0.0.1", port: port, makeFraming: { PlainFraming() }, makeSink: { RecordingSink() })
             await second.shutdown()
         }
@@ -32,11 +32,11 @@ import Testing
     }
 
     @Test func theWildcardBindAlsoRefusesALoopbackBindOfItsPort() async throws {
-        let first = try await HostService<PlainFraming, RecordingSink>.start(
+        let first = try await HostService<PlainFraming, SinkDriver<RecordingSink>>.start(
             host: "0.0.0.0", port: 0, makeFraming: { PlainFraming() }, makeSink: { RecordingSink() })
         let port = try #require(first.localAddress.port)
         await #expect(throws: (any Error).self) {
-            let second = try await HostService<PlainFraming, RecordingSink>.start(
+            let second = try await HostService<PlainFraming, SinkDriver<RecordingSink>>.start(
                 host: "127.0.0.1", port: port, makeFraming: { PlainFraming() }, makeSink: { RecordingSink() })
             await second.shutdown()
         }

@@ -35,14 +35,14 @@ struct Recorded: Sendable {
     }
 }
 
-func startRecordingHost(timeout: Duration = .milliseconds(2500)) async throws -> HostService<PlainFraming, RecordingSink> {
+func startRecordingHost(timeout: Duration = .milliseconds(2500)) async throws -> HostService<PlainFraming, SinkDriver<RecordingSink>> {
     var configuration = HostStateMachine<SocketAddress>.Configuration()
     configuration.timeout = timeout
-    return try await HostService<PlainFraming, RecordingSink>.start(host: "127.0.0.1", port: 0, configuration: configuration,
+    return try await HostService<PlainFraming, SinkDriver<RecordingSink>>.start(host: "127.0.0.1", port: 0, configuration: configuration,
                                                      makeFraming: { PlainFraming() }, makeSink: { RecordingSink() })
 }
 
-func recorded(_ host: HostService<PlainFraming, RecordingSink>) async throws -> Recorded {
+func recorded(_ host: HostService<PlainFraming, SinkDriver<RecordingSink>>) async throws -> Recorded {
     try await host.onLoop { handler in
         Recorded(actions: handler.sink.actions, report: handler.report())
     }

@@ -14,27 +14,27 @@ protocol HostLoopBackend: Sendable {
     func shutdown() async
 }
 
-extension HostService: HostLoopBackend where Sink == HostPipeline {
+extension HostService: HostLoopBackend where Driver == HostDriver {
     var eventLoop: any EventLoop { channel.eventLoop }
     func executeOnPipeline(_ body: @escaping @Sendable (HostPipeline, Instant) -> Void) {
-        execute { body($0.sink, $0.now) }
+        execute { body($0.driver.pipeline, $0.driver.now) }
     }
     func onPipeline<T: Sendable>(_ body: @escaping @Sendable (HostPipeline, Instant) throws -> T) async throws -> T {
-        try await onLoop { try body($0.sink, $0.now) }
+        try await onLoop { try body($0.driver.pipeline, $0.driver.now) }
     }
 }
 
 /// A handle to the running host's loop, without the framing type: what the web page, the
 /// dashboard, the DSU and local-pad bridges and the daemon hold. The work runs on the loop
 /// with the pipeline and the loop's time (the one clock on the way from a source to an
-/// output). `execute` runs without waiting (calls from one thread run in order), `onLoop`
+/// output: the driver's, `HostDriver.now`). `execute` runs without waiting (calls from one thread run in order), `onLoop`
 /// waits for a result.
 package struct HostLoop: Sendable {
     private let backend: any HostLoopBackend
     package var localAddress: SocketAddress { backend.localAddress }
     package var eventLoop: any EventLoop { backend.eventLoop }
 
-    package init<Framing: HostFraming>(_ service: HostService<Framing, HostPipeline>) {
+    package init<Framing: HostFraming>(_ service: HostService<Framing, HostDriver>) {
         backend = service
     }
 

@@ -7,8 +7,8 @@ import RemotionNetwork
 /// server's slot, a gamepad on this computer — join the host here, on its loop, with the
 /// loop's time: the engine (`HostEngine.open`, `perform`) gives each an id and a slot beside
 /// the datagram sessions and its release guarantees, and its outputs are routed like a
-/// datagram session's. Nothing passes through the UDP handler; the handler is only told
-/// (`HostSinkDriver.sinkChanged`) so that it counts the slots, reports and keeps its one
+/// datagram session's. Nothing passes through the UDP handler; the host's loop driver is
+/// told (`HostSinkDriver.sinkChanged`) so that it counts the slots, reports and keeps its one
 /// timer armed for the engine's deadlines.
 extension HostPipeline {
     /// A controller from `origin`, shown as `name`, or nil when every slot is taken. With a

@@ -6,7 +6,7 @@ import RemotionNetwork
 extension HostPipeline {
     /// Whether this report tick builds a snapshot: only for a reader (`SnapshotPublisher.interest`):
     /// every tick for a live view, or when something the status lines say changed for a
-    /// reader of those alone. With nobody reading, the handler does not even take its report.
+    /// reader of those alone. With nobody reading, the loop driver does not even take its report.
     package var wantsReport: Bool {
         switch publisher?.interest {
         case nil: false

@@ -19,7 +19,7 @@ extension HostPipeline {
     /// Types what the core let through (`PipelineOutput.text`) with the injector's backend:
     /// whether it can type, and what it could not, are the backend's to say.
     func type(_ text: String, now: Instant) -> WebInputReply? {
-        // The handler's timer then also covers the keycodes' return (`nextDeadline`).
+        // The driver's timer then also covers the keycodes' return (`nextDeadline`).
         driver?.sinkChanged(now: now, membership: false)
         guard !injector.isSuspended else {
             return .untyped(text, reason: "this computer's desktop session is not the active one (another user is at the screen)")

@@ -24,7 +24,7 @@ package enum CalibrationStart: String, Sendable, Codable, Equatable {
 /// session's `MotionMapper`, telemetry, pad) → `PipelineOutput`s → outputs by kind: input to
 /// `InjectorOutput` (output hooks, may take the event → `Injector` → backend), pad states
 /// to `VirtualPadOutput`.
-package final class HostPipeline: HostEventSink {
+package final class HostPipeline {
     package let injector: Injector
     /// The host's engine (HostLogic, sans-IO): every session of every origin and the
     /// decisions; this class is its adapter on the host's loop.
@@ -94,8 +94,8 @@ package final class HostPipeline: HostEventSink {
         get { engine.maximumControllers }
         set { engine.maximumControllers = newValue }
     }
-    /// The UDP handler that drives this pipeline (set when it is in the channel): told when
-    /// controllers of other transports come and go, and how rumble reaches a datagram session.
+    /// The host's loop driver (`HostDriver`, set when it is made around this pipeline): told
+    /// when controllers of other transports come and go, and how rumble reaches a datagram session.
     weak var driver: (any HostSinkDriver)?
     /// Feedback messages handed to a controller's transport, and those with nowhere to go (DSU, local pads).
     package internal(set) var feedbackSent = 0
@@ -130,16 +130,13 @@ package final class HostPipeline: HostEventSink {
                   injectorReason: injectorReason, publisher: publisher)
     }
 
-    /// Another output beside the injector. With `pads`, every session opened from now on
-    /// also gets a virtual pad whose states go to the outputs that accept `.pad`; when every
-    /// controller gets one, so does each controller already connected (start-up order: a
-    /// source may have delivered a controller before the pads existed).
+    /// Another output beside the injector, added by the composition root (`HostRoot`) before
+    /// any source exists. With `pads`, every session opened gets a virtual pad whose states go
+    /// to the outputs that accept `.pad` (or the session that asks, without `forEvery`).
     package func addOutput(_ output: any HostOutput, pads: VirtualPadSettings? = nil, now: Instant) {
         outputs.append(output)
         guard let pads else { return }
         engine.core.pads = pads
-        guard pads.forEvery else { return }
-        for id in engine.core.sessions.keys.sorted() { setPad(id, on: true, now: now) }
     }
 
     package func handle(_ action: HostAction<SocketAddress>, now: Instant) {
