@@ -7,6 +7,9 @@ import RemotionProtocol
 public final class HostService<Framing: HostFraming, Driver: HostDatagramDriver>: Sendable {
     public let channel: Channel
     public let localAddress: SocketAddress
+    /// The loop driver this socket is a peer of (made before it): what the other transports
+    /// reach on the host's loop without passing through this socket's code.
+    public let driver: NIOLoopBound<Driver>
     let handler: NIOLoopBound<HostChannelHandler<Framing, Driver>>
 
     /// Binds `address` (use "::" for dual-stack IPv4/IPv6, "127.0.0.1" for loopback only)
@@ -49,12 +52,14 @@ public final class HostService<Framing: HostFraming, Driver: HostDatagramDriver>
         }
         let handler = try await handlerPromise.futureResult.get()
         guard let local = channel.localAddress else { throw ChannelError.unknownLocalAddress }
-        return HostService(channel: channel, localAddress: local, handler: handler)
+        return HostService(channel: channel, localAddress: local, driver: driver, handler: handler)
     }
 
-    private init(channel: Channel, localAddress: SocketAddress, handler: NIOLoopBound<HostChannelHandler<Framing, Driver>>) {
+    private init(channel: Channel, localAddress: SocketAddress, driver: NIOLoopBound<Driver>,
+                 handler: NIOLoopBound<HostChannelHandler<Framing, Driver>>) {
         self.channel = channel
         self.localAddress = localAddress
+        self.driver = driver
         self.handler = handler
     }
 

@@ -14,13 +14,17 @@ protocol HostLoopBackend: Sendable {
     func shutdown() async
 }
 
+/// Work for the pipeline goes to the loop driver directly (its pipeline, its clock), never
+/// through the UDP socket's code; the socket is asked only for its numbers and its close.
 extension HostService: HostLoopBackend where Driver == HostDriver {
-    var eventLoop: any EventLoop { channel.eventLoop }
+    var eventLoop: any EventLoop { driver.eventLoop }
     func executeOnPipeline(_ body: @escaping @Sendable (HostPipeline, Instant) -> Void) {
-        execute { body($0.driver.pipeline, $0.driver.now) }
+        let driver = self.driver
+        driver.eventLoop.execute { body(driver.value.pipeline, driver.value.now) }
     }
     func onPipeline<T: Sendable>(_ body: @escaping @Sendable (HostPipeline, Instant) throws -> T) async throws -> T {
-        try await onLoop { try body($0.driver.pipeline, $0.driver.now) }
+        let driver = self.driver
+        return try await driver.eventLoop.submit { try body(driver.value.pipeline, driver.value.now) }.get()
     }
 }
 
