@@ -12,6 +12,10 @@ import RemotionProtocol
 ///   66.7 Hz becomes 30 steps that turn the whole turn, not one that turns 0.1 s of it;
 /// - a sample with other buttons is kept, so every press and release gets through,
 ///   in order;
+/// - a sample whose touchpad fingers differ from its predecessor's (one came down or lifted)
+///   is kept as it came and nothing merges into it, so the pad sees every touch start where
+///   the finger came down and every lift, in order (later samples of the same fingers merge
+///   after it, the newest's positions);
 /// - connect and disconnect events are kept in order, and a slot's samples are never
 ///   merged across them.
 ///
@@ -26,6 +30,8 @@ package struct DSUEventBatch: Sendable {
     /// Per slot, its previous sample's time (kept across batches: the next batch's first
     /// sample follows it).
     private var lastTime = [UInt64?](repeating: nil, count: DSU.slotCount)
+    /// Per slot, its previous sample's fingers (kept across batches, as its time).
+    private var lastTouch = [TouchState?](repeating: nil, count: DSU.slotCount)
     /// Samples merged away since the start (for statistics).
     package private(set) var merged = 0
 
@@ -37,7 +43,10 @@ package struct DSUEventBatch: Sendable {
             let s = Int(slot)
             guard s < DSU.slotCount else { events.append(event); return }
             let t = sample.timestampMicros, last = lastTime[s]
-            let pending: MotionSample? = replaceable[s].flatMap { i in
+            // A finger down or up: an edge, as a button's (merged into nothing, nothing into it).
+            let touchEdge = !MotionMerge.sameFingers(lastTouch[s], sample.touch)
+            lastTouch[s] = sample.touch
+            let pending: MotionSample? = touchEdge ? nil : replaceable[s].flatMap { i in
                 guard case let .sample(_, p) = events[i], p.buttons == sample.buttons else { return nil }
                 return p
             }
@@ -71,12 +80,13 @@ package struct DSUEventBatch: Sendable {
             merges[s] = MotionMerge()
             merges[s].add(sample, dt: dt ?? 0)
             spanStart[s] = dt == nil ? nil : last
-            replaceable[s] = events.count
+            replaceable[s] = touchEdge ? nil : events.count
             events.append(event)
         case let .slotConnected(slot), let .slotDisconnected(slot, _):
             if Int(slot) < DSU.slotCount {
                 replaceable[Int(slot)] = nil
                 lastTime[Int(slot)] = nil
+                lastTouch[Int(slot)] = nil
             }
             events.append(event)
         case .serverVersion:

@@ -19,7 +19,10 @@ import RemotionProtocol
 ///
 /// Button edges are never merged, moved or dropped: an edge ends the motion before it (sent
 /// first), then goes itself, so a press and release inside a backlog still click once and
-/// where the hand was. A step over `resyncGap` or a sample not after its predecessor passes
+/// where the hand was. A touchpad's edge (a sample whose fingers differ from its predecessor's:
+/// one came down or lifted) is kept the same way: the motion before it is sent first, then the
+/// sample as it came, so the pad sees the finger come down where it did, and lift, in order.
+/// A step over `resyncGap` or a sample not after its predecessor passes
 /// as it is: the mapper starts again there, as it would have.
 package enum LateMotion {
     /// One event of a controller, in the order it came.
@@ -60,6 +63,8 @@ package enum LateMotion {
         /// The previous sample's time, as it came; the last sample handed on's time.
         var previous: UInt64?
         var handedOn: UInt64?
+        /// The previous sample's fingers on its touchpad.
+        var previousTouch: TouchState?
         /// Late samples being merged: their sum and the newest.
         var late = MotionMerge()
         var lateNewest: MotionSample?
@@ -69,7 +74,12 @@ package enum LateMotion {
 
         mutating func take(_ s: MotionSample) {
             let t = s.timestampMicros
-            defer { previous = t }
+            defer { previous = t; previousTouch = s.touch }
+            // A finger down or up: an edge, as a button's — what came before goes first.
+            if !MotionMerge.sameFingers(previousTouch, s.touch) {
+                flush()
+                return hand(s)
+            }
             let dt: Double? = previous.flatMap { p in
                 t > p && Double(t - p) / 1e6 <= GyroMouseMapper.resyncGap ? Double(t - p) / 1e6 : nil
             }

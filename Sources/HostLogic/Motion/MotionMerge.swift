@@ -27,6 +27,14 @@ package struct MotionMerge: Sendable, Equatable {
         z += Double(g.z) * step
     }
 
+    /// Whether two samples' touchpads have the same fingers down (by id; where they are may
+    /// differ). A merge keeps every touch's start and end as it keeps a button's press and
+    /// release: a sample whose fingers differ from its predecessor's is an edge, never merged
+    /// into another (the pad then sees the finger come down where it came down, and lift).
+    package static func sameFingers(_ a: TouchState?, _ b: TouchState?) -> Bool {
+        a?.first?.id == b?.first?.id && a?.second?.id == b?.second?.id
+    }
+
     /// What the mapper integrates a rate over for a sample `dt` seconds after the previous.
     package static func mapperStep(_ dt: Double) -> Double {
         dt > 0 && dt <= GyroMouseMapper.resyncGap ? Swift.min(dt, GyroMouseMapper.maxStep) : 0

@@ -34,6 +34,9 @@ import RemotionProtocol
 ///   backlog of 10 frames at 60 Hz in one 0.1 s step read 5/3 of the real rate on the pad.)
 /// - **Buttons** are never merged, delayed past a later motion or dropped: an edge first
 ///   sends the held motion (sent before it), then itself — exactly once, in order.
+/// - **Touches** (the Gamepad mode's touchpad) likewise: a frame whose fingers differ from the
+///   previous frame's (one came down or lifted) sends the held motion, then itself as it came,
+///   so the pad sees every touch start where the finger came down, and every lift, in order.
 package struct NewestWinsIntake: Sendable, Equatable {
     /// One motion frame: the page's sequence number, its sample (timestamp on the page's
     /// clock, microseconds) and the one-way latency the transport estimated for it.
@@ -92,6 +95,8 @@ package struct NewestWinsIntake: Sendable, Equatable {
     private var held: Held?
     /// Page time of the last frame sent (the span a merged sample covers starts there).
     private var lastSentPageMicros: UInt64?
+    /// The fingers of the newest frame taken.
+    private var lastTouch: TouchState?
 
     package init() {}
 
@@ -146,6 +151,15 @@ package struct NewestWinsIntake: Sendable, Equatable {
         let since = held?.since
         if since != nil, let last = lastSentPageMicros, page > last, Double(page - last) / 1e6 > GyroMouseMapper.maxStep {
             sent = flush()
+        }
+        // A finger down or up: an edge, as a button's — what is held goes first, then this
+        // frame as it came (where the finger came down), not held for later frames to move.
+        let touchEdge = !MotionMerge.sameFingers(lastTouch, frame.sample.touch)
+        lastTouch = frame.sample.touch
+        if touchEdge {
+            sent += flush()
+            merge(frame, dt: dt, now: now, since: now)
+            return sent + flush()
         }
         merge(frame, dt: dt, now: now, since: since ?? now)
 

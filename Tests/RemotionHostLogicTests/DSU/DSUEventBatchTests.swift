@@ -46,6 +46,32 @@ import RemotionProtocol
         #expect(out.map(\.2) == [1, 2, 3.5, 5.5])
     }
 
+    /// A touch that starts and ends inside one batch reaches the pad as edges, in order: a
+    /// finger coming down is a sample of its own where it came down (the later ones of the same
+    /// finger merge after it), and its lift is another, as a button's press and release are.
+    @Test func aTouchThatStartsAndEndsInsideABatchStaysTwoEdgesInOrder() {
+        func touched(_ t: UInt64, _ finger: UInt8?, x: Float = 0) -> Event {
+            var s = MotionSample(timestampMicros: t, gyro: Vector3(x: 0, y: 0, z: 1))
+            s.touch = finger.map { TouchState(first: .init(id: $0, x: x, y: 0.5), second: nil) }
+            return .sample(slot: 0, s)
+        }
+        var batch = DSUEventBatch()
+        batch.append(contentsOf: [touched(1_000, nil), touched(2_000, nil), touched(3_000, nil)])
+        batch.append(contentsOf: (4...7 as ClosedRange<UInt64>).map { touched($0 * 1_000, 1, x: Float($0) / 10) })
+        batch.append(contentsOf: [touched(8_000, nil), touched(9_000, nil)])
+        batch.append(contentsOf: (10...12 as ClosedRange<UInt64>).map { touched($0 * 1_000, 2, x: 0.9) })
+        let out = batch.drain().compactMap { e -> MotionSample? in if case let .sample(_, s) = e { s } else { nil } }
+        let fingers = out.map { $0.touch?.first?.id }
+        let edges = zip(fingers, fingers.dropFirst()).filter { $0 != $1 }.map(\.1)
+        #expect(edges == [1, nil, 2], "finger 1 down, up, finger 2 down: \(fingers)")
+        #expect(out.first { $0.touch?.first?.id == 1 }?.touch?.first?.x == 0.4, "down where it came down")
+        #expect(out.last { $0.touch?.first?.id == 1 }?.touch?.first?.x == 0.7, "and up from where it was last")
+        // The rotation is all there: z 1 rad/s from the first sample to the last, 11 ms.
+        var last: UInt64 = 1_000, turned = 0.0
+        for s in out.dropFirst() { turned += Double(s.gyro!.z) * Double(s.timestampMicros - last) / 1e6; last = s.timestampMicros }
+        #expect(abs(turned - 0.011) < 1e-6)
+    }
+
     @Test func slotsAreMergedSeparately() {
         var batch = DSUEventBatch()
         for t in 1...10 as ClosedRange<UInt64> {

@@ -63,6 +63,25 @@ import RemotionProtocol
         #expect(abs(Self.counts(merged) - Self.counts(backlog)) <= 1)
     }
 
+    /// A 15 ms touch inside a late backlog (a local pad's touchpad, or any sample that carries
+    /// fingers): it reaches the pad as a touch down where the finger came down and a lift after
+    /// it, in order, as a button's press and release do; the motion is all still there.
+    @Test func aTouchInsideTheBacklogReachesThePadAsEdgesInOrder() {
+        var backlog = Self.pad(seconds: 2)
+        for i in 103..<106 {                                   // inside a 0.1 s step, not at its end
+            guard case .sample(var s) = backlog[i] else { continue }
+            s.touch = TouchState(first: .init(id: 7, x: Float(i - 103) / 10, y: 0.5), second: nil)
+            backlog[i] = .sample(s)
+        }
+        let (merged, _) = LateMotion.merge(backlog)
+        let fingers: [UInt8?] = merged.compactMap { e in if case let .sample(s) = e { s } else { nil } }.map { $0.touch?.first?.id }
+        let edges = zip(fingers, fingers.dropFirst()).filter { $0 != $1 }.map(\.1)
+        #expect(edges == [7, nil], "down, then up: \(fingers.count) samples")
+        let down = merged.first { if case let .sample(s) = $0 { s.touch != nil } else { false } }
+        if case let .sample(s)? = down { #expect(s.touch?.first?.x == 0, "down where it came down") }
+        #expect(abs(Self.counts(merged) - Self.counts(backlog)) <= 1)
+    }
+
     @Test func aStallLongerThanTheBoundIsShortAndKeepsThePointersIntegral() {
         let last = gyroSample(995_000, yawRate: 90)
         let backlog = Self.pad(seconds: 20) { i in i < 2_000 ? 90 : -45 }

@@ -177,6 +177,29 @@ import Testing
         #expect(counts.first == 2 && counts.dropFirst().allSatisfy { $0 == 1 } && counts.count == 49)
     }
 
+    /// A touch that starts and ends inside a held burst (the Gamepad mode's touchpad): the pad
+    /// sees the finger come down where it came down, then lift, in order; the rotation is kept.
+    @Test func aTouchInsideABurstReachesThePadAsEdgesInOrder() {
+        func touched(_ i: Int) -> NewestWinsIntake.Frame {
+            var f = Self.frame(i)
+            if (20..<23).contains(i) { f.sample.touch = TouchState(first: .init(id: 3, x: Float(i - 20) / 10, y: 0.5), second: nil) }
+            return f
+        }
+        var intake = NewestWinsIntake()
+        var out: [NewestWinsIntake.Output] = []
+        for i in 0..<10 { out += intake.motion(touched(i), now: Self.onTime(i)) }
+        for i in 10..<40 { out += intake.motion(touched(i), now: Self.onTime(39) + .microseconds(20 * (i - 10))) }
+        out += intake.motion(touched(40), now: Self.onTime(40))
+        let sent = Self.motions(out).map(\.0)
+        let fingers = sent.map { $0.touch?.first?.id }
+        let edges = zip(fingers, fingers.dropFirst()).filter { $0 != $1 }.map(\.1)
+        #expect(edges == [3, nil], "down, then up: \(fingers)")
+        #expect(sent.first { $0.touch != nil }?.touch?.first?.x == 0, "down where it came down")
+        var last = sent[0].timestampMicros, turned = 0.0
+        for s in sent.dropFirst() { turned += Double(s.gyro!.z) * Double(s.timestampMicros - last) / 1e6; last = s.timestampMicros }
+        #expect(abs(turned - 40 * Double(Self.interval) / 1e6) < 1e-5)
+    }
+
     @Test func aButtonEdgeSendsTheHeldMotionFirst() {
         var intake = NewestWinsIntake()
         for i in 0..<5 { _ = intake.motion(Self.frame(i), now: Self.onTime(i)) }
