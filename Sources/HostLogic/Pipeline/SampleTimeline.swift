@@ -19,12 +19,21 @@ import RemotionProtocol
 ///   **discontinuity**: the mapping restarts at the host's `now` and the sample is counted.
 /// - The mapped time never goes backwards: it always moves on by at least 1 µs, so every
 ///   consumer's dt is positive.
-/// - It stays near the host's clock: at most `maxLag` (30 s) behind (a slow controller clock
-///   is pulled forward; a backlog after a stall of seconds keeps its own steps), and a controller whose steps would take it more than `maxLead` (1 s)
-///   ahead — a fast clock, or a first sample that came late — is slowed, each step by at most
-///   half (so dt never collapses while it converges), and never lets it pass `hardLead` (2 s)
-///   ahead. Both count as re-anchors. A sample can move it at most 1 µs past that cap, so
-///   nothing downstream can overflow.
+/// - Every integrator (fusion, the gyro mouse, the gyro stick, the pad's and the DSU server's
+///   clocks) sees the controller's own steps: a backlog of any length — samples that queued
+///   while the loop was stalled, handled at one `now`, or a controller that arrived during the
+///   stall, its first sample anchored seconds late — turns the same rotation as its samples
+///   did when they were taken. A plausible step is never made into one long step (that
+///   was a "pull" of up to 30 s, or a halving of every step past 1 s ahead, which lost 44 % of
+///   a turn whose first sample came 3 s late).
+/// - It is drawn back toward the host's clock only by `correctionPerMille` (0.1 %) of each
+///   step: lengthened while it is more than `maxLag` (30 s) behind (a clock that runs slow),
+///   shortened while it is more than `maxLead` (1 s) ahead (a clock that runs fast, a first
+///   sample that came late), so a real controller's clock (off by ppm) stays within the bounds
+///   and integrators see its steps within 0.1 %. It never passes `hardLead` (30 s) ahead: a
+///   clock that lies stops there, its steps 1 µs. Each changed step counts as a re-anchor. A
+///   sample can move it at most 1 µs past that cap, so nothing downstream can overflow; the
+///   mapped time never falls below the session's first anchor.
 ///
 /// The one-way latency is not read from here: it needs the controller's clock related to the
 /// host's (UDP's ping/pong offset), and is measured upstream where that is known.
@@ -41,17 +50,22 @@ package struct SampleTimeline: Sendable, Hashable {
     package let clock: Clock
     /// The largest step between two samples that is taken as the controller's own.
     package static let maxStep: Int64 = 1_000_000
-    /// How far the mapped time may trail the host's clock before it is pulled forward. Not
-    /// 1 s: samples that queued during a stall (Wi-Fi, a loaded host, an emulated guest) arrive
-    /// seconds behind, and pulling them forward made one step of the pull's size, which a gyro
-    /// mouse integrates as motion (+26 % pointer distance seen in a loaded QEMU guest). Within
-    /// 30 s, such a backlog keeps the controller's own steps.
+    /// How far the mapped time may trail the host's clock before its steps are lengthened (by
+    /// `correctionPerMille`). Samples that queued during a stall (Wi-Fi, a loaded host, an
+    /// emulated guest) arrive seconds behind; pulling one forward made one step of the pull's
+    /// size, which integrators take as motion (+26 % pointer distance seen in a loaded QEMU
+    /// guest), so a backlog of any length keeps the controller's own steps.
     package static let maxLag: Int64 = 30_000_000
     /// How far ahead of the host's clock it runs on the controller's steps alone (a late first
-    /// sample, a clock a little fast); past it the steps are slowed.
+    /// sample, a clock a little fast); past it the steps are shortened (by `correctionPerMille`).
     package static let maxLead: Int64 = 1_000_000
-    /// How far ahead it may ever be.
-    package static let hardLead: Int64 = 2_000_000
+    /// How far ahead it may ever be: a backlog whose first sample was anchored late is ahead by
+    /// the backlog's length and keeps its steps up to here.
+    package static let hardLead: Int64 = 30_000_000
+    /// How much of each step (per mille, at least 1 µs) the mapped time is drawn back toward
+    /// the host's clock while it is out of bounds: a clock off by less than 0.1 % stays within
+    /// them, and an integrator's dt is the controller's step within 0.1 %.
+    package static let correctionPerMille: Int64 = 1
 
     /// The previous sample's own time, as it came (µs, the controller's clock).
     private var lastSample: UInt64?
@@ -81,16 +95,19 @@ package struct SampleTimeline: Sendable, Hashable {
             ? Int64(sampleMicros - previous) : nil
         var mapped: Int64
         if let step {
-            mapped = lastMapped &+ step   // step ≤ 1 s and lastMapped ≤ host + 2 s + n µs: no wrap
+            mapped = lastMapped &+ step   // step ≤ 1 s and lastMapped ≤ host + 30 s + n µs: no wrap
+            let nudge = max(1, step * Self.correctionPerMille / 1_000)
             if mapped > host &+ Self.maxLead {
-                mapped = min(max(host &+ Self.maxLead, lastMapped &+ step / 2), host &+ Self.hardLead)
+                mapped = min(max(host &+ Self.maxLead, mapped &- nudge), host &+ Self.hardLead)
+                reanchors &+= 1
+            } else if mapped < host &- Self.maxLag {
+                mapped = min(host &- Self.maxLag, mapped &+ nudge)
                 reanchors &+= 1
             }
         } else {
             discontinuities &+= 1
             mapped = anchor
         }
-        if mapped < host &- Self.maxLag { mapped = host &- Self.maxLag; reanchors &+= 1 }
         mapped = max(mapped, lastMapped &+ 1)
         lastMapped = mapped
         return Self.unsigned(mapped)
