@@ -37,7 +37,8 @@ package final class DSUBridge: Sendable {
         var channels: [any Channel] = []
         do {
             var serverAddress: SocketAddress?
-            // Its drops show after the sources' (the stop line's order).
+            // Its drops show after the sources' (the stop line's order); the observer the bridge
+            // takes away, by identity, when it stops.
             let serverReporter = try await loop.submit { NIOLoopBoundBox<DSUServerHandler?>(nil, eventLoop: loop) }.get()
             if let serve {
                 let address = try socketAddress(serve, what: "--dsu-serve \(serve)")
@@ -76,7 +77,9 @@ package final class DSUBridge: Sendable {
             }
             try await loop.submit { if let server = serverReporter.value { pipeline.value.dropReporters.append(server) } }.get()
             return DSUBridge(channels: channels, serverAddress: serverAddress) {
-                _ = try? await host.onLoop { pipeline, _ in pipeline.observers.removeAll { $0 is DSUServerHandler } }
+                _ = try? await host.onLoop { pipeline, _ in
+                    if let server = serverReporter.value { pipeline.observers.removeAll { $0 === server } }
+                }
             }
         } catch {
             for c in channels { try? await c.close() }

@@ -138,7 +138,7 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
                 guard let id = sessions[slot] else { continue }
                 let latency = DSUSampleLatency.micros(timestampMicros: sample.timestampMicros, now: now,
                                                       fromLoopback: fromLoopback)
-                pipeline.motion(id, sample, latencyMicros: latency, now: now)
+                pipeline.perform(.motion(sample, latencyMicros: latency), for: id, now: now)
                 samplesDelivered += 1
             case let .slotDisconnected(slot, timedOut):
                 waiting[slot] = nil

@@ -79,10 +79,9 @@ package struct HostDaemon: Sendable {
             let laser = LaserOverlayHook(logger: logger, screen: { injector.screen },
                                          // The output chosen now (the dashboard may have chosen anew), else the start's.
                                          open: { LaserOverlays.open(environment: environment,
-                                                                    output: outputChooser(injector.backend)?.chosenOutput
+                                                                    output: injector.backend.outputChoosing?.chosenOutput
                                                                         ?? options.injection.output) })
-            pipeline.outputHooks.append(laser)
-            pipeline.observers.append(laser)
+            pipeline.laser = laser
             Wiring.addGamepads(options, to: pipeline, driver: driver, logger: logger)
             return pipeline
         }

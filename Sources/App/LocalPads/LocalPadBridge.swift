@@ -132,7 +132,7 @@ final class LocalPadSessions: HostDropReporter {
                 switch event {
                 case .sample(let s):
                     samples += 1
-                    pipeline.motion(id, s, latencyMicros: nil, now: now)
+                    pipeline.perform(.motion(s, latencyMicros: nil), for: id, now: now)
                 case let .button(b, down):
                     pipeline.button(id, b, isDown: down, now: now)
                 }

@@ -19,6 +19,9 @@ package final class EchoingBackend: InjectorBackend {
 
     /// The real backend's name: status and logs show what injects.
     package var name: String { inner.name }
+    /// Typing and the output choice are the wrapped backend's.
+    package var textTyping: (any TextTypingBackend)? { inner.textTyping }
+    package var outputChoosing: (any OutputChoosingBackend)? { inner.outputChoosing }
 
     package func screenGeometry() -> ScreenGeometry { inner.screenGeometry() }
 

@@ -17,6 +17,22 @@ package protocol InjectorBackend: AnyObject {
     func flush() throws(InjectionError)
     /// Releases OS resources. Idempotent; no call is valid afterwards.
     func close()
+    /// What types text for this backend (docs/WEB-CONTROLLER.md, "Typing"): itself when it is
+    /// a `TextTypingBackend`, what an `EchoingBackend` wraps (typed text is not echoed: the
+    /// echo is the events' record); nil when it cannot type. A capability of the type, never
+    /// found by a cast.
+    var textTyping: (any TextTypingBackend)? { get }
+    /// What chooses the output this backend's absolute pointer covers: itself when it is an
+    /// `OutputChoosingBackend`, what an `EchoingBackend` wraps; nil when absolute motion
+    /// covers the whole screen.
+    var outputChoosing: (any OutputChoosingBackend)? { get }
+}
+
+extension InjectorBackend {
+    /// Most backends cannot type text (`TextTypingBackend` says it can).
+    package var textTyping: (any TextTypingBackend)? { nil }
+    /// Most backends have no outputs to choose (`OutputChoosingBackend` says it has).
+    package var outputChoosing: (any OutputChoosingBackend)? { nil }
 }
 
 /// Why an event could not be injected. `message` says what went wrong and, where

@@ -17,11 +17,9 @@ package protocol OutputChoosingBackend: InjectorBackend {
     func choose(output name: String) throws(InjectionError) -> String?
 }
 
-/// The backend that chooses outputs for `backend`: itself, or what an `EchoingBackend`
-/// wraps. nil when absolute motion covers the whole screen.
-package func outputChooser(_ backend: any InjectorBackend) -> (any OutputChoosingBackend)? {
-    if let echoing = backend as? EchoingBackend { return outputChooser(echoing.inner) }
-    return backend as? any OutputChoosingBackend
+extension OutputChoosingBackend {
+    /// A backend that chooses outputs is its own chooser (`InjectorBackend.outputChoosing`).
+    package var outputChoosing: (any OutputChoosingBackend)? { self }
 }
 
 /// What the status shows of the outputs (docs/DASHBOARD.md): every output the injector knows,

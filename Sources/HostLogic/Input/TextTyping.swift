@@ -12,11 +12,9 @@ package protocol TextTypingBackend: InjectorBackend {
     func restoreBorrowedKeycodes()
 }
 
-/// The backend that types for `backend`: itself, or what an `EchoingBackend` wraps (typed
-/// text is not echoed: the echo is the events' record). nil when it cannot type.
-package func textTypist(_ backend: any InjectorBackend) -> (any TextTypingBackend)? {
-    if let echoing = backend as? EchoingBackend { return textTypist(echoing.inner) }
-    return backend as? any TextTypingBackend
+extension TextTypingBackend {
+    /// A backend that types is its own typist (`InjectorBackend.textTyping`).
+    package var textTyping: (any TextTypingBackend)? { self }
 }
 
 /// Unicode characters as X11 keysyms (X11/keysymdef.h: "Unicode characters"):

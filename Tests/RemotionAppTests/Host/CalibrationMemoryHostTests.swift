@@ -38,9 +38,9 @@ import Testing
         pipeline.handle(.sessionOpened(SessionID(1), .web(device: "dev-1", peer: Self.address)), now: .zero)
         pipeline.handle(.sessionOpened(SessionID(2), .udp(Self.address)), now: .zero)
         pipeline.handle(.sessionOpened(SessionID(3), .udp(Self.address)), now: .zero)
-        #expect(pipeline.core.calibrationKey(of: SessionID(1)) == "web:dev-1")
-        #expect(pipeline.core.calibrationKey(of: SessionID(2)) == nil, "plain datagrams: nothing names the controller")
-        #expect(pipeline.core.calibrationKey(of: SessionID(3)) == "udp:" + Base32.encode(staticKey))
+        #expect(pipeline.calibrationKey(of: SessionID(1)) == "web:dev-1")
+        #expect(pipeline.calibrationKey(of: SessionID(2)) == nil, "plain datagrams: nothing names the controller")
+        #expect(pipeline.calibrationKey(of: SessionID(3)) == "udp:" + Base32.encode(staticKey))
     }
 
     @Test func aDSUPadIsRememberedByItsMACAndRestoredWhenItComesBack() throws {
@@ -62,7 +62,7 @@ import Testing
         try send(3, yaw: 0.6)
         let key = "dsu:00:00:00:00:aa:02"                // the pad's MAC (padData: 0xAA00 + slot), not its slot
         let first = try #require(rig.pipeline.sessions.keys.first)
-        #expect(rig.pipeline.core.calibrationKey(of: first) == key)
+        #expect(rig.pipeline.calibrationKey(of: first) == key)
         let learned = try #require(rig.pipeline.sessions[first]?.mapper.raw.calibration)
         #expect(abs(MotionMath.degrees(learned.bias.length) - 0.6) < 0.01)
         try send(0.01, yaw: 0, connected: false)          // the app says the pad is gone
@@ -99,9 +99,9 @@ import Testing
         sessions.handle(.opened(key: "/dev/input/event9", name: "Pad without uniq"), now: rig.now)
         let byName = Dictionary(uniqueKeysWithValues: rig.pipeline.sessions.map { ($0.value.telemetry.name, $0.key) })
         let pad = try #require(byName["DualSense"]), bare = try #require(byName["Pad without uniq"])
-        #expect(rig.pipeline.core.calibrationKey(of: pad) == "pad:a0:ab:51:00:00:01")
+        #expect(rig.pipeline.calibrationKey(of: pad) == "pad:a0:ab:51:00:00:01")
         #expect(rig.pipeline.sessions[pad]?.mapper.raw.calibration?.bias == saved.bias, "restored before its first sample")
-        #expect(rig.pipeline.core.calibrationKey(of: bare) == nil)
+        #expect(rig.pipeline.calibrationKey(of: bare) == nil)
         #expect(rig.pipeline.sessions[bare]?.mapper.raw.calibration == nil)
     }
     #endif

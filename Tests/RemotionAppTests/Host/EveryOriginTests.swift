@@ -127,8 +127,8 @@ import Testing
                                     from: EveryOriginTests.udp)
         rig.advance(by: .milliseconds(10))
         try host.dsu.receive(padData(slot: 0, counter: 2, micros: 20_000, yaw: 90, buttons: [.cross, .circle]), from: DSURig.dsuServer)
-        rig.pipeline.motion(host.web, MotionSample(timestampMicros: 30_000, gyro: Vector3(x: 0, y: 0, z: 2)),
-                            latencyMicros: nil, now: rig.now)
+        rig.pipeline.perform(.motion(MotionSample(timestampMicros: 30_000, gyro: Vector3(x: 0, y: 0, z: 2)), latencyMicros: nil),
+                             for: host.web, now: rig.now)
         host.localPads.handle(.events(key: "/dev/input/event7", [.button(.b, isDown: true)]), now: rig.now)
         #expect(rig.log.lines.count == events && host.pads.states.count == padStates && host.held == 0)
     }

@@ -31,7 +31,7 @@ import Testing
         #expect(driver.changes.map(\.membership) == [true])
         #expect(p.sessions[phone]?.telemetry.name == "phone")
         #expect(p.open(from: .localPad("/dev/input/event7"), name: "pad", now: .milliseconds(2)) == nil, "full")
-        p.motion(phone, MotionSample(timestampMicros: 1), latencyMicros: nil, now: .milliseconds(3))
+        p.perform(.motion(MotionSample(timestampMicros: 1), latencyMicros: nil), for: phone, now: .milliseconds(3))
         #expect(driver.changes.map(\.membership) == [true, false], "motion re-arms the timer, no slot change")
         p.close(phone, reason: .clientDisconnected(.user), now: .milliseconds(4))
         #expect(p.sessionsElsewhere.isEmpty && p.sessions[phone] == nil)

@@ -47,7 +47,7 @@ import Testing
         let dsu = try #require(p.open(from: .dsu(server: try SocketAddress(ipAddress: "127.0.0.1", port: 26760), slot: 0),
                                       name: "pad", now: .zero))
         p.handle(.button(udp, .a, isDown: true), now: .milliseconds(10))
-        p.motion(dsu, Self.sample(10_000), latencyMicros: nil, now: .milliseconds(10))
+        p.perform(.motion(Self.sample(10_000), latencyMicros: nil), for: dsu, now: .milliseconds(10))
         #expect(p.injector.held[udp]?.isEmpty == false, "A is held")
         let before = watcher.said.count
 
@@ -61,7 +61,7 @@ import Testing
 
         // Silence: motion and buttons reach no output and no observer.
         p.handle(.motion(udp, Self.sample(30_000), latencyMicros: nil), now: .milliseconds(30))
-        p.motion(dsu, Self.sample(30_000), latencyMicros: nil, now: .milliseconds(30))
+        p.perform(.motion(Self.sample(30_000), latencyMicros: nil), for: dsu, now: .milliseconds(30))
         p.button(dsu, .b, isDown: true, now: .milliseconds(31))
         #expect(watcher.said.count == told && pads.states.count == padsBefore && backend.events.count == events)
         // A session that ends meanwhile is not closed twice for the observers.
@@ -70,7 +70,7 @@ import Testing
 
         p.setDesktopSessionActive(true, now: .milliseconds(50))
         #expect(Array(watcher.said[told...]) == ["open \(dsu.rawValue)"], "the open one comes back to the observers")
-        p.motion(dsu, Self.sample(60_000), latencyMicros: nil, now: .milliseconds(60))
+        p.perform(.motion(Self.sample(60_000), latencyMicros: nil), for: dsu, now: .milliseconds(60))
         #expect(watcher.said.last == "motion \(dsu.rawValue)" && pads.states.count > padsBefore, "and its motion flows again")
     }
 }

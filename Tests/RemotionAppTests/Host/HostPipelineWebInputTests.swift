@@ -81,8 +81,7 @@ import Testing
     func laser(_ p: HostPipeline, _ open: @escaping () -> (overlay: (any LaserOverlay)?, note: String?)) {
         let injector = p.injector
         let hook = LaserOverlayHook(logger: Logger(label: "test"), screen: { injector.screen }, open: open)
-        p.outputHooks.append(hook)
-        p.observers.append(hook)
+        p.laser = hook
     }
 
     @Test func theLaserDrawsTheDotAndLeavesThePointerAlone() throws {

@@ -14,10 +14,10 @@ import Testing
         var opened: [String?] = []
         let overlay = HostPipelineWebInputTests.RecordingOverlay()
         let hook = LaserOverlayHook(logger: Logger(label: "test"), screen: { backend.screenGeometry() }, open: {
-            opened.append(outputChooser(backend)?.chosenOutput)
+            opened.append(backend.outputChoosing?.chosenOutput)
             return (overlay, nil)
         })
-        p.outputHooks.append(hook)
+        p.laser = hook
         let one = SessionID(1)
         hook.set(one, on: true, from: nil)
         #expect(opened == ["HEADLESS-1"])

@@ -18,10 +18,11 @@ import Testing
     @Test func anEchoingBackendTypesThroughWhatItWraps() throws {
         let inner = Typist()
         let echoing = EchoingBackend(inner, sink: { _ in })
-        let typist = try #require(textTypist(echoing))
+        let typist = try #require(echoing.textTyping)
         #expect(try typist.type("ŋ") == "")
         #expect(inner.typed == ["ŋ"])
-        #expect(textTypist(EchoingBackend(LogBackend(screen: ScreenGeometry(width: 1, height: 1), sink: { _ in }), sink: { _ in })) == nil)
-        #expect(textTypist(inner) === inner)
+        #expect(EchoingBackend(LogBackend(screen: ScreenGeometry(width: 1, height: 1), sink: { _ in }), sink: { _ in }).textTyping == nil)
+        #expect(LogBackend(screen: ScreenGeometry(width: 1, height: 1), sink: { _ in }).textTyping == nil)
+        #expect(inner.textTyping === inner)
     }
 }

@@ -2,12 +2,18 @@ import Logging
 import RemotionHostLogic
 import RemotionProtocol
 
-/// Where the pipeline's decisions go: each output takes the kinds of
-/// `PipelineOutput` it `accepts`, and `HostPipeline` routes every output of `PipelineCore`
-/// to each output that accepts its kind, in order, on the host's loop. The injector
-/// (`InjectorOutput`) takes input (pointer, mouse buttons, keys, wheel, a session's
-/// release); the virtual pads (`VirtualPadOutput`, `--gamepad`) take pad states. Several
-/// outputs run at once; a new one (a recorder, a second pad type) is one more conformance.
+/// Where the engine's decisions go (docs/ARCHITECTURE.md, "Outputs"). An output's capability
+/// is its type, never found by a cast:
+/// - `HostOutput`: a session's `PipelineOutput`s of the kinds it `accepts` — the injector
+///   (`InjectorOutput`: input, a session's release), the virtual pads (`VirtualPadOutput`: pad
+///   states); `HostPipeline.addOutput` adds one;
+/// - `TextOutput`: the page's text (`PipelineOutput.text`) goes to it and nowhere else — the
+///   injector's typing when its backend types (`InjectorBackend.textTyping`);
+/// - `LaserOutput`: the presenter's laser (`PipelineOutput.laser`) goes to it and nowhere else
+///   (`HostPipeline.laser`);
+/// - `HostPipelineObserver`: every session, sample and edge (the DSU server, the laser);
+/// - feedback goes back on each controller's own transport (`HostPipeline.send`).
+/// Several run at once, on the host's loop, in the order the engine decided.
 package protocol HostOutput: AnyObject {
     /// What this output takes.
     var accepts: PipelineOutput.Kind { get }
@@ -17,6 +23,24 @@ package protocol HostOutput: AnyObject {
     /// output still holds goes to rest and is released, and nothing comes out of it after.
     /// One rule for every output, so none is stopped by name.
     func stop()
+}
+
+/// An output that types the text a page sends (docs/WEB-CONTROLLER.md, "Typing"): the only
+/// place `PipelineOutput.text` goes. It alone knows whether it can type now and what it could not.
+package protocol TextOutput: AnyObject {
+    /// Types `text`; the reply for the page (characters that could not be typed), nil when all were.
+    func type(_ text: String) -> WebInputReply?
+    /// Gives back every keycode typing borrowed (a moment after the last text, at suspension).
+    func restoreBorrowedKeycodes()
+}
+
+/// The presenter's laser (docs/WEB-CONTROLLER.md, "Presenter"): the only place
+/// `PipelineOutput.laser` goes. It sees the sessions' pointer events before the injector (an
+/// output hook) and their closing (an observer), so it is both.
+package protocol LaserOutput: HostOutputHook, HostPipelineObserver {
+    /// The laser control of `id` went down or up, the dot starting where the pointer was.
+    /// Returns the line for the page when the laser went on where no dot can be drawn.
+    func set(_ id: SessionID, on: Bool, from pointer: (x: Int, y: Int)?) -> String?
 }
 
 /// The injector as an output: a session's input events through the output hooks (which
@@ -32,9 +56,13 @@ package final class InjectorOutput: HostOutput {
     package private(set) var errors = 0
     private let logger: Logger
 
+    /// Typing, when the backend types (`InjectorBackend.textTyping`); nil when it cannot.
+    package let typing: InjectorTyping?
+
     init(injector: Injector, logger: Logger) {
         self.injector = injector
         self.logger = logger
+        typing = injector.backend.textTyping.map { InjectorTyping(injector: injector, typist: $0, logger: logger) }
     }
 
     package var accepts: PipelineOutput.Kind { .input }
@@ -85,4 +113,33 @@ package final class InjectorOutput: HostOutput {
         errors += 1
         logger.error("injection failed; released every held input", metadata: ["error": "\(error)"])
     }
+}
+
+/// The injector's typing as the host's `TextOutput`: any character through the backend's
+/// spare keycodes (XTest, wlroots, libei), nothing while the desktop session is another user's.
+package final class InjectorTyping: TextOutput {
+    private let injector: Injector
+    private let typist: any TextTypingBackend
+    private let logger: Logger
+
+    init(injector: Injector, typist: any TextTypingBackend, logger: Logger) {
+        self.injector = injector
+        self.typist = typist
+        self.logger = logger
+    }
+
+    package func type(_ text: String) -> WebInputReply? {
+        guard !injector.isSuspended else { return .untyped(text, reason: Self.suspended) }
+        do {
+            let missing = try typist.type(text)
+            return missing.isEmpty ? nil : .untyped(missing, reason: "these characters have no key to type them")
+        } catch {
+            logger.error("typing failed", metadata: ["error": "\(error)"])
+            return .untyped(text, reason: error.message)
+        }
+    }
+
+    package func restoreBorrowedKeycodes() { typist.restoreBorrowedKeycodes() }
+
+    static let suspended = "this computer's desktop session is not the active one (another user is at the screen)"
 }

@@ -26,8 +26,7 @@ extension HostPipeline {
     /// of it (aged). Returns whether a calibration was put back.
     @discardableResult
     package func identify(_ id: SessionID, as key: String, now: Instant) -> Bool {
-        let restored = engine.core.identify(id, as: key, source: engine.origins[id]?.calibrationSource,
-                                            restoring: calibrations?.recall(key), now: now)
+        let restored = engine.identify(id, as: key, restoring: calibrations?.recall(key), now: now)
         if restored { logger.info("gyro calibration restored", metadata: ["session": "\(id)", "controller": "\(key)"]) }
         return restored
     }

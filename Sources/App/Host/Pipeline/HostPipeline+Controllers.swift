@@ -33,11 +33,6 @@ extension HostPipeline {
         return id
     }
 
-    /// `latencyMicros`: one-way latency where the transport can estimate the clocks, else nil.
-    package func motion(_ id: SessionID, _ sample: MotionSample, latencyMicros: Int64?, now: Instant) {
-        perform(.motion(sample, latencyMicros: latencyMicros), for: id, now: now)
-    }
-
     package func button(_ id: SessionID, _ button: Button, isDown: Bool, now: Instant) {
         perform(.button(button, isDown: isDown), for: id, now: now)
     }

@@ -12,7 +12,7 @@ extension HostPipeline {
         engine.padFeedback(id, change, now: now, into: &pending)
         route(from: start, now: now)
         // A change held back by the pacer goes at its deadline, not with the next sample.
-        if let deadline = engine.core.feedbackDeadline { driver?.sinkWakes(at: deadline) }
+        if let deadline = engine.feedbackDeadline { driver?.sinkWakes(at: deadline) }
     }
 
     /// Hands `feedback` to the transport of `id`'s controller.

@@ -17,14 +17,14 @@ package enum OutputChoice: Sendable, Equatable {
 extension HostPipeline {
     /// The outputs for the status snapshot; nil when the injector has none.
     package var pointerOutputs: PointerOutputs? {
-        outputChooser(injector.backend).map { PointerOutputs($0, commandLine: outputFromCommandLine) }
+        injector.backend.outputChoosing.map { PointerOutputs($0, commandLine: outputFromCommandLine) }
     }
 
     /// The person chose the output `name` (the dashboard): on success the pointer covers it
     /// from the next event on, what the injector held is released (its pointer is a new one),
     /// and the host says so in one line. Runs on the host's loop, like every injection.
     package func chooseOutput(_ name: String) -> OutputChoice {
-        guard let chooser = outputChooser(injector.backend) else { return .noOutputs(injector: injector.backend.name) }
+        guard let chooser = injector.backend.outputChoosing else { return .noOutputs(injector: injector.backend.name) }
         guard !outputFromCommandLine else {
             return .commandLine("the command line decides the output (--output \(chooser.chosenOutput ?? "")); "
                                 + "start the host without --output to choose it here")

@@ -17,6 +17,6 @@ extension HostPipeline {
     /// in effect, nil when no such session.
     @discardableResult
     package func setGyroStick(_ id: SessionID, _ target: GyroStickSettings.Target?) -> GyroStickSettings.Target? {
-        engine.core.setGyroStick(id, target)
+        engine.setGyroStick(id, target)
     }
 }

@@ -59,7 +59,7 @@ extension HostPipeline {
                                     settings: settings, uptime: (now - startInstant(now)).secondsDouble,
                                     drops: report.drops, kernelDrops: report.kernelDrops,
                                     protocolSessions: report.sessions, sessions: sessions, held: injector.held, now: now)
-        inputs.padsAvailable = engine.core.pads != nil
+        inputs.padsAvailable = engine.padsAvailable
         inputs.localPads = localPads
         inputs.focused = engine.focused
         inputs.profiles = engine.profiles
@@ -88,7 +88,7 @@ extension HostPipeline {
 extension HostPipeline {
     /// One-way latency over every session served so far (open, and the closed ones'
     /// totals), in µs; nil when no sample's latency could be measured.
-    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64)? { engine.core.latencySummary() }
+    package func latencySummary() -> (p50: UInt64, p99: UInt64, samples: UInt64)? { engine.latencySummary() }
 
     /// The stop line's latency words: "one-way latency p50 … ms, p99 … ms over N samples",
     /// or that it was not measured (no shared or estimated clock).
@@ -100,7 +100,7 @@ extension HostPipeline {
     /// The stop line's words on controllers' sample clocks, nil when every sample kept its
     /// own step (`SampleTimeline`: re-timed = pulled toward the host's clock).
     package var sampleClockText: String? {
-        let t = engine.core.sampleClockTotals()
+        let t = engine.sampleClockTotals()
         guard t.reanchors > 0 || t.restarts > 0 else { return nil }
         return "sample clocks: \(t.reanchors) samples re-timed, \(t.restarts) restarts"
     }

@@ -14,26 +14,18 @@ extension HostPipeline {
     }
 
     /// One session's typing permission (its device's, set by the transport when it opens).
-    package func setTyping(_ id: SessionID, allowed: Bool) { engine.core.setTyping(id, allowed: allowed) }
+    package func setTyping(_ id: SessionID, allowed: Bool) { engine.setTyping(id, allowed: allowed) }
 
-    /// Types what the core let through (`PipelineOutput.text`) with the injector's backend:
-    /// whether it can type, and what it could not, are the backend's to say.
+    /// Types what the engine let through (`PipelineOutput.text`) with the text output, the
+    /// only output that takes text: whether it can type, and what it could not, are its to say.
     func type(_ text: String, now: Instant) -> WebInputReply? {
         // The driver's timer then also covers the keycodes' return (`nextDeadline`).
         driver?.sinkChanged(now: now, membership: false)
-        guard !injector.isSuspended else {
-            return .untyped(text, reason: "this computer's desktop session is not the active one (another user is at the screen)")
-        }
-        guard let typist = textTypist(injector.backend) else {
+        guard let output = self.text else {
+            if injector.isSuspended { return .untyped(text, reason: InjectorTyping.suspended) }
             return .untyped(text, reason: "the \(injector.backend.name) injector cannot type text; run the host with --inject xtest on an X11 session or --inject wlroots on sway and other wlroots compositors")
         }
-        do {
-            let missing = try typist.type(text)
-            return missing.isEmpty ? nil : .untyped(missing, reason: "these characters have no key to type them")
-        } catch {
-            logger.error("typing failed", metadata: ["error": "\(error)"])
-            return .untyped(text, reason: error.message)
-        }
+        return output.type(text)
     }
 
     /// The host's desktop session became active or inactive (logind's `Active`, a fast user
@@ -51,14 +43,11 @@ extension HostPipeline {
             logger.info("desktop session active again: injecting", metadata: ["dropped": "\(injector.droppedWhileSuspended)"])
         } else {
             if let error = injector.suspend() { fail(error) }
-            if let typist = textTypist(injector.backend) { typist.restoreBorrowedKeycodes() }
+            text?.restoreBorrowedKeycodes()
             logger.info("desktop session inactive (another user's session is active): every held input released, input dropped until it is active again")
         }
     }
 
     /// How long after the last text the borrowed keycodes are given back (the core's).
     package static let typingRestoreDelay = PipelineCore.typingRestoreDelay
-
-    /// The presenter's laser among the output hooks (wired by the daemon).
-    var laserHook: LaserOverlayHook? { outputHooks.lazy.compactMap { $0 as? LaserOverlayHook }.first }
 }

@@ -27,24 +27,23 @@ package enum CalibrationStart: String, Sendable, Codable, Equatable {
 package final class HostPipeline {
     package let injector: Injector
     /// The host's engine (HostLogic, sans-IO): every session of every origin and the
-    /// decisions; this class is its adapter on the host's loop.
+    /// decisions; this class is its adapter on the host's loop, and reaches it through its
+    /// API only (`HostEngine+API`), never its `core`.
     var engine: HostEngine<SocketAddress>
-    /// The engine's decisions (read: the status, tests).
-    package var core: PipelineCore { engine.core }
     /// The host's profile: what sessions without their own use (config file, dashboard).
-    package var profile: MappingProfile { engine.core.profile }
-    package var settings: MappingSettings { engine.core.profile.settings }
-    package var buttonMap: ButtonMap { engine.core.profile.buttons }
-    /// One record per open session (the core's).
-    package var sessions: [SessionID: PipelineSession] { engine.core.sessions }
+    package var profile: MappingProfile { engine.profile }
+    package var settings: MappingSettings { engine.profile.settings }
+    package var buttonMap: ButtonMap { engine.profile.buttons }
+    /// One record per open session (the engine's).
+    package var sessions: [SessionID: PipelineSession] { engine.sessions }
     /// What the ended sessions leave behind: totals, not a list.
-    package var closedTotals: ClosedSessionTotals { engine.core.closedTotals }
-    package var paused: Bool { engine.core.paused }
+    package var closedTotals: ClosedSessionTotals { engine.closedTotals }
+    package var paused: Bool { engine.paused }
     let logger: Logger
-    /// Whether phones may type at all (`remotion host --no-typing` sets false; the core decides).
-    package var typingAllowed: Bool { get { engine.core.typingAllowed } set { engine.core.typingAllowed = newValue } }
+    /// Whether phones may type at all (`remotion host --no-typing` sets false; the engine decides).
+    package var typingAllowed: Bool { get { engine.typingAllowed } set { engine.typingAllowed = newValue } }
     /// Text and key messages refused: typing off for the host or the phone, or too fast.
-    package var typingRefusals: Int { engine.core.typingRefusals }
+    package var typingRefusals: Int { engine.typingRefusals }
     /// The injector as an output (always the first of `outputs`).
     let injectorOutput: InjectorOutput
     /// Every output, the injector first; `addOutput` adds more (the virtual pads).
@@ -54,6 +53,24 @@ package final class HostPipeline {
     /// there, is called directly on the per-packet path: no existential call, no enum.
     private var otherInputOutputs: [any HostOutput] = []
     var padOutputs: [any HostOutput] = []
+    /// Where a page's text goes: the injector's typing when its backend types, else nowhere
+    /// (the page is told why). Nothing else ever gets text.
+    package let text: (any TextOutput)?
+    /// The presenter's laser (wired by the daemon when a dot can be drawn): the only place a
+    /// laser goes; it also sees the pointer events before the injector and every session's end.
+    /// Without one the phone's laser moves the real pointer.
+    package var laser: (any LaserOutput)? {
+        didSet {
+            if let old = oldValue {
+                outputHooks.removeAll { $0 === old }
+                observers.removeAll { $0 === old }
+            }
+            if let laser {
+                outputHooks.append(laser)
+                observers.append(laser)
+            }
+        }
+    }
     /// What the engine decided for the event being handled (reused: no array per packet).
     var pending: [EngineOutput<SocketAddress>] = []
     package var injectionErrors: Int { injectorOutput.errors }
@@ -115,6 +132,7 @@ package final class HostPipeline {
                                  maximumControllers: HostStateMachine<SocketAddress>.Configuration().maximumSessions)
         self.logger = logger
         injectorOutput = InjectorOutput(injector: injector, logger: logger)
+        text = injectorOutput.typing
         outputs = [injectorOutput]
         sortOutputs()
     }
@@ -136,7 +154,7 @@ package final class HostPipeline {
     package func addOutput(_ output: any HostOutput, pads: VirtualPadSettings? = nil, now: Instant) {
         outputs.append(output)
         guard let pads else { return }
-        engine.core.pads = pads
+        engine.offerPads(pads)
     }
 
     package func handle(_ action: HostAction<SocketAddress>, now: Instant) {
@@ -196,7 +214,7 @@ package final class HostPipeline {
                     }
                 }
             case .restoreBorrowedKeycodes:
-                if let typist = textTypist(injector.backend) { typist.restoreBorrowedKeycodes() }
+                text?.restoreBorrowedKeycodes()
             }
             i += 1
         }
@@ -216,7 +234,7 @@ package final class HostPipeline {
         case let .laser(on, from):
             // Without a laser hook (no overlay wired) the phone keeps moving the real pointer.
             // Where no dot can be drawn the page is told so (one line in its presenter mode).
-            if let line = laserHook?.set(id, on: on, from: from.map { ($0.x, $0.y) }) { return .laserMovesPointer(line) }
+            if let line = laser?.set(id, on: on, from: from.map { ($0.x, $0.y) }) { return .laserMovesPointer(line) }
         default:
             let kind = output.kind
             for o in outputs where o.accepts.contains(kind) { o.perform(output, session: id, now: now) }
@@ -227,7 +245,7 @@ package final class HostPipeline {
     private func say(_ note: PipelineNote, session id: SessionID) {
         switch note {
         case .missingAttitude:
-            let t = engine.core.sessions[id]?.telemetry
+            let t = engine.sessions[id]?.telemetry
             let who = t.map { $0.name.isEmpty ? $0.address : $0.name } ?? "\(id)"
             logger.warning("\(who): \(note.text)", metadata: ["session": "\(id)"])
         case .calibration:
@@ -237,7 +255,7 @@ package final class HostPipeline {
 
     /// The name shown for a session (terminal view, dashboard, JSON status): the name a
     /// controller paired under, or what its transport calls it ("DSU slot 0").
-    package func setName(_ id: SessionID, _ name: String) { engine.core.setName(id, name) }
+    package func setName(_ id: SessionID, _ name: String) { engine.setName(id, name) }
 
     package func shutdown(now: Instant) {
         closeAllExternal(now: now)
@@ -250,20 +268,20 @@ package final class HostPipeline {
     }
 
     /// The direction a controller points at becomes the screen centre (its next sample).
-    package func recenter(_ id: SessionID) { engine.core.recenter(id) }
+    package func recenter(_ id: SessionID) { engine.recenter(id) }
 
     /// One controller's mapping mode (the others keep theirs, and it keeps this one when
     /// the host's settings change); nil reads it. Returns the mode in effect.
     @discardableResult
-    package func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? { engine.core.setMode(id, mode) }
+    package func setMode(_ id: SessionID, _ mode: MappingSettings.Mode?) -> MappingSettings.Mode? { engine.setMode(id, mode) }
 
     /// Gives one session its own profile (nil: back to the host's), at once and without
     /// touching the others. Returns false when no such session is open.
     @discardableResult
-    package func setProfile(_ id: SessionID, _ own: MappingProfile?) -> Bool { engine.core.setProfile(id, own) }
+    package func setProfile(_ id: SessionID, _ own: MappingProfile?) -> Bool { engine.setProfile(id, own) }
 
     /// The profile a session uses now (its own, or the host's with its mode).
-    package func profile(of id: SessionID) -> MappingProfile? { engine.core.profile(of: id) }
+    package func profile(of id: SessionID) -> MappingProfile? { engine.profile(of: id) }
 
     /// Applies new mapping settings to the host's profile: every session that follows
     /// it now, new sessions later. Sessions with their own profile keep theirs.
@@ -276,7 +294,7 @@ package final class HostPipeline {
     /// `calibration.duration` seconds).
     @discardableResult
     package func calibrate(session id: SessionID) -> CalibrationStart {
-        guard let started = engine.core.calibrate(id) else { return .noController }
+        guard let started = engine.calibrate(id) else { return .noController }
         say(.calibration(started: started), session: id)
         return started ? .started : .off
     }
@@ -289,7 +307,10 @@ package final class HostPipeline {
     }
 
     /// The gyro status of one controller (nil before it sent gyro rates).
-    package func gyroStatus(of id: SessionID) -> GyroStatus? { engine.core.sessions[id]?.mapper.gyroStatus }
+    package func gyroStatus(of id: SessionID) -> GyroStatus? { engine.gyroStatus(of: id) }
+
+    /// The identity `id`'s calibration is remembered under, if any.
+    package func calibrationKey(of id: SessionID) -> String? { engine.calibrationKey(of: id) }
 
     func startInstant(_ now: Instant) -> Instant {
         if let started { return started }

@@ -9,7 +9,7 @@ import RemotionProtocol
 /// overlay's dot there instead (`LaserPointer.next`), so the real cursor stays put. The
 /// overlay opens on first use; where there is none (Wayland, no display) the host says so
 /// once and the laser moves the real pointer. On the host's loop, like every hook.
-package final class LaserOverlayHook: HostOutputHook, HostPipelineObserver {
+package final class LaserOverlayHook: LaserOutput {
     private let open: () -> (overlay: (any LaserOverlay)?, note: String?)
     private let screen: () -> ScreenGeometry
     private let logger: Logger
