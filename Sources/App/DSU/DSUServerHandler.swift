@@ -125,15 +125,12 @@ package final class DSUServerHandler: ChannelInboundHandler, HostPipelineObserve
 
     // MARK: HostDropReporter
 
-    package var dropLabel: String { "dsu-serve" }
+    /// Drops by reason.
+    package var dropCounts: [DSUDropReason: Int] { machine.drops.counts }
 
-    package var dropCounts: [String: Int] {
-        Dictionary(uniqueKeysWithValues: machine.drops.counts.map { ("\($0.key)", $0.value) })
-    }
+    package var hostDrops: [HostDrop: Int] { [HostDrop: Int]().adding(dropCounts, as: HostDrop.dsuServer) }
 
     package var summary: String {
-        let dropped = dropCounts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        return "DSU server: \(requests) requests, \(padPacketsSent) pad packets sent, "
-            + "dropped \(dropped.isEmpty ? "none" : dropped)"
+        "DSU server: \(requests) requests, \(padPacketsSent) pad packets sent, dropped \(dropCounts.dropWords { "\($0)" })"
     }
 }

@@ -184,17 +184,21 @@ package final class DSUSourceHandler: ChannelInboundHandler, HostDropReporter {
 
     // MARK: HostDropReporter
 
-    package var dropLabel: String { "dsu \(server.displayText)" }
-
-    package var dropCounts: [String: Int] {
-        var counts = Dictionary(uniqueKeysWithValues: machine.drops.counts.map { ("\($0.key)", $0.value) })
-        if foreign > 0 { counts["wrong-sender"] = foreign }
+    /// Drops by reason.
+    package var dropCounts: [DSUSourceDrop: Int] {
+        var counts = [DSUSourceDrop: Int]().adding(machine.drops.counts, as: DSUSourceDrop.machine)
+        if foreign > 0 { counts[.wrongSender] = foreign }
         return counts
     }
 
+    package var hostDrops: [HostDrop: Int] {
+        let shown = server.displayText
+        return [HostDrop: Int]().adding(dropCounts) { .dsuSource(server: shown, $0) }
+    }
+
     package var summary: String {
-        let dropped = dropCounts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+        let dropped = dropCounts.dropWords { "\($0)" }
         return "DSU source \(server.displayText): \(machine.accepted) pad packets, \(samplesDelivered) samples to the host "
-            + "(\(batch.merged) merged), dropped \(dropped.isEmpty ? "none" : dropped)"
+            + "(\(batch.merged) merged), dropped \(dropped)"
     }
 }

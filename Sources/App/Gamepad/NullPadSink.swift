@@ -33,9 +33,8 @@ package final class NullPadSink: HostDropReporter {
 
     fileprivate func recordUntimed(ok: Bool) { times.recordUntimed(ok: ok) }
 
-    package var dropLabel: String { "gamepad-sink" }
     /// None of its own: a failed write is the pads' "report-not-written" already.
-    package var dropCounts: [String: Int] { [:] }
+    package var hostDrops: [HostDrop: Int] { [:] }
     package var summary: String { times.summary }
 }
 

@@ -73,13 +73,14 @@ package final class VirtualPadOutput: HostOutput, HostDropReporter {
         }
     }
 
-    package var dropLabel: String { "gamepad" }
-    package var dropCounts: [String: Int] {
-        var c: [String: Int] = [:]
-        if failed > 0 { c["pad-not-created"] = failed }
-        if writeFailures > 0 { c["report-not-written"] = writeFailures }
+    /// Drops by reason.
+    package var dropCounts: [VirtualPadDrop: Int] {
+        var c: [VirtualPadDrop: Int] = [:]
+        if failed > 0 { c[.padNotCreated] = failed }
+        if writeFailures > 0 { c[.reportNotWritten] = writeFailures }
         return c
     }
+    package var hostDrops: [HostDrop: Int] { [HostDrop: Int]().adding(dropCounts, as: HostDrop.gamepad) }
     package var summary: String {
         "gamepad: \(created) virtual DualSense pads made, \(failed) refused, \(writeFailures) reports not written"
     }

@@ -66,7 +66,7 @@ final class LocalPadSessions: HostDropReporter {
     private var names: [String: String] = [:]
     private var counters: [String: LocalPadCounters] = [:]
     /// What the pads that ended dropped, by kind: totals, not a list of pads.
-    private var closedDrops: [String: Int] = [:]
+    private var closedDrops: [LocalPadDrop: Int] = [:]
     private var opened = 0
     private var samples = 0
     private var refused = 0
@@ -145,10 +145,10 @@ final class LocalPadSessions: HostDropReporter {
             guard let id = sessions.removeValue(forKey: key) else { return }
             let name = names.removeValue(forKey: key) ?? key
             pipeline.close(id, reason: why == "host-shutdown" ? .hostShutdown : .clientDisconnected(.user), now: now)
-            let dropped = final.counts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+            let dropped = final.counts.dropWords(\.rawValue)
             let lag = final.longestReadLagMicros >= LocalPadCounters.lagWorthSayingMicros
                 ? "; read up to \(final.longestReadLagMicros / 1000) ms behind it" : ""
-            logger.info("local pads: \(name) ended (\(why)); everything it held released; dropped \(dropped.isEmpty ? "none" : dropped)\(lag)")
+            logger.info("local pads: \(name) ended (\(why)); everything it held released; dropped \(dropped)\(lag)")
         case .alive(let all):
             for (key, c) in all {
                 counters[key] = c
@@ -165,17 +165,17 @@ final class LocalPadSessions: HostDropReporter {
 
     // MARK: HostDropReporter
 
-    var dropLabel: String { "local-pads" }
-
-    var dropCounts: [String: Int] {
-        var all = counters.values.reduce(into: closedDrops) { sum, c in for (k, v) in c.counts { sum[k, default: 0] += v } }
-        if hostBehindEvents > 0 { all["host-behind", default: 0] += hostBehindEvents }
+    /// Drops by reason, over the pads open now and those that ended.
+    var dropCounts: [LocalPadDrop: Int] {
+        var all = counters.values.reduce(into: closedDrops) { sum, c in sum.add(c.counts) { $0 } }
+        if hostBehindEvents > 0 { all[.hostBehind, default: 0] += hostBehindEvents }
         return all
     }
 
+    var hostDrops: [HostDrop: Int] { [HostDrop: Int]().adding(dropCounts, as: HostDrop.localPads) }
+
     var summary: String {
-        let dropped = dropCounts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
-        return "local pads: \(opened) opened, \(samples) samples to the host, \(mergedSamples) late ones merged into them, dropped \(dropped.isEmpty ? "none" : dropped)"
+        "local pads: \(opened) opened, \(samples) samples to the host, \(mergedSamples) late ones merged into them, dropped \(dropCounts.dropWords(\.rawValue))"
     }
 }
 #endif

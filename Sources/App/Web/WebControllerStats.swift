@@ -8,12 +8,13 @@ package final class WebControllerStats: Sendable {
         package var opened = 0
         package var motionFrames = 0
         package var refused: [String: Int] = [:]
-        package var dropped: [String: Int] = [:]
+        /// Frames dropped, by typed reason (the control socket shows its words: "stale", "lane-text").
+        package var dropped: [Drop: Int] = [:]
         package var ended: [String: Int] = [:]
         package var pairings = 0
         package var refusedRequests: [String: Int] = [:]
         /// Motion frames merged into a newer one after a stall, and the merged samples sent
-        /// (newest wins); out-of-order frames are `dropped["stale"]`.
+        /// (newest wins); out-of-order frames are `dropped[.stale]`.
         /// Connections closed by the connection guard before authenticating, by reason
         /// (per-address-cap, evicted, handshake-timeout, idle-timeout).
         package var connections: [String: Int] = [:]
@@ -43,9 +44,9 @@ package final class WebControllerStats: Sendable {
         state.withLock {
             $0.mergedFrames += now.merged - before.merged
             $0.bursts += now.bursts - before.bursts
-            if now.stale > before.stale { $0.dropped[Drop.stale.description, default: 0] += now.stale - before.stale }
+            if now.stale > before.stale { $0.dropped[.stale, default: 0] += now.stale - before.stale }
         }
     }
     func count(connection reason: ConnectionEnd) { state.withLock { $0.connections[reason.rawValue, default: 0] += 1 } }
-    func drop(_ reason: Drop) { state.withLock { $0.dropped[reason.description, default: 0] += 1 } }
+    func drop(_ reason: Drop) { state.withLock { $0.dropped[reason, default: 0] += 1 } }
 }

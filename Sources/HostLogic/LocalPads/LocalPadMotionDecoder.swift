@@ -31,14 +31,29 @@ package struct LocalPadCounters: Sendable, Equatable {
 
     package init() {}
 
-    /// Non-zero counts by name, for the status's drops and the stop line.
-    package var counts: [String: Int] {
-        let all = ["dropped-by-kernel": droppedByKernel, "timestamp-backwards": timestampBackwards,
-                   "timestamp-repeated": timestampRepeated, "no-timestamp": noTimestamp,
-                   "out-of-range": outOfRange, "partial-read": partialReads,
-                   "light-denied": lightDenied]
+    /// Non-zero counts by reason, for the status's drops and the stop line.
+    package var counts: [LocalPadDrop: Int] {
+        let all: [LocalPadDrop: Int] = [.droppedByKernel: droppedByKernel, .timestampBackwards: timestampBackwards,
+                                        .timestampRepeated: timestampRepeated, .noTimestamp: noTimestamp,
+                                        .outOfRange: outOfRange, .partialRead: partialReads, .lightDenied: lightDenied]
         return all.filter { $0.value > 0 }
     }
+}
+
+/// Why a local pad's input was dropped or could not be used (`LocalPadCounters`), and the
+/// host falling behind a pad; the words are the status's and the stop line's.
+package enum LocalPadDrop: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    case droppedByKernel = "dropped-by-kernel"
+    case timestampBackwards = "timestamp-backwards"
+    case timestampRepeated = "timestamp-repeated"
+    case noTimestamp = "no-timestamp"
+    case outOfRange = "out-of-range"
+    case partialRead = "partial-read"
+    case lightDenied = "light-denied"
+    /// The host's loop fell behind a pad by more button edges than its inbox holds: the oldest dropped.
+    case hostBehind = "host-behind"
+
+    package var description: String { rawValue }
 }
 
 /// A "Motion Sensors" evdev node's events as Remotion's motion: sans-IO. Keeps each axis's

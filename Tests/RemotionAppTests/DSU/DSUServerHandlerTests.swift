@@ -126,7 +126,7 @@ import Testing
         let crc = DSUCodec.crc32(count)
         for i in 0..<4 { count[8 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
         try server.receiveBatch([badMagic, badCRC, Array(good.prefix(12)), count], from: emulator)
-        #expect(handler.dropCounts == ["bad-magic": 1, "bad-crc": 1, "truncated": 1, "count-out-of-range": 1])
+        #expect(handler.dropCounts == [.decode(.badMagic): 1, .decode(.badCRC): 1, .decode(.truncated): 1, .decode(.countOutOfRange): 1])
         #expect(try server.sentDatagrams().isEmpty)
         try server.receive(good, from: emulator)
         #expect(try server.sentDatagrams().count == 1)

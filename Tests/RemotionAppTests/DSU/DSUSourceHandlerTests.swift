@@ -59,7 +59,7 @@ import Testing
         #expect(rig.log.count("\"button\":\"left\",\"state\":\"down\"") == 1)
         #expect(rig.log.count("\"button\":\"left\",\"state\":\"up\"") == 1)
         let reporter = try #require(rig.pipeline.dropReporters.first)
-        #expect(reporter.dropCounts == ["stale-counter": 5])
+        #expect(reporter.hostDrops == [.dsuSource(server: "127.0.0.1:26760", .machine(.staleCounter)): 5])
     }
 
     @Test func aSilentServerReleasesWithinTheTimeoutAndIsPickedUpWhenItReturns() throws {
@@ -120,13 +120,14 @@ import Testing
         try channel.receiveBatch([badCRC, badMagic, Array(good.prefix(30)), [1, 2, 3]], from: server)
         let stranger = try SocketAddress(ipAddress: "127.0.0.1", port: 9999)
         try channel.receive(good, from: stranger)
-        #expect(source.dropCounts == ["bad-crc": 1, "bad-magic": 1, "truncated": 1, "bad-length": 1, "wrong-sender": 1])
+        #expect(source.dropCounts == [.machine(.decode(.badCRC)): 1, .machine(.decode(.badMagic)): 1, .machine(.decode(.truncated)): 1,
+                                  .machine(.decode(.badLength)): 1, .wrongSender: 1])
         #expect(rig.pipeline.sessions.isEmpty)
         good = padData(slot: 0, counter: 2, micros: 2)
         try channel.receive(good, from: server)
         #expect(rig.pipeline.sessions.count == 1)
         let report = rig.pipeline.snapshot(rig.host.report(), now: .zero)
-        #expect(report.drops["dsu 127.0.0.1:26760 bad-crc"] == 1)
+        #expect(report.drops[.dsuSource(server: "127.0.0.1:26760", .machine(.decode(.badCRC)))] == 1)
     }
 
     @Test func aFullHostRefusesTheSlotAndTakesItWhenRoomIsMade() throws {

@@ -49,7 +49,7 @@ import RemotionSystem
         let output = VirtualPadOutput(bus: .bluetooth, logger: log.logger,
                                       makePad: { identity, bus, _ in try sink.makePad(identity: identity, bus: bus) })
         output.perform(.padOpened(identity: "a"), session: SessionID(1), now: .zero)
-        #expect(output.padCount == 0 && output.dropCounts == ["pad-not-created": 1])
+        #expect(output.padCount == 0 && output.dropCounts == [.padNotCreated: 1])
         #expect(log.lines.count == 1 && log.lines[0].hasPrefix("warning: gamepad: no virtual pad"), "said once, as a warning")
     }
 }

@@ -206,7 +206,7 @@ import RemotionSystem
         rig.refuse = UHIDError.openFailure(errno: 13, path: "/dev/uhid")
         rig.output.perform(.padOpened(identity: "a"), session: SessionID(1), now: .zero)
         rig.output.perform(.padOpened(identity: "b"), session: SessionID(2), now: .zero)
-        #expect(rig.output.dropCounts == ["pad-not-created": 2])
+        #expect(rig.output.dropCounts == [.padNotCreated: 2])
         #expect(rig.lines.count == 1 && rig.lines[0].contains("TAG+=\"uaccess\""))
         rig.refuse = nil
         rig.output.perform(.padOpened(identity: "c"), session: SessionID(3), now: .zero)
@@ -214,7 +214,7 @@ import RemotionSystem
         pad.accepts = false
         rig.output.perform(.pad(Self.rest), session: SessionID(3), now: .zero)
         rig.output.perform(.input(.moveBy(dx: 1, dy: 0)), session: SessionID(3), now: .zero)   // not its kind
-        #expect(rig.output.dropCounts == ["pad-not-created": 2, "report-not-written": 1])
+        #expect(rig.output.dropCounts == [.padNotCreated: 2, .reportNotWritten: 1])
         #expect(pad.states.count == 1)
     }
 }

@@ -64,7 +64,7 @@ import Testing
         sessions.handle(.opened(key: "/dev/input/event4", name: "DualSense"), now: rig.now)
         sessions.hostBehind(merged: ["/dev/input/event4": 128])
         sessions.hostBehind(merged: ["/dev/input/event4": 64], dropped: ["/dev/input/event4": 3])
-        #expect(sessions.dropCounts == ["host-behind": 3])
+        #expect(sessions.dropCounts == [.hostBehind: 3])
         #expect(sessions.summary == "local pads: 1 opened, 0 samples to the host, 192 late ones merged into them, dropped host-behind=3")
         #expect(said.lines.filter { $0.contains("fell behind") } == [
             "local pads: the host fell behind DualSense and merged 128 of its late samples into fewer steps (its motion is kept)",

@@ -119,7 +119,7 @@ import Testing
         var counters = LocalPadCounters()
         counters.timestampBackwards = 2
         sessions.handle(.alive([Self.key: counters]), now: rig.now)
-        #expect(sessions.dropCounts == ["timestamp-backwards": 2])
+        #expect(sessions.dropCounts == [.timestampBackwards: 2])
         #expect(sessions.summary == "local pads: 1 opened, 0 samples to the host, 0 late ones merged into them, dropped timestamp-backwards=2")
         // It ends with more than its last alive said; the next pad on the same node starts at
         // 0 and does not hide what the first dropped.
@@ -127,7 +127,7 @@ import Testing
         sessions.handle(.closed(key: Self.key, why: "unplugged", counters: counters), now: rig.now)
         sessions.handle(.opened(key: Self.key, name: "DualSense again"), now: rig.now)
         sessions.handle(.alive([Self.key: LocalPadCounters()]), now: rig.now)
-        #expect(sessions.dropCounts == ["timestamp-backwards": 2, "dropped-by-kernel": 3])
+        #expect(sessions.dropCounts == [.timestampBackwards: 2, .droppedByKernel: 3])
     }
 
     /// A reader that fell behind its pad far enough to lose frames says how far, at the end.

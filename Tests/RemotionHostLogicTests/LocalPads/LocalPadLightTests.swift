@@ -94,7 +94,7 @@ import RemotionProtocol
         #expect(light.refused == 3)
         var counters = LocalPadCounters()
         counters.lightDenied = light.refused
-        #expect(counters.counts == ["light-denied": 3])
+        #expect(counters.counts == [.lightDenied: 3])
         let line = LocalPadLight.refusal(pad: "DualSense Wireless Controller (a0:ab:51:12:34:56)", path: "\(Self.leds)/x/brightness")
         #expect(line.contains("DualSense Wireless Controller (a0:ab:51:12:34:56)") && line.contains("60-remotion-pad-light.rules")
                 && line.contains("/x/brightness") && !line.contains("\n"))

@@ -104,7 +104,7 @@ import RemotionProtocol
         let s = d.feed(frame(3_000, [EvdevCode.absRX: 5_000_000]))
         #expect(d.counters.outOfRange == 1)
         #expect(close(s.first?.gyro, Vector3(x: Float(100_000) / 1024 * Self.degree, y: 0, z: Self.degree), 1e-4))
-        #expect(d.counters.counts == ["dropped-by-kernel": 1, "out-of-range": 1])
+        #expect(d.counters.counts == [.droppedByKernel: 1, .outOfRange: 1])
     }
 
     /// The guest saw this under load: the reader came back to a full buffer (SYN_DROPPED,

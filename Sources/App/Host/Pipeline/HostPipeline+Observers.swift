@@ -30,13 +30,12 @@ extension HostOutputHook {
     package func pointerAreaChanged() {}
 }
 
-/// An adapter beside the host's socket (a DSU source or server) whose dropped input
-/// shows with the host's: in the status snapshot as "LABEL REASON" and in the stop line.
+/// An adapter beside the host's socket (a DSU source or server, the local pads, the virtual
+/// pads) whose dropped input shows with the host's: in the status snapshot (its typed
+/// `HostDrop`s, shown as "dsu-serve bad-crc") and in the stop line.
 package protocol HostDropReporter: AnyObject {
-    /// e.g. "dsu 127.0.0.1:26760" or "dsu-serve".
-    var dropLabel: String { get }
-    /// Drops by reason ("bad-crc": 2).
-    var dropCounts: [String: Int] { get }
+    /// Drops by typed reason and where (`.dsuServer(.decode(.badCRC))`: 2).
+    var hostDrops: [HostDrop: Int] { get }
     /// One line for the host's stop message: what it received, sent and dropped.
     var summary: String { get }
 }

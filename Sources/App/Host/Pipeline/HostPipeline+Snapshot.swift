@@ -66,10 +66,8 @@ extension HostPipeline {
         inputs.outputs = pointerOutputs
         // Controllers of other transports refused because every slot was taken (the datagram
         // sessions' are among the protocol's drops).
-        if engine.refusedFull > 0 { inputs.adapterDrops["controllers too-many-sessions"] = engine.refusedFull }
-        for r in dropReporters {
-            for (reason, n) in r.dropCounts { inputs.adapterDrops["\(r.dropLabel) \(reason)", default: 0] += n }
-        }
+        if engine.refusedFull > 0 { inputs.adapterDrops[.controllersFull] = engine.refusedFull }
+        for r in dropReporters { inputs.adapterDrops.add(r.hostDrops) { $0 } }
         return inputs
     }
 

@@ -21,7 +21,12 @@ extension HostSnapshot: Codable {
         injector = try c.decode(String.self, forKey: .injector)
         settings = try c.decode(MappingSettings.self, forKey: .settings)
         controllers = try c.decode([ControllerSnapshot].self, forKey: .controllers)
-        drops = try c.decode([String: Int].self, forKey: .drops)
+        for (key, n) in try c.decode([String: Int].self, forKey: .drops) {
+            guard let drop = HostDrop(key: key) else {
+                throw DecodingError.dataCorruptedError(forKey: .drops, in: c, debugDescription: "no drop is called \(key)")
+            }
+            drops[drop, default: 0] += n
+        }
         uptime = try c.decode(Double.self, forKey: .uptime)
         dashboardRefusals = try c.decodeIfPresent([String: Int].self, forKey: .dashboardRefusals) ?? [:]
         localPads = try c.decodeIfPresent(LocalPadInventory.self, forKey: .localPads)
@@ -37,7 +42,7 @@ extension HostSnapshot: Codable {
         try c.encode(injector, forKey: .injector)
         try c.encode(settings, forKey: .settings)
         try c.encode(controllers, forKey: .controllers)
-        try c.encode(drops, forKey: .drops)
+        try c.encode(Dictionary(drops.map { ($0.key.key, $0.value) }, uniquingKeysWith: +), forKey: .drops)
         try c.encode(uptime, forKey: .uptime)
         try c.encode(dashboardRefusals, forKey: .dashboardRefusals)
         try c.encodeIfPresent(localPads, forKey: .localPads)

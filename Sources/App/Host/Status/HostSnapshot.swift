@@ -13,7 +13,8 @@ package struct HostSnapshot: Sendable, Equatable {
     package var injector: String = ""
     package var settings = MappingSettings()
     package var controllers: [ControllerSnapshot] = []
-    package var drops: [String: Int] = [:]
+    /// What the host dropped, by typed reason and where (JSON: "drops", keyed by `HostDrop.key`).
+    package var drops: [HostDrop: Int] = [:]
     /// The gamepads on this computer `--local-pads` reads and the nodes it skips, with why
     /// (nil: the host was not asked to read them).
     package var localPads: LocalPadInventory?

@@ -22,8 +22,8 @@ package struct SnapshotInputs: Sendable {
     var held: [SessionID: Set<HeldInput>]
     /// When these inputs were taken (the host's clock).
     var now: Instant
-    /// Drops counted by the adapters (DSU sources and server), by "label reason".
-    var adapterDrops: [String: Int] = [:]
+    /// Drops counted by the adapters (DSU sources and server, local and virtual pads, the slots).
+    var adapterDrops: [HostDrop: Int] = [:]
     /// The host makes virtual pads (`--gamepad`): each controller says whether it has one.
     var padsAvailable = false
     /// What `--local-pads` reads and skips (nil: not asked for).
@@ -83,10 +83,11 @@ extension HostSnapshot {
         injector = inputs.injector
         settings = inputs.settings
         uptime = inputs.uptime
-        drops = Dictionary(uniqueKeysWithValues: inputs.drops.counts.map { ("\($0.key)", $0.value) })
+        drops = [:]
+        drops.add(inputs.drops.counts, as: HostDrop.wire)
         // Datagrams the kernel discarded (receive buffer full) never reached the protocol.
-        if inputs.kernelDrops > 0 { drops["kernel-receive-buffer"] = inputs.kernelDrops }
-        for (reason, n) in inputs.adapterDrops { drops[reason, default: 0] += n }
+        if inputs.kernelDrops > 0 { drops[.kernelReceiveBuffer] = inputs.kernelDrops }
+        drops.add(inputs.adapterDrops) { $0 }
         localPads = inputs.localPads
         focusedApp = inputs.focused?.instance
         profiles = inputs.profiles.list.map(ProfileSummary.init)
