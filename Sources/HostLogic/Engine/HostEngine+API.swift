@@ -33,6 +33,11 @@ extension HostEngine {
 
     // MARK: The host's settings
 
+    /// Who types a page's text: the injector, or nobody (the page is told why).
+    package var typist: TextTypist {
+        get { core.typist }
+        set { core.typist = newValue }
+    }
     /// Whether phones may type at all (`remotion host --no-typing` sets false).
     package var typingAllowed: Bool {
         get { core.typingAllowed }

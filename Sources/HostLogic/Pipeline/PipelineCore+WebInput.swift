@@ -7,6 +7,13 @@ import RemotionProtocol
 /// becomes `PipelineOutput`s; the host's `HostPipeline` routes them (input through the output
 /// hooks into the injector, exactly-once edges, released when the session ends) and types
 /// the text through its injector's backend, which alone knows what it cannot type.
+/// Who types the text a page sends on this host: the injector (its backend can type any
+/// character), or nobody — the injector named cannot type text (uinput, the log).
+package enum TextTypist: Sendable, Equatable {
+    case injector
+    case none(injector: String)
+}
+
 extension PipelineCore {
     /// How long after the last text the keycodes typing borrowed are given back: long enough
     /// for an application to handle the keys with the map they were typed with.
@@ -42,6 +49,7 @@ extension PipelineCore {
                 typingRefusals += 1
                 return .untyped(text, reason: "typing too fast: at most \(TextBudget.rate) characters a second")
             }
+            if let untypable = untypable(text) { return untypable }
             lastTextAt = now
             out.append(.text(text))
         case let .laser(on):
@@ -71,6 +79,16 @@ extension PipelineCore {
                                  _ step: (inout TouchpadMapper) -> (dx: Int, dy: Int)) -> (dx: Int, dy: Int) {
         s.touchpad.settings = s.mapper.settings.touchpad
         return step(&s.touchpad)
+    }
+
+    /// Text nobody can type now, and why (not a refusal: the host cannot, not will not): the
+    /// desktop session is another user's, or the injector cannot type text at all.
+    private func untypable(_ text: String) -> WebInputReply? {
+        if suspended {
+            return .untyped(text, reason: "this computer's desktop session is not the active one (another user is at the screen)")
+        }
+        guard case .none(let injector) = typist else { return nil }
+        return .untyped(text, reason: "the \(injector) injector cannot type text; run the host with --inject xtest on an X11 session or --inject wlroots on sway and other wlroots compositors")
     }
 
     /// A page's keyboard is a full keyboard (any text, Return, Tab): the owner can take it

@@ -35,6 +35,8 @@ package struct PipelineCore: Sendable {
     package var typingAllowed = true
     /// Text and key messages refused: typing off for the host or the phone, or too fast.
     package internal(set) var typingRefusals = 0
+    /// Who types a page's text here (PipelineCore+WebInput): the injector, or nobody.
+    package var typist = TextTypist.injector
     /// When text was last typed (XTest borrows keycodes for it; given back a moment later).
     package internal(set) var lastTextAt: Instant?
 

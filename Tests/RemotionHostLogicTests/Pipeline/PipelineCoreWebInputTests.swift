@@ -36,6 +36,24 @@ import RemotionProtocol
         #expect(rig.web(Self.one, .text("hi")) == [.text("hi")] && rig.reply == nil, "typing once it is told")
     }
 
+    /// Text nobody can type is decided here, not found out by the adapter: an injector that
+    /// cannot type, or a desktop session that is another user's, gives the page the reason
+    /// and no text output (and no keycodes to give back later); neither is a refusal.
+    @Test func textNobodyCanTypeComesBackWithWhy() throws {
+        var rig = Self.rig()
+        rig.core.typist = .none(injector: "uinput")
+        #expect(rig.web(Self.one, .text("hé")).isEmpty)
+        guard case let .untyped(text, reason)? = rig.reply else { Issue.record("no reply"); return }
+        #expect(text == "hé" && reason.hasPrefix("the uinput injector cannot type text; run the host with --inject xtest"))
+        rig.core.typist = .injector
+        _ = rig.core.setSuspended(true)
+        #expect(rig.web(Self.one, .text("x")).isEmpty)
+        #expect(rig.reply == .untyped("x", reason: "this computer's desktop session is not the active one (another user is at the screen)"))
+        #expect(rig.core.typingRefusals == 0 && rig.core.typingRestoreDeadline == nil)
+        _ = rig.core.setSuspended(false)
+        #expect(rig.web(Self.one, .text("x")) == [.text("x")] && rig.reply == nil)
+    }
+
     @Test func touchpadMovesAndScrollsWithTheSessionsLiveSettings() throws {
         var rig = Self.rig()
         #expect(rig.web(Self.one, .pad(dx: 10, dy: -5, millis: 100)) == [.input(.moveBy(dx: 16, dy: -8))], "slow: gain 1.6")

@@ -62,7 +62,7 @@ package final class InjectorOutput: HostOutput {
     init(injector: Injector, logger: Logger) {
         self.injector = injector
         self.logger = logger
-        typing = injector.backend.textTyping.map { InjectorTyping(injector: injector, typist: $0, logger: logger) }
+        typing = injector.backend.textTyping.map { InjectorTyping(typist: $0, logger: logger) }
     }
 
     package var accepts: PipelineOutput.Kind { .input }
@@ -116,20 +116,18 @@ package final class InjectorOutput: HostOutput {
 }
 
 /// The injector's typing as the host's `TextOutput`: any character through the backend's
-/// spare keycodes (XTest, wlroots, libei), nothing while the desktop session is another user's.
+/// spare keycodes (XTest, wlroots, libei). The engine sends it no text while the desktop
+/// session is another user's.
 package final class InjectorTyping: TextOutput {
-    private let injector: Injector
     private let typist: any TextTypingBackend
     private let logger: Logger
 
-    init(injector: Injector, typist: any TextTypingBackend, logger: Logger) {
-        self.injector = injector
+    init(typist: any TextTypingBackend, logger: Logger) {
         self.typist = typist
         self.logger = logger
     }
 
     package func type(_ text: String) -> WebInputReply? {
-        guard !injector.isSuspended else { return .untyped(text, reason: Self.suspended) }
         do {
             let missing = try typist.type(text)
             return missing.isEmpty ? nil : .untyped(missing, reason: "these characters have no key to type them")
@@ -140,6 +138,4 @@ package final class InjectorTyping: TextOutput {
     }
 
     package func restoreBorrowedKeycodes() { typist.restoreBorrowedKeycodes() }
-
-    static let suspended = "this computer's desktop session is not the active one (another user is at the screen)"
 }

@@ -21,11 +21,8 @@ extension HostPipeline {
     func type(_ text: String, now: Instant) -> WebInputReply? {
         // The driver's timer then also covers the keycodes' return (`nextDeadline`).
         driver?.sinkChanged(now: now, membership: false)
-        guard let output = self.text else {
-            if injector.isSuspended { return .untyped(text, reason: InjectorTyping.suspended) }
-            return .untyped(text, reason: "the \(injector.backend.name) injector cannot type text; run the host with --inject xtest on an X11 session or --inject wlroots on sway and other wlroots compositors")
-        }
-        return output.type(text)
+        // The engine let this text through only with a text output and the desktop session active.
+        return self.text?.type(text)
     }
 
     /// The host's desktop session became active or inactive (logind's `Active`, a fast user

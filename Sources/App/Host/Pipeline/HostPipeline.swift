@@ -134,6 +134,7 @@ package final class HostPipeline {
         injectorOutput = InjectorOutput(injector: injector, logger: logger)
         text = injectorOutput.typing
         outputs = [injectorOutput]
+        if text == nil { engine.typist = .none(injector: injector.backend.name) }
         sortOutputs()
     }
 
