@@ -13,6 +13,13 @@ fi
 if grep -rn 'as? HostPipeline' Sources >/dev/null; then
     echo "check-layers: the host pipeline is reached by downcast (use the typed handle)"; exit 1
 fi
+# App reaches the engine through its API (HostEngine+API), never its core, and an output is
+# found by its type (docs/ARCHITECTURE.md, "Outputs"), never by a cast.
+cast=$(grep -rnE 'engine\.core\b|as\?\s*(any\s+)?(TextTypingBackend|OutputChoosingBackend|LaserOverlayHook|LaserOutput|TextOutput|HostOutput|InjectorOutput|VirtualPadOutput)\b|\bis\s+(DSUServerHandler|LaserOverlayHook|InjectorOutput|VirtualPadOutput)\b' \
+       Sources/App Sources/CLI || true)
+if [[ -n "$cast" ]]; then
+    echo "check-layers: App reaches past the engine's API or finds an output by a cast:"; echo "$cast"; exit 1
+fi
 # Every @unchecked Sendable has its proof beside it (a comment just above or below that
 # says why it is sound) and is listed by name in docs/ARCHITECTURE.md ("Ownership and concurrency").
 unproven=$(python3 - <<'PY'
