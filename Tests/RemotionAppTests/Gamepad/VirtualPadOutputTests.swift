@@ -144,7 +144,7 @@ import RemotionSystem
         let page = Recorded<ControllerNotice>(), udp = RecordingSinkDriver()
         udp.datagramSessions = [SessionID(1)]
         rig.pipeline.attached(to: udp)
-        rig.pipeline.noticeSinks[SessionID(2)] = { page.append($0) }
+        rig.pipeline.feedback.sinks[SessionID(2)] = { page.append($0) }
         rig.pipeline.padFeedback(SessionID(2), handed[0].1, now: .zero)
         let blue = ControllerFeedback(rumbleLow: 255, rumbleHigh: 128, lightbar: .init(red: 0, green: 0, blue: 255))
         #expect(page.all == [.feedback(blue)])
@@ -152,9 +152,9 @@ import RemotionSystem
         #expect(udp.feedback.map(\.0) == [SessionID(1)])
         udp.datagramSessions = []                                         // neither: counted, not sent
         rig.pipeline.padFeedback(SessionID(1), FeedbackChange(rumble: .init(low: 0, high: 0)), now: .milliseconds(100))
-        #expect(rig.pipeline.feedbackSent == 2 && rig.pipeline.feedbackUnsendable == 1)
+        #expect(rig.pipeline.feedback.sent == 2 && rig.pipeline.feedback.unsendable == 1)
         rig.pipeline.handle(.sessionClosed(SessionID(2), .timedOut), now: .zero)
-        #expect(rig.pipeline.noticeSinks.isEmpty, "a closed session's sink goes with it")
+        #expect(rig.pipeline.feedback.sinks.isEmpty, "a closed session's sink goes with it")
     }
 
     /// A change the pacer holds back (50 ms after the last one sent) asks the UDP handler's
@@ -165,7 +165,7 @@ import RemotionSystem
         rig.open(SessionID(1), phone)
         let page = Recorded<ControllerNotice>(), udp = RecordingSinkDriver()
         rig.pipeline.attached(to: udp)
-        rig.pipeline.noticeSinks[SessionID(1)] = { page.append($0) }
+        rig.pipeline.feedback.sinks[SessionID(1)] = { page.append($0) }
         let light = ControllerFeedback.Color(red: 255, green: 0, blue: 64)
         rig.pipeline.padFeedback(SessionID(1), FeedbackChange(lightbar: light), now: .zero)
         #expect(udp.wakes.isEmpty, "sent at once, nothing held")

@@ -31,8 +31,8 @@ import Testing
         p.handle(.sessionOpened(Self.one, .web(device: "a1", peer: nil)), now: .zero)
         p.handle(.sessionOpened(Self.two, .web(device: "b2", peer: nil)), now: .zero)
         let pages = [Heard(), Heard()]
-        p.noticeSinks[Self.one] = { n in pages[0].notices.withLock { $0.append(n) } }
-        p.noticeSinks[Self.two] = { n in pages[1].notices.withLock { $0.append(n) } }
+        p.feedback.sinks[Self.one] = { n in pages[0].notices.withLock { $0.append(n) } }
+        p.feedback.sinks[Self.two] = { n in pages[1].notices.withLock { $0.append(n) } }
         var controllers = [StillController(seed: 1), StillController(seed: 2)]
         HostPipelineGyroTests().feed(p, &controllers, seconds: 0.2)
         #expect(p.requestCalibration(Self.one, now: .seconds(1.2)) == .running(progress: 0))
@@ -52,6 +52,6 @@ import Testing
         #expect(snapshot.controllers.map { $0.gyro?.calibration } == [.calibrated, .uncalibrated])
         #expect(p.requestCalibration(SessionID(0x99), now: .zero) == nil)
         p.handle(.sessionClosed(Self.one, .timedOut), now: .zero)
-        #expect(p.noticeSinks[Self.one] == nil, "a closed session's sink goes with it")
+        #expect(p.feedback.sinks[Self.one] == nil, "a closed session's sink goes with it")
     }
 }

@@ -26,7 +26,7 @@ extension HostPipeline {
                                                                               "slots": "\(maximumControllers)"])
             return nil
         }
-        if let notices { noticeSinks[id] = notices }
+        if let notices { feedback.sinks[id] = notices }
         route(from: start, now: now)
         if let calibrationKey { identify(id, as: calibrationKey, now: now) }
         driver?.sinkChanged(now: now, membership: true)

@@ -102,9 +102,9 @@ package final class HostPipeline {
     package var dropReporters: [any HostDropReporter] = []
     /// What `--local-pads` reads and skips now (nil: not asked for), for the status.
     package var localPads: LocalPadInventory?
-    /// Where each external session's notices go — rumble and light, a calibration's progress
-    /// — (the page's socket or data channel), set when its transport opens it; removed when it closes.
-    package var noticeSinks: [SessionID: @Sendable (ControllerNotice) -> Void] = [:]
+    /// What goes back to each controller on its own transport: rumble and light, a
+    /// calibration's progress, the profile in force (an output: `ControllerFeedbackOutput`).
+    package let feedback = ControllerFeedbackOutput()
     /// Controllers at once, of every transport (`--max-controllers`; the datagram sessions'
     /// limit is the same number).
     package var maximumControllers: Int {
@@ -113,10 +113,7 @@ package final class HostPipeline {
     }
     /// The host's loop driver (`HostDriver`, set when it is made around this pipeline): told
     /// when controllers of other transports come and go, and how rumble reaches a datagram session.
-    weak var driver: (any HostSinkDriver)?
-    /// Feedback messages handed to a controller's transport, and those with nowhere to go (DSU, local pads).
-    package internal(set) var feedbackSent = 0
-    package internal(set) var feedbackUnsendable = 0
+    weak var driver: (any HostSinkDriver)? { didSet { feedback.datagrams = driver } }
     /// The names controllers paired under (`paired.json`), by the static key a datagram
     /// session authenticated with (the UDP handler's `peerKey`); nil on a plain host.
     package var pairedNames: PairedNames?
@@ -181,8 +178,8 @@ package final class HostPipeline {
             for o in otherInputOutputs { o.perform(.input(event), session: id, now: now) }
         }
         if let state = m.pad { for o in padOutputs { o.perform(.pad(state), session: id, now: now) } }
-        if let feedback = m.feedback { send(feedback, to: id) }
-        if let calibration = m.calibration { noticeSinks[id]?(.calibration(calibration)) }
+        if let change = m.feedback { feedback.send(change, to: id) }
+        if let calibration = m.calibration { feedback.notify(id, .calibration(calibration)) }
         if let save = m.calibrationSave { calibrations?.remember(save) }
     }
 
@@ -200,7 +197,7 @@ package final class HostPipeline {
                 if let key = calibrationKey(id, origin: origin) { identify(id, as: key, now: now) }
                 logger.info("controller connected", metadata: ["session": "\(id)", "address": "\(origin.displayText)"])
             case let .closed(id, reason):
-                noticeSinks.removeValue(forKey: id)
+                feedback.closed(id)
                 logger.info("controller disconnected", metadata: ["session": "\(id)", "reason": "\(reason)"])
             case let .session(id, output):
                 if let typed = perform(output, session: id, now: now) { reply = typed }
@@ -227,9 +224,9 @@ package final class HostPipeline {
     private func perform(_ output: PipelineOutput, session id: SessionID, now: Instant) -> WebInputReply? {
         switch output {
         case .note(let note): say(note, session: id)
-        case .feedback(let feedback): send(feedback, to: id)
-        case .calibration(let report): noticeSinks[id]?(.calibration(report))     // a page shows it; nothing else can
-        case .profile(let inForce): noticeSinks[id]?(.profile(inForce))     // a page shows it; nothing else can
+        case .feedback(let change): feedback.send(change, to: id)
+        case .calibration(let report): feedback.notify(id, .calibration(report))     // a page shows it; nothing else can
+        case .profile(let inForce): feedback.notify(id, .profile(inForce))     // a page shows it; nothing else can
         case .calibrationSave(let save): calibrations?.remember(save)
         case .text(let text): return type(text, now: now)
         case let .laser(on, from):
