@@ -218,4 +218,41 @@ import RemotionHostLogic
         }
         #expect(pair.problems.isEmpty, "\(pair.problems)")
     }
+
+    /// Malformed input of every origin is dropped where it comes in — a UDP phone's sealed
+    /// press changed in one byte and a stranger's bytes (the Noise layer), a page's cut BUTTON
+    /// frame and a press on its motion channel, a DSU packet whose checksum fails, a pad's
+    /// keys Remotion does not map (R3, a code no pad has) — and nothing reaches an output; every session stays, and each
+    /// one's next good press goes through.
+    @Test func malformedInputOfEveryOriginReachesNoOutput() throws {
+        let pair = EnginePair(pads: nil)
+        let udp = pair.addUDPPeer(at: Self.phone)
+        #expect(pair.udpConnect(udp))
+        let page = pair.openPage(device: "phone-2", transport: .dataChannels)
+        let dsu = pair.addDSUServer(at: Self.dsuServer)
+        pair.dsuPad(dsu, slot: 0, timestampMicros: 1_000)
+        pair.plugPad("event7")
+        pair.clearLog()
+
+        let dropped = pair.noiseDrops
+        pair.udpTampered(udp, .buttons([ButtonEvent(sequence: 1, button: .a, isDown: true, timestampMicros: 0)]), flip: 20, with: 0x40)
+        pair.receiveDatagram([0x52, 1, 4, 0] + [UInt8](repeating: 0xAA, count: 40), from: PeerAddress(198, 51, 100, 1, port: 9))
+        #expect(pair.noiseDrops == dropped + 2)
+        pair.pageFrame(page, [0x02, 0, 1])
+        pair.pageFrame(page, [0x02, 1, 1, 0, 2, 0, 0, 0], on: .motion)
+        var bad = EnginePair.dsuPadData(slot: 0, counter: 50, timestampMicros: 2_000, buttons: DSUButtons([.cross]))
+        bad[bad.count - 1] ^= 0xFF
+        pair.dsuDatagram(dsu, bad)
+        pair.padKey("event7", EvdevCode.btnThumbR, down: true)
+        pair.padKey("event7", 0xFFFF, down: true)
+        #expect(!pair.records.contains { if case .injected = $0 { true } else { false } }, "\(pair.records)")
+        #expect(pair.sessionCount == 4 && pair.heldInputs.isEmpty)
+
+        pair.udpButton(udp, .a, isDown: true)
+        pair.pageButton(page, .b, isDown: true)
+        pair.dsuPad(dsu, slot: 0, timestampMicros: 3_000, buttons: DSUButtons([.dpadLeft]))
+        pair.padKey("event7", EvdevCode.btnDpadRight, down: true)
+        #expect(pair.heldInputs == [.mouse(.left), .mouse(.right), .key(.left), .key(.right)], "\(pair.heldInputs)")
+        #expect(pair.problems.isEmpty, "\(pair.problems)")
+    }
 }

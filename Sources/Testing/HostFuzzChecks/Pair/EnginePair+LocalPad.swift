@@ -7,6 +7,22 @@ package struct LocalPadPeer {
     package let key: String
     var pad: LocalPad
     package internal(set) var id: SessionID?
+    /// The nodes' state as the kernel holds it (what EVIOCGABS and EVIOCGKEY read after a
+    /// SYN_DROPPED): each axis's last value and the keys down, as the events sent set them.
+    var motionValues: [UInt16: Int32] = [:]
+    var controlValues: [UInt16: Int32] = [:]
+    var pressed: Set<UInt16> = []
+
+    /// The events change the kernel's state of the nodes.
+    mutating func kernelState(_ events: [EvdevInputEvent], motion: Bool) {
+        for e in events {
+            if e.type == EvdevCode.absType {
+                if motion { motionValues[e.code] = e.value } else { controlValues[e.code] = e.value }
+            } else if e.type == EvdevCode.keyType, !motion {
+                if e.value != 0 { pressed.insert(e.code) } else { pressed.remove(e.code) }
+            }
+        }
+    }
 }
 
 extension EnginePair {
@@ -31,21 +47,29 @@ extension EnginePair {
         let id = engine.open(from: .localPad(key), name: "pad \(key)", screen: Self.screen, now: now, random: &random,
                              into: &pending)
         route()
-        localPads.append(LocalPadPeer(key: key, pad: pad, id: id))
+        var peer = LocalPadPeer(key: key, pad: pad, id: id)
+        peer.pressed = controls ? pressed : []
+        peer.controlValues = controls ? Self.padControlAxes.mapValues(\.value) : [:]
+        localPads.append(peer)
         padDeliver(localPads.count - 1, down)
         return id
     }
 
-    /// Events read from pad `key`'s Motion Sensors node.
+    /// Events read from pad `key`'s Motion Sensors node; after a SYN_DROPPED the node's state
+    /// is read again, as the host's reader does.
     package func padMotionEvents(_ key: String, _ events: [EvdevInputEvent]) {
         guard let k = localPads.firstIndex(where: { $0.key == key }) else { return }
-        padDeliver(k, localPads[k].pad.motionEvents(events))
+        localPads[k].kernelState(events, motion: true)
+        let state = localPads[k].motionValues
+        padDeliver(k, localPads[k].pad.motionEvents(events, stateAfterDrop: { state }))
     }
 
-    /// Events read from pad `key`'s gamepad node.
+    /// Events read from pad `key`'s gamepad node, resynced the same way after a SYN_DROPPED.
     package func padControlEvents(_ key: String, _ events: [EvdevInputEvent]) {
         guard let k = localPads.firstIndex(where: { $0.key == key }) else { return }
-        padDeliver(k, localPads[k].pad.controlEvents(events))
+        localPads[k].kernelState(events, motion: false)
+        let state = (pressed: localPads[k].pressed, values: localPads[k].controlValues)
+        padDeliver(k, localPads[k].pad.controlEvents(events, stateAfterDrop: { state }))
     }
 
     /// One motion frame: raw axis values (accelerometer x y z, gyroscope x y z), the

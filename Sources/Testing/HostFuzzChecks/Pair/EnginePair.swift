@@ -65,14 +65,24 @@ package final class EnginePair {
         package init() {}
     }
 
-    /// A host with pads for every controller (`pads`) and `maximum` slots for every origin.
+    /// A host with pads for every controller (`pads`) and `maximum` slots for every origin;
+    /// with `prepared`, its Noise layer and UDP peers as they were left (`PreparedPeers`).
     package init(maximum: Int = 8, pads: VirtualPadSettings? = VirtualPadSettings(forEvery: true),
-                 seed: UInt64 = 0x5041_4952, start: Instant = Instant(nanoseconds: 1_000_000_000)) {
-        now = start
+                 seed: UInt64 = 0x5041_4952, start: Instant = Instant(nanoseconds: 1_000_000_000),
+                 prepared: PreparedPeers? = nil) {
+        now = prepared?.start ?? start
         self.maximum = maximum
         random = SplitMix64(seed: seed)
-        hostKey = random.keyPair()
-        secure = SecureHost(staticKey: hostKey, trusted: [], now: start, random: &random)
+        if let prepared {
+            hostKey = prepared.hostKey
+            secure = prepared.secure
+            udpPeers = prepared.peers
+            random = prepared.random
+        } else {
+            hostKey = random.keyPair()
+            secure = SecureHost(staticKey: hostKey, trusted: [], now: start, random: &random)
+        }
+        let start = now
         lastSecureTick = start
         var configuration = HostStateMachine<Address>.Configuration()
         configuration.maximumSessions = maximum
@@ -178,6 +188,9 @@ package final class EnginePair {
 
     /// Open sessions of every origin, as the engine's table has them.
     package var sessionCount: Int { engine.core.sessions.count }
+
+    /// Datagrams the host's Noise layer dropped (malformed, forged, replayed, unknown).
+    package var noiseDrops: Int { secure.drops.total }
 
     /// What the injector holds down, over every session.
     package var heldInputs: Set<HeldInput> { injector.heldTracker.down }
