@@ -130,7 +130,7 @@ struct EngineSteps {
         let channel = channels[Int(input.u8()) % 4]
         if input.u8() % 4 != 0 {
             let s = sample(clock: 2 + k)
-            pair.pageMotion(p, s, timeMillis: Double(s.timestampMicros) / 1000, on: channel)
+            pair.pageMotion(p, s, timeMillis: Double(s.timestampMicros) / 1000, on: channel, buttons: s.buttons)
         } else {
             pair.pageFrame(p, (0..<Int(input.u8() % 80)).map { _ in input.u8() }, on: channel)
         }

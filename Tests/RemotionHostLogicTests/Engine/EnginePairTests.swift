@@ -147,6 +147,14 @@ import RemotionHostLogic
             pair.pageButton(stuck, .e, isDown: true)
             pair.dsuPad(dsu, slot: 2, timestampMicros: 2_000, buttons: DSUButtons([.dpadLeft]))
             pair.padKey("event7", EvdevCode.btnDpadRight, down: true)
+            // Each turns as it goes, so its pad's last state is not rest.
+            pair.advance(by: .milliseconds(4))
+            pair.udpMotion(udp, Self.turn(1, at: 4_000))
+            pair.pageMotion(page, Self.turn(1, at: 4_000))
+            pair.pageMotion(stuck, Self.turn(1, at: 4_000))
+            pair.dsuPad(dsu, slot: 2, timestampMicros: 6_000, gyro: DSUGyro(pitch: 0, yaw: 90, roll: 0),
+                        buttons: DSUButtons([.dpadLeft]))
+            pair.padMotion("event7", raw: [0, 0, 8192, 0, 0, 90 * 1024], timestampMicros: 4_000)
             #expect(pair.sessionCount == 5)
             if pads == nil {
                 #expect(pair.heldInputs == [.mouse(.left), .mouse(.right), .key(.up), .key(.left), .key(.right)],
@@ -154,6 +162,7 @@ import RemotionHostLogic
             } else {
                 #expect(pair.openPads.count == 5 && pair.openPads.values.allSatisfy { !$0.buttons.isEmpty || !$0.dpad.isEmpty },
                         "each pad shows what its controller holds: \(pair.openPads)")
+                #expect(pair.openPads.values.allSatisfy { !$0.isAtRest }, "each pad turning")
             }
 
             pair.pageCloses(page, .closedByPage)

@@ -48,9 +48,13 @@ extension EnginePair {
         }
     }
 
-    /// Page `k`'s motion frame: every block, its time in milliseconds as the page sends it.
-    package func pageMotion(_ k: Int, _ sample: MotionSample, timeMillis: Double? = nil, on channel: WebSession.Channel? = nil) {
+    /// Page `k`'s motion frame: the sample's blocks, its time in milliseconds as the page
+    /// sends it, the buttons the page holds (or `buttons`, what a page says it holds).
+    package func pageMotion(_ k: Int, _ sample: MotionSample, timeMillis: Double? = nil, on channel: WebSession.Channel? = nil,
+                            buttons: ButtonSet? = nil) {
         pages[k].sequence &+= 1
+        var sample = sample
+        sample.buttons = buttons ?? pages[k].session.buttons
         let millis = timeMillis ?? Double(sample.timestampMicros) / 1000
         pageFrame(k, Self.motionFrame(sample, sequence: pages[k].sequence, timeMillis: millis), on: channel)
     }
