@@ -187,7 +187,7 @@ package final class EnginePair {
     }
 
     /// Open sessions of every origin, as the engine's table has them.
-    package var sessionCount: Int { engine.core.sessions.count }
+    package var sessionCount: Int { engine.sessions.count }
 
     /// Datagrams the host's Noise layer dropped (malformed, forged, replayed, unknown).
     package var noiseDrops: Int { secure.drops.total }
