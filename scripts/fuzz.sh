@@ -30,6 +30,9 @@ ARTIFACTS=artifacts/fuzz
 # each other (BoringSSL was recompiled every run, 155 s), and a scratch path per target
 # compiled swift-crypto and the package once per target (3 × ~200 s in CI).
 SANITIZE=(--sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address)
+# Less work than a debug build's defaults, nothing the fuzzers need lost: no index store (only
+# test discovery reads it) and line tables only (all a sanitizer's stack trace shows).
+LEAN=(--disable-index-store -Xswiftc -gline-tables-only)
 # SwiftPM starts a build over when its environment differs from the last one's (one new
 # variable was enough: all 543 compile steps again, 80 s) and after a `--show-bin-path`. So
 # the builds run with a fixed environment and the binary's path is not asked for: CI builds
@@ -55,7 +58,7 @@ if [[ ${FUZZ_SKIP_BUILD:-0} != 1 ]]; then
     for name in datagram handshake webrtc gamepad host; do
         rm -rf "${SCRATCH:?}/$name"   # a scratch path per target, as they were once built
     done
-    swiftpm build --scratch-path "$SCRATCH/build" "${SANITIZE[@]}" --product FuzzTargets
+    swiftpm build --scratch-path "$SCRATCH/build" "${SANITIZE[@]}" "${LEAN[@]}" --product FuzzTargets
 fi
 echo "fuzz.sh: sanitizer build took $(( $(date +%s) - start )) s"
 [[ ${FUZZ_BUILD_ONLY:-0} == 1 ]] && exit 0

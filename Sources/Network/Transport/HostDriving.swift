@@ -59,7 +59,7 @@ public protocol HostEventSink: AnyObject, SendableMetatype {
     func handle(_ action: HostAction<SocketAddress>, now: Instant)
     /// The host is stopping: release everything still held.
     func shutdown(now: Instant)
-    /// The protocol's numbers, at most every `SinkDriver.reportInterval`, when the sink wants them then.
+    /// The protocol's numbers, at most every `ReportCadence.interval`, when the sink wants them then.
     func report(_ report: HostReport, now: Instant)
     /// Whether the sink wants this report tick's `report(_:now:)`.
     var wantsReport: Bool { get }

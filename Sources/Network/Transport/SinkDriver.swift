@@ -11,11 +11,8 @@ public final class SinkDriver<Sink: HostEventSink>: HostDatagramDriver, HostSink
     private var loop: (any EventLoop)?
     private var timer: DeadlineTimer?
     private weak var peer: (any HostDatagramPeer)?
-    private var lastReport = Instant.zero
-    private var membershipChanged = false
+    private var cadence = ReportCadence()
     private var stopped = false
-    /// How often the sink is handed a report while sessions are open.
-    public static var reportInterval: Duration { .milliseconds(100) }
 
     public init(sink: Sink) { self.sink = sink }
 
@@ -30,7 +27,7 @@ public final class SinkDriver<Sink: HostEventSink>: HostDatagramDriver, HostSink
 
     public func received(_ action: HostAction<SocketAddress>, now: Instant) {
         switch action {
-        case .sessionOpened, .sessionClosed: membershipChanged = true
+        case .sessionOpened, .sessionClosed: cadence.membershipDidChange()
         default: break
         }
         sink.handle(action, now: now)
@@ -51,8 +48,7 @@ public final class SinkDriver<Sink: HostEventSink>: HostDatagramDriver, HostSink
     }
 
     private var nextWakeUp: Instant? {
-        let open = (peer?.sessionCount ?? 0) > 0
-        return earliest(earliest(peer?.nextDeadline, open ? lastReport + Self.reportInterval : nil), sink.nextDeadline)
+        cadence.nextWakeUp(peer: peer?.nextDeadline, engine: sink.nextDeadline, open: (peer?.sessionCount ?? 0) > 0)
     }
 
     private func tick() {
@@ -64,9 +60,7 @@ public final class SinkDriver<Sink: HostEventSink>: HostDatagramDriver, HostSink
     }
 
     private func reportIfDue(now: Instant) {
-        guard membershipChanged || now - lastReport >= Self.reportInterval else { return }
-        lastReport = now
-        membershipChanged = false
+        guard cadence.takeReport(now: now) else { return }
         peer?.reportTick()
         guard sink.wantsReport else { return }
         sink.report(peer?.report() ?? .empty, now: now)

@@ -36,15 +36,14 @@ package final class HostDriver: HostDatagramDriver, HostSinkDriver, HostSinkHold
     package let loop: any EventLoop
     private var timer: DeadlineTimer!
     private weak var peer: (any HostDatagramPeer)?
-    private var lastReport = Instant.zero
-    private var membershipChanged = false
+    private var cadence = ReportCadence()
     private var stopped = false
     /// Controllers at once, of every transport (`--max-controllers`).
     package let slots: Int
     /// Times the one timer fired (what a test reads to see who woke the host).
     package private(set) var wakeUps = 0
     /// How often the status is handed a report while controllers are connected.
-    package static var reportInterval: Duration { .milliseconds(100) }
+    package static var reportInterval: Duration { ReportCadence.interval }
 
     /// On `loop`, after the outputs (`pipeline` and what it performs into) exist.
     package init(loop: any EventLoop, pipeline: HostPipeline, maximumControllers: Int) {
@@ -73,7 +72,7 @@ package final class HostDriver: HostDatagramDriver, HostSinkDriver, HostSinkHold
     package func received(_ action: HostAction<SocketAddress>, now: Instant) {
         switch action {
         case .motion: break
-        case .sessionOpened, .sessionClosed: membershipChanged = true
+        case .sessionOpened, .sessionClosed: cadence.membershipDidChange()
         default: break
         }
         pipeline.handle(action, now: now)
@@ -89,7 +88,7 @@ package final class HostDriver: HostDatagramDriver, HostSinkDriver, HostSinkHold
     package func sinkChanged(now: Instant, membership: Bool) {
         if membership {
             peer?.admit(elsewhere: pipeline.sessionsElsewhere)
-            membershipChanged = true
+            cadence.membershipDidChange()
         }
         reportIfDue(now: now)
         timer.armIfIdle(nextWakeUp)
@@ -118,8 +117,8 @@ package final class HostDriver: HostDatagramDriver, HostSinkDriver, HostSinkHold
 
     /// The earliest of every origin's deadline, and a report tick while any controller is open.
     private var nextWakeUp: Instant? {
-        let open = (peer?.sessionCount ?? pipeline.sessionsElsewhere.count) > 0
-        return earliest(earliest(peer?.nextDeadline, open ? lastReport + Self.reportInterval : nil), pipeline.nextDeadline)
+        cadence.nextWakeUp(peer: peer?.nextDeadline, engine: pipeline.nextDeadline,
+                           open: (peer?.sessionCount ?? pipeline.sessionsElsewhere.count) > 0)
     }
 
     private func tick() {
@@ -132,9 +131,7 @@ package final class HostDriver: HostDatagramDriver, HostSinkDriver, HostSinkHold
     }
 
     private func reportIfDue(now: Instant) {
-        guard membershipChanged || now - lastReport >= Self.reportInterval else { return }
-        lastReport = now
-        membershipChanged = false
+        guard cadence.takeReport(now: now) else { return }
         peer?.reportTick()
         guard pipeline.wantsReport else { return }
         pipeline.report(report(), now: now)
