@@ -25,6 +25,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: idle-builds.sh DIR}
+# It makes the builds: the stages' REMOTION_SKIP_BUILD (scripts/test.sh exports it) must not
+# reach package.sh, which would then look for a release binary nobody built.
+unset REMOTION_SKIP_BUILD
 mkdir -p "$dir"
 rm -f "$dir"/*.rc
 # This shell takes the idle policy and class itself (chrt and ionice are util-linux's, in every

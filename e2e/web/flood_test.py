@@ -197,11 +197,29 @@ try:
     idle_closed = time.monotonic() - idle_since
     check("a connection that finished TLS and idled is closed by the idle timeout", got == b"" and 9 <= idle_closed <= 13,
           f"(closed after {idle_closed:.1f} s)")
+    # The flood's connections the host let go, seen from the flooder: each one ended with EOF
+    # or a reset. How many the kernel finished in time depends on the machine's load (the
+    # rest sit in SYN-RECV behind the 256-deep listen queue; 874 of 1,300 reached the host
+    # once on a loaded machine, 1,142 on an idle one): each one that did must be counted, as
+    # a refusal by the cap or an admitted connection timed out, and most of them refused (a
+    # host without the per-address cap would admit them and time them out instead).
+    let_go = 0
+    for s in flood:
+        try:
+            s.setblocking(False)
+            if s.recv(1) == b"":
+                let_go += 1
+        except (ConnectionResetError, BrokenPipeError):
+            let_go += 1
+        except OSError:
+            pass   # still open, or never connected
     stats = control(data, "web-stats")
     conns = stats.get("connections", {})
-    check("the host refused the flood over the per-address cap and timed out the ones it admitted (16 at a time), counting both",
-          conns.get("per-address-cap", 0) >= a.flood * 2 // 3 and conns.get("handshake-timeout", 0) >= 16
-          and conns.get("idle-timeout", 0) == 1, f"({conns})")
+    refused, timed_out = conns.get("per-address-cap", 0), conns.get("handshake-timeout", 0)
+    check("the host refused the flood over the per-address cap and timed out the ones it admitted (16 at a time), "
+          "counting every connection it let go",
+          let_go > 256 and refused + timed_out >= let_go and refused > let_go // 2 and timed_out >= 16
+          and conns.get("idle-timeout", 0) == 1, f"({conns}; the flooder saw {let_go} of {a.flood} let go)")
     for s in flood:
         s.close()
     time.sleep(1)
