@@ -57,19 +57,20 @@ stage() { # name, command...
   fi
 }
 
+# A crash prints every frame of every thread (system frames too: the one that called malloc).
+stage "swift test" env SWIFT_BACKTRACE=preset=full swift test --skip-build
 # The .deb's release build and the fuzzers' builds go on beside the later stages at idle
-# priority (scripts/idle-builds.sh), from `swift test` on (which leaves half the CPU time
-# unused): started beside the debug build they slowed it from 683 s to about 1,190 s (the two
-# CPUs here are not two idle cores' worth: an idle-priority compiler still takes from its
-# neighbour), and every stage waits for that build. The stages that need them come last and
-# wait for them.
+# priority (scripts/idle-builds.sh), after `swift test`: started beside the debug build they
+# slowed it from 683 s to about 1,190 s (the two CPUs here are not two idle cores' worth: an
+# idle-priority compiler still takes from its neighbour), and every stage waits for that build;
+# started beside `swift test` they slowed it from 53 to 76 s and made a test that polls a real X
+# server late. The stages that need them come last and wait for them; the release build is
+# ready minutes before the first of them.
 idle=.build/idle-builds
 # Its own process group (setsid does not fork here: a background job is no group leader), so
 # that an interrupted run stops every compiler it started.
 setsid bash scripts/idle-builds.sh "$idle" & idle_pid=$!
 trap 'kill -- "-$idle_pid" 2>/dev/null' EXIT
-# A crash prints every frame of every thread (system frames too: the one that called malloc).
-stage "swift test" env SWIFT_BACKTRACE=preset=full swift test --skip-build
 stage "cli end to end" bash scripts/cli-e2e.sh
 stage "dsu end to end (Xvfb, python peer)" bash scripts/dsu-e2e.sh
 stage "discovery across namespaces" bash scripts/discovery-e2e.sh
