@@ -36,7 +36,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-numerics.git", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        // Without its default ConfigurationSupport trait: nothing here reads swift-configuration,
+        // which would otherwise be compiled into every build (about 21,000 lines).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.0.0"),
         // Already built for Hummingbird: the phone's WebSocket is served by a NIO handler of
         // ours (HTTP/1 ↔ HTTPTypes codec for the pages beside it).
@@ -174,7 +176,6 @@ let package = Package(
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + nio),

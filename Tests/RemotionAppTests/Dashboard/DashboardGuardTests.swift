@@ -1,6 +1,4 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
 import RemotionApp
 import RemotionHostLogic
 import Testing
@@ -86,55 +84,43 @@ import Testing
     }
 }
 
-/// The routes behind the guard, through Hummingbird's router test client (which
-/// always sends the authority "localhost", without a port).
-@Suite struct DashboardGuardRouteTests {
+/// Every route behind the guard, on a real server on loopback: a Host without the
+/// dashboard's port, a foreign Origin and a write that is not JSON are refused on each.
+@Suite(.timeLimit(.minutes(1))) struct DashboardGuardRouteTests {
     static let paths = ["/", "/assets/dashboard.js", "/api/snapshot", "/api/settings", "/ws"]
-
-    func app(port: Int, settings: InMemorySettingsControl, refusals: DashboardRefusals) throws -> some ApplicationProtocol {
-        Application(router: try DashboardServer.router(publisher: SnapshotPublisher(), settings: settings,
-                                                       guardian: DashboardRequestGuard(port: { port }, token: "t0ken"), refusals: refusals))
-    }
+    static let change = #"{"key":"sensitivity","value":"4"}"#
 
     @Test func aHostWithoutTheDashboardsPortIsRefusedOnEveryRoute() async throws {
-        let settings = InMemorySettingsControl(), refusals = DashboardRefusals()
-        try await app(port: 7475, settings: settings, refusals: refusals).test(.router) { client in
-            for path in Self.paths {
-                try await client.execute(uri: path, method: .get) { #expect($0.status == .forbidden, "\(path)") }
-            }
-            try await client.execute(uri: "/api/settings", method: .post, headers: [.contentType: "application/json"],
-                                     body: ByteBuffer(string: #"{"key":"sensitivity","value":"4"}"#)) {
-                #expect($0.status == .forbidden)
-            }
+        let f = try await Fixture.start()
+        for path in Self.paths {
+            #expect(try await RawClient.request(f.port, "GET", path, host: "localhost").status == 403, "\(path)")
         }
-        #expect(await settings.current() == MappingSettings())
-        #expect(refusals.current == ["bad-host": 6])
+        let write = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: Self.change,
+                                                host: "localhost")
+        #expect(write.status == 403)
+        #expect(await f.settings.current() == MappingSettings())
+        #expect(f.server.refusals.current == ["bad-host": 6])
+        await f.server.shutdown()
     }
 
     @Test func foreignOriginsAndNonJSONWritesAreRefusedOnEveryRoute() async throws {
-        // Port 80: the authority "localhost" is the dashboard's own.
-        let settings = InMemorySettingsControl(), refusals = DashboardRefusals()
-        try await app(port: 80, settings: settings, refusals: refusals).test(.router) { client in
-            for path in Self.paths {
-                try await client.execute(uri: path, method: .get, headers: [.origin: "http://127.0.0.2:8000"]) {
-                    #expect($0.status == .forbidden, "\(path)")
-                }
-            }
-            let body = ByteBuffer(string: #"{"key":"sensitivity","value":"4"}"#)
-            for type in ["text/plain", "application/x-www-form-urlencoded"] {
-                try await client.execute(uri: "/api/settings", method: .post, headers: [.contentType: type], body: body) {
-                    #expect($0.status == .unsupportedMediaType, "\(type)")
-                }
-            }
-            try await client.execute(uri: "/", method: .get) { #expect($0.status == .ok) }
-            try await client.execute(uri: "/api/settings", method: .post,
-                                     headers: [.contentType: "application/json", .origin: "http://localhost",
-                                               DashboardRequestGuard.tokenHeader: "t0ken"], body: body) {
-                #expect($0.status == .ok)
-            }
+        let f = try await Fixture.start()
+        for path in Self.paths {
+            let r = try await RawClient.request(f.port, "GET", path, headers: ["Origin: http://127.0.0.2:8000"])
+            #expect(r.status == 403, "\(path)")
         }
-        #expect(await settings.current().sensitivity == 4, "only the JSON request from the dashboard's origin applied")
-        #expect(refusals.current == ["bad-origin": 5, "not-json": 2])
+        for type in ["text/plain", "application/x-www-form-urlencoded"] {
+            let r = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: Self.change,
+                                                contentType: type)
+            #expect(r.status == 415, "\(type)")
+        }
+        #expect(try await RawClient.request(f.port, "GET", "/").status == 200)
+        let own = try await RawClient.request(f.port, "POST", "/api/settings", token: f.server.token, body: Self.change,
+                                              headers: ["Origin: http://127.0.0.1:\(f.port)"])
+        #expect(own.status == 200)
+        #expect(await f.settings.current().sensitivity == 4, "only the JSON request from the dashboard's origin applied")
+        #expect(f.server.refusals.current == ["bad-origin": 5, "not-json": 2])
+        await f.server.shutdown()
     }
 }
 
