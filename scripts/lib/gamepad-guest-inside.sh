@@ -21,6 +21,10 @@ for m in uhid hid_playstation; do [[ -d /sys/module/$m ]] && fact "module.$m" lo
 # The uniq (MAC) of every live virtual pad, comma-separated.
 pad_uniqs() { for d in /sys/class/input/event*/device; do
   [[ "$(cat "$d/name" 2>/dev/null)" == "Remotion virtual DualSense" ]] && cat "$d/uniq"; done | sort -u | paste -sd, -; }
+# The evdev nodes of live virtual pads (three each: gamepad, Motion Sensors, Touchpad). hid-playstation
+# registers them at the end of its probe, after the feature reports it asks the pad for.
+pad_nodes() { local d n=0; for d in /sys/class/input/event*/device; do
+  [[ "$(cat "$d/name" 2>/dev/null)" == "Remotion virtual DualSense"* ]] && n=$((n + 1)); done; echo "$n"; }
 
 say "probe"
 "$REMOTION_BIN" gamepad-probe --seconds "$PROBE_SECONDS" --rate 100 --gyro "$PROBE_GYRO" \
@@ -85,7 +89,10 @@ if wait_ready "$HOME/host.ready" "$host" 60; then
   done
   # 20 s each, not 6: the emulated guest runs at half speed beside a second load, and a second
   # client that starts late must still overlap the first.
+  # Once both pads are seen the clients are told to stop (SIGINT: each says goodbye and exits 0),
+  # rather than streaming out their 20 s.
   wait_for 60 "two live pads" two_pads && fact two_pads "$seen_pads"
+  kill -INT "${twins[@]}" 2>/dev/null
   twin_rcs=""; for p in "${twins[@]}"; do wait "$p"; twin_rcs+="$?"; done; fact twin_rcs "$twin_rcs"
   kill -INT "$host"; wait "$host"; fact host_rc $?
 else
@@ -177,6 +184,12 @@ if wait_ready "$HOME/host5.ready" "$served" 60; then
     "$REMOTION_BIN" client --insecure --host "127.0.0.1:$(ready_value "$HOME/host6.ready" udpPort)" --timeout 30 \
       --source synthetic:sweep --rate 50 --duration 300 --analog lx=1 --press A@0.2+300 >"$out/player1.out" 2>&1 &
     player1=$!
+    # SDL starts once both pads are whole. Started while hid-playstation still probed player 1's
+    # pad (its session opened a moment before), SDL's enumeration found that hidraw node, failed
+    # to open it as a PS5 controller and never looked again: it saw one pad (once, in a run with
+    # the release binary, whose player 1 connects sooner).
+    both_pads() { (($(pad_nodes) >= 6)); }
+    wait_for 60 "both players' pads, three nodes each" both_pads
     SDL_JOYSTICK_DISABLE_UDEV=1 /usr/bin/python3 "$(dirname "$0")/gamepad_sdl_players.py" /tmp/players.sampled \
       "$out/sdl-players.json" >"$out/sdl-players.out" 2>&1 &
     witness=$!

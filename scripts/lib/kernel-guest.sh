@@ -234,6 +234,8 @@ kguest_wait() {
     fail_now "the guest did not boot (qemu exit $qemu_rc after ${guest_seconds} s; console in $work/console.log)"
   fi
   echo "guest: booted $(cat "$results/booted"), powered off after ${guest_seconds} s (qemu exit $qemu_rc)"
+  # Where the guest's time went: each step the inside script named, at its second since boot.
+  [[ -f $results/inside.log ]] && echo "guest steps: $(grep -E '^\[[0-9.]+\] ' "$results/inside.log" | cut -c1-60 | paste -sd'|' - | sed 's/|/ | /g')"
   if [[ ! -f $results/inside.rc ]]; then
     echo "--- guest console (last 30 lines)"; tail -30 "$work/console.log"
     echo "--- inside.log (last 30 lines)"; tail -30 "$results/inside.log" 2>/dev/null
