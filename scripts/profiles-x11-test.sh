@@ -16,7 +16,9 @@ cd "$(dirname "$0")/.."
 bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
 work=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
+# The windows' pids are in $work/NAME.pid: window() runs in a command substitution, whose pids+=
+# never reaches this shell (an xmessage outlived the stage once, on a loaded machine).
+cleanup() { for p in "${pids[@]}" $(cat "$work"/*.pid 2>/dev/null); do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
 passed=0; failed=0
 check() { # name, command...
@@ -31,7 +33,7 @@ pids+=("$xvfb_pid")
 
 window() { # NAME: opens an xmessage whose WM_CLASS instance is NAME; prints its window id
   xmessage -name "$1" "$1" >/dev/null 2>&1 &
-  pids+=("$!"); echo "$!" >"$work/$1.pid"
+  echo "$!" >"$work/$1.pid"
   timeout 10 xdotool search --sync --classname "^$1\$" | head -1
 }
 alpha=$(window alpha); beta=$(window beta)

@@ -210,7 +210,7 @@ extension HostDaemon {
                 pads = VirtualPadOutput(bus: bus, logger: logger, onFeedback: onFeedback,
                                         makePad: { identity, bus, _ in try made.makePad(identity: identity, bus: bus) })
             }
-            pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: options.gamepad.forEvery), now: .zero)
+            pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: options.gamepad.forEvery))
             pipeline.dropReporters.append(pads)
             // Its counts and times on the stop line, after the pads' (scripts/bench-gamepad.sh reads them).
             if let null { pipeline.dropReporters.append(null) }

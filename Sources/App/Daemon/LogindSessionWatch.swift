@@ -51,9 +51,15 @@ package struct LogindSessionWatch: Service {
         }
         let monitor = LogindMonitor(follow: follow, user: resolved.user, onChange: onChange, logger: logger)
         monitor.start()
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            try? await Task.sleep(for: .seconds(5))
-            await Self.offPool { monitor.refresh() }
+        // The periodic refresh ends the moment the host stops (its sleep is cancelled), and the
+        // monitor child with it. A loop that only looked between its 5 s sleeps kept a stopping
+        // host up to 5 s and a refresh longer: a supervisor that gave up and killed the host
+        // left `gdbus monitor` running on its own (seen on a loaded machine).
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(5))
+                await Self.offPool { monitor.refresh() }
+            }
         }
         monitor.stop()
     }
@@ -120,10 +126,12 @@ final class LogindMonitor: Sendable {
         thread.start()
     }
 
-    /// Stops the monitor child (ours, by its pid).
+    /// Stops the monitor child (ours, by its pid). SIGKILL: a child inherits the host's ignored
+    /// SIGTERM and SIGINT (the service group's signal handling ignores them so that it can read
+    /// them), and `gdbus monitor` outlived every host that sent it SIGTERM.
     func stop() {
         let pid = state.withLock { s -> pid_t? in s.stopped = true; return s.pid }
-        if let pid { kill(pid, SIGTERM) }
+        if let pid { kill(pid, SIGKILL) }
     }
 
     /// Reads what `LogindFollow` asks for and tells a change of its conclusion.
@@ -164,7 +172,10 @@ final class LogindMonitor: Sendable {
     private func watchOnce() {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gdbus", "monitor", "--system", "--dest", "org.freedesktop.login1"]
+        // util-linux's setpriv (Essential in Debian) has the kernel kill the child when this
+        // thread ends, so a host that is killed leaves no `gdbus monitor` behind.
+        let orphanGuard = FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") ? ["setpriv", "--pdeathsig", "KILL"] : []
+        process.arguments = orphanGuard + ["gdbus", "monitor", "--system", "--dest", "org.freedesktop.login1"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -175,7 +186,7 @@ final class LogindMonitor: Sendable {
             s.pid = process.processIdentifier
             return true
         }
-        if !started { kill(process.processIdentifier, SIGTERM) }
+        if !started { kill(process.processIdentifier, SIGKILL) }
         var pending = ""
         let reader = out.fileHandleForReading
         while true {

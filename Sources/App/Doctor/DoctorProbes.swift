@@ -31,7 +31,12 @@ package enum DoctorProbes {
             DispatchQueue.global().async { box.set(pipe.fileHandleForReading.readDataToEndOfFile()); group.leave() }
         }
         while process.isRunning && Date() < deadline { usleep(10_000) }
+        // SIGTERM, then SIGKILL: a child of the host inherits its ignored SIGTERM (the service
+        // group's signal handling), and a wait for one that ignores it would never end.
         if process.isRunning { process.terminate() }
+        let killAt = Date().addingTimeInterval(1)
+        while process.isRunning && Date() < killAt { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         group.wait()
         return (process.terminationStatus, String(decoding: outData.get(), as: UTF8.self),

@@ -59,7 +59,7 @@ import RemotionSystem
         let screen = VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))
         lazy var pipeline: HostPipeline = {
             let p = HostPipeline(injector: Injector(backend: screen), profile: MappingProfile(), logger: Logger(label: "test"))
-            p.addOutput(output, pads: VirtualPadSettings(forEvery: forEvery), now: .zero)
+            p.addOutput(output, pads: VirtualPadSettings(forEvery: forEvery))
             return p
         }()
 

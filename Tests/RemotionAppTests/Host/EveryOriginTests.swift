@@ -45,7 +45,7 @@ import Testing
 
         /// Four controllers, one of each origin, each holding its button (A, or cross on DSU).
         init() throws {
-            rig.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: true), now: rig.now)
+            rig.pipeline.addOutput(pads, pads: VirtualPadSettings(forEvery: true))
             let rig = self.rig
             func datagram(_ m: Message) throws {
                 try rig.hostChannel.receive(PlainDatagram(session: SessionID(0xD1), message: m).encode(), from: EveryOriginTests.udp)

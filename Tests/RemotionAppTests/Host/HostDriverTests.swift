@@ -94,7 +94,7 @@ import Testing
             makeOutputs: { _ in
                 let pipeline = HostPipeline(injector: Injector(backend: VirtualScreenBackend(geometry: ScreenGeometry(width: 800, height: 600))),
                                             buttonMap: .seedDefault, settings: MappingSettings(), logger: Logger(label: "root"))
-                pipeline.addOutput(EveryOriginTests.RecordingPads(), pads: VirtualPadSettings(forEvery: true), now: .zero)
+                pipeline.addOutput(EveryOriginTests.RecordingPads(), pads: VirtualPadSettings(forEvery: true))
                 return pipeline
             })
         let client = try await ClientService<PlainClientFraming>.start(

@@ -39,7 +39,7 @@ import Testing
         let backend = VirtualScreenBackend(geometry: ScreenGeometry(width: 1920, height: 1080))
         let p = HostPipeline(injector: Injector(backend: backend), profile: MappingProfile(), logger: Logger(label: "test"))
         let pads = RecordingPads()
-        p.addOutput(pads, pads: VirtualPadSettings(forEvery: true), now: .zero)
+        p.addOutput(pads, pads: VirtualPadSettings(forEvery: true))
         let watcher = RecordingObserver()
         p.observers.append(watcher)
         let udp = SessionID(1)

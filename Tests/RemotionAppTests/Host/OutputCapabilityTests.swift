@@ -49,7 +49,7 @@ import Testing
         let p = HostPipeline(injector: Injector(backend: backend), buttonMap: .seedDefault, settings: MappingSettings(),
                              logger: Logger(label: "test"))
         let every = EveryKind()
-        p.addOutput(every, now: .zero)
+        p.addOutput(every)
         p.handle(.sessionOpened(Self.one, .udp(try SocketAddress(ipAddress: "127.0.0.1", port: 5000))), now: .zero)
         p.setTyping(Self.one, allowed: true)
         return (p, every)

@@ -149,7 +149,7 @@ package final class HostPipeline {
     /// Another output beside the injector, added by the composition root (`HostRoot`) before
     /// any source exists. With `pads`, every session opened gets a virtual pad whose states go
     /// to the outputs that accept `.pad` (or the session that asks, without `forEvery`).
-    package func addOutput(_ output: any HostOutput, pads: VirtualPadSettings? = nil, now: Instant) {
+    package func addOutput(_ output: any HostOutput, pads: VirtualPadSettings? = nil) {
         outputs.append(output)
         guard let pads else { return }
         engine.offerPads(pads)
