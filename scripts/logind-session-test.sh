@@ -3,7 +3,8 @@
 # `remotion host --inject xtest` on a private Xvfb follows its session's Active property on a
 # private system bus where python-dbusmock fakes logind (systemd-logind cannot run here: no
 # systemd as PID 1); a WebSocket client holds a button while the test flips Active or removes
-# the session, for a host with XDG_SESSION_ID and one without (the user's Display). Inside a
+# the session, for a host with XDG_SESSION_ID and one without (the user's Display); neither
+# leaves its `gdbus monitor` behind (one stopped, one killed). Inside a
 # new network namespace that has only lo. Prints 'N passed, N failed'; exits non-zero on any
 # failure. Needs root (unshare -n), dbus-daemon, gdbus, python3-dbusmock. About 40 s.
 #   REMOTION_SKIP_BUILD=1 scripts/logind-session-test.sh   use the existing build

@@ -175,6 +175,36 @@ class Host:
     def click(self, down):  # the left button
         self.send({"type": "click", "button": "left", "down": down})
 
+    def monitors(self):
+        """The pids of the host's `gdbus monitor` children (its logind watch)."""
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                ppid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+                cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == self.proc.pid and b"gdbus" in cmd and b"monitor" in cmd:
+                found.append(int(pid))
+        return found
+
+    def ends_with_its_watch(self, how, end):
+        """Ends the host (`end`), then checks that its logind watch's child went with it."""
+        watching = self.monitors()
+        check(f"{self.name}: its logind watch runs one `gdbus monitor`", len(watching) == 1, f"{watching}")
+        end()
+        def alive(pid):   # a zombie waiting for its new parent to reap it is gone too
+            try:
+                return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+            except OSError:
+                return False
+        left = lambda: [p for p in watching if alive(p)]
+        check(f"{self.name} {how}: no `gdbus monitor` of it is left", wait_for(lambda: not left(), 3), f"{left()}")
+
+    def kill(self):
+        self.proc.kill()
+        self.proc.wait()
+
     def stop(self):
         self.proc.terminate()
         try:
@@ -230,7 +260,8 @@ try:
     injects_again(one)
     # Fail closed: the session followed is removed (the user logged out of it).
     fails_closed_with_button_held(one, "removes session c1", lambda: remove_session("c1"))
-    one.stop()
+    # A stopped host's child inherits its ignored SIGTERM: the watch must not rely on it.
+    one.ends_with_its_watch("stopped (SIGTERM)", one.stop)
 
     # Host 2: no XDG_SESSION_ID (a systemd --user service); the user's Display names c2.
     check("the fake logind has session c2, active, the user's Display", add_session("c2") and set_display("c2"))
@@ -247,6 +278,8 @@ try:
     # An active session at the user's Display again: resumed.
     check("the fake logind has session c3, active, the user's Display", add_session("c3") and set_display("c3"))
     injects_again(two)
+    # A host that is killed cannot stop its child: the kernel does (setpriv --pdeathsig).
+    two.ends_with_its_watch("killed (SIGKILL)", two.kill)
 except (OSError, socket.timeout) as e:
     check("the WebSocket session stays up", False, repr(e))
 finally:
