@@ -16,9 +16,7 @@ cd "$(dirname "$0")/.."
 bin="${REMOTION_BIN:-$(swift build --show-bin-path)/remotion}"
 work=$(mktemp -d)
 pids=()
-# The windows' pids are in $work/NAME.pid: window() runs in a command substitution, whose pids+=
-# never reaches this shell (an xmessage outlived the stage once, on a loaded machine).
-cleanup() { for p in "${pids[@]}" $(cat "$work"/*.pid 2>/dev/null); do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$work"; }
 trap cleanup EXIT
 passed=0; failed=0
 check() { # name, command...
@@ -31,12 +29,16 @@ fail_all() { echo "profiles-x11-test: $1"; echo "0 passed, 1 failed"; exit 1; }
 start_xvfb "$work" || fail_all "no Xvfb"
 pids+=("$xvfb_pid")
 
-window() { # NAME: opens an xmessage whose WM_CLASS instance is NAME; prints its window id
+# window NAME: opens an xmessage whose WM_CLASS instance is NAME, a child of this shell (which
+# stops and reaps it: one started inside a command substitution was orphaned and outlived the
+# stage), and sets window_id to its window's id.
+window() {
   xmessage -name "$1" "$1" >/dev/null 2>&1 &
-  echo "$!" >"$work/$1.pid"
-  timeout 10 xdotool search --sync --classname "^$1\$" | head -1
+  pids+=("$!"); window_pid=$!
+  window_id=$(timeout 10 xdotool search --sync --classname "^$1\$" | head -1)
 }
-alpha=$(window alpha); beta=$(window beta)
+window alpha; alpha=$window_id
+window beta; beta=$window_id; beta_pid=$window_pid
 [[ -n $alpha && -n $beta ]] || fail_all "the two windows did not appear"
 focus() { xprop -root -f _NET_ACTIVE_WINDOW 32x -set _NET_ACTIVE_WINDOW "$1"; }
 focus "$alpha"
@@ -61,7 +63,7 @@ from=$(lines); focus "$alpha"
 check "C: alpha focused again: absolute moves only" settled "$from" move_to move_by 50
 from=$(lines); focus "$beta"
 until_moves "$from" move_by 20
-from=$(lines); kill "$(cat "$work/beta.pid")"
+from=$(lines); kill "$beta_pid"
 check "D: beta's window closes while focused: back to the host's pointer mode" settled "$from" move_to move_by 50
 check "the host said nothing went wrong following the focus" bash -c "! grep -qi 'does not follow the focus' '$work/host.err'"
 
