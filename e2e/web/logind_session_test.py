@@ -132,6 +132,15 @@ def remove_session(sid):
 
 
 # ── a host and a WebSocket client framed like the page ───────────────────────────────
+def proc_state(pid):
+    """(state letter, parent pid) of a process from /proc/PID/stat, or None once it is gone."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return fields[0], int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class Host:
     def __init__(self, name, host_env):
         self.name = name
@@ -179,12 +188,12 @@ class Host:
         """The pids of the host's `gdbus monitor` children (its logind watch)."""
         found = []
         for pid in filter(str.isdigit, os.listdir("/proc")):
+            state = proc_state(pid)
             try:
-                ppid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
                 cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
-            except (OSError, IndexError, ValueError):
+            except OSError:
                 continue
-            if ppid == self.proc.pid and b"gdbus" in cmd and b"monitor" in cmd:
+            if state and state[1] == self.proc.pid and b"gdbus" in cmd and b"monitor" in cmd:
                 found.append(int(pid))
         return found
 
@@ -193,12 +202,8 @@ class Host:
         watching = self.monitors()
         check(f"{self.name}: its logind watch runs one `gdbus monitor`", len(watching) == 1, f"{watching}")
         end()
-        def alive(pid):   # a zombie waiting for its new parent to reap it is gone too
-            try:
-                return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
-            except OSError:
-                return False
-        left = lambda: [p for p in watching if alive(p)]
+        # A zombie waiting for its new parent to reap it is gone too.
+        left = lambda: [p for p in watching if (proc_state(p) or ("Z",))[0] != "Z"]
         check(f"{self.name} {how}: no `gdbus monitor` of it is left", wait_for(lambda: not left(), 3), f"{left()}")
 
     def kill(self):
