@@ -109,10 +109,11 @@ if [[ -x $bin && -d /opt/swift ]]; then
   run_mode portal
 fi
 
-passed=0 failed=0
-check() { # name, command...
+passed=0 failed=0 group=probe failed_groups=""
+check() { # name, command... (a failure marks its group: probe, host or portal)
   local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $what"; else failed=$((failed + 1)); echo "FAIL $what"; fi
+  if "$@"; then passed=$((passed + 1)); echo "ok   $what"; else
+    failed=$((failed + 1)); echo "FAIL $what"; [[ " $failed_groups " == *" $group "* ]] || failed_groups+=" $group"; fi
 }
 has() { grep -q -- "$2" "$stage/probe/$1"; }
 check "mutter headless as an unprivileged user hands out an EIS socket (RemoteDesktop.ConnectToEIS)" has probe.err '^mutter-eis: device types'
@@ -128,6 +129,7 @@ check "mutter stopped under a connected client: the client is told (disconnected
   bash -c "grep -q '^disconnected' '$stage/probe/drop.out' && grep -q '^probe exit 3' '$stage/probe/drop.out'"
 h=$stage/host
 if [[ -f $h/remotion ]]; then
+  group=host
   check "the host (this machine's build) runs in the root with --inject auto on mutter's EIS socket" \
     grep -q 'client exit 0' "$h/client.out"
   check "... auto picks libei for the handed socket, and says so in one line" \
@@ -143,6 +145,7 @@ if [[ -f $h/remotion ]]; then
   # The RemoteDesktop portal (a stand-in for xdg-desktop-portal-gnome over mutter's API:
   # e2e/libei/portal_stand_in.py; the real one's dialog needs GNOME Shell).
   p=$stage/portal
+  group=portal
   # The tokens the portal issued, in order (its log), and what the host had stored after each start.
   t1=$(sed -n 's/^issued restore token //p' "$p/portal.log" 2>/dev/null | sed -n 1p)
   t2=$(sed -n 's/^issued restore token //p' "$p/portal.log" 2>/dev/null | sed -n 2p)
@@ -175,11 +178,15 @@ else
   echo "$name: no host binary ($bin) or no /opt/swift: the host's part was not run"
   failed=$((failed + 1))
 fi
-if (( failed > 0 )); then
-  for f in probe.log host.log portal.log; do echo "--- $f"; tail -8 "$work/$f"; done
-  for f in probe/probe.out probe/probe.err probe/witness.log probe/drop.out host/host.err host/client.err host/client2.err host/mutter.log \
-      portal/portal.log portal/portal.err portal/host.first.err portal/host.second.err portal/host.refused.err portal/host.refused.out; do
-    echo "--- $f"; tail -12 "$stage/$f" 2>/dev/null; done
-fi
+# What the failed groups' runs left: the logs of those runs only, so the line that says why
+# is not pushed off a short tail by the others.
+declare -A logs=(
+  [probe]="probe/probe.out probe/drop.out probe/mutter.log probe/probe.err probe/witness.log"
+  [host]="host/host.err host/client.err host/client2.err host/witness.host.log host/mutter.log"
+  [portal]="portal/portal.log portal/portal.err portal/host.first.err portal/host.second.err portal/host.refused.err portal/host.refused.out")
+for g in $failed_groups; do
+  echo "--- $g.log"; tail -8 "$work/$g.log"
+  for f in ${logs[$g]}; do echo "--- $f"; tail -20 "$stage/$f" 2>/dev/null; done
+done
 echo "$passed passed, $failed failed"
 (( failed == 0 ))

@@ -31,12 +31,20 @@ if [ "$mode" = probe ]; then
     probe=$!
     exec 4>"$work/probe.in"
     printf 'move 1 1\nsync\n' >&4
-    for _ in $(seq 200); do grep -q '^seat pointer 1 keyboard 1' "$work/witness.log" && grep -q '^keyboard-enter' "$work/witness.log" && break; sleep 0.05; done
+    for _ in $(seq 600); do grep -q '^seat pointer 1 keyboard 1' "$work/witness.log" && grep -q '^keyboard-enter' "$work/witness.log" && break; sleep 0.05; done
+    # The pointer's focus: mutter sends the witness's wl_pointer its enter on a motion after the
+    # pointer was bound; when the first motion came before the bind (a busy machine), it never
+    # does. So nudge it until the witness says the pointer entered (its readiness, not a sleep).
+    for i in $(seq 60); do
+        grep -q '^enter ' "$work/witness.log" && break
+        printf 'move %d 1\nsync\n' $((i % 2 + 2)) >&4
+        for _ in $(seq 10); do grep -q '^enter ' "$work/witness.log" && break; sleep 0.05; done
+    done
     cat "$work/commands" >&4
     exec 4>&-
     wait "$probe"; echo "probe exit $?" >>"$work/probe.out"
     # What the witness got arrives after the probe's round trip: wait for its last expected line.
-    for _ in $(seq 200); do grep -q '^axis 0' "$work/witness.log" && break; sleep 0.05; done
+    for _ in $(seq 600); do grep -q '^axis 0' "$work/witness.log" && break; sleep 0.05; done
 fi
 # MODE host: the host ($work/remotion), paired with a client in the same root, started with
 # mutter's EIS socket handed down (REMOTION_EIS_FD) and `--inject auto` (which picks libei for
