@@ -33,6 +33,7 @@ REMOTION_BIN='/run/bin/$(basename "$bin")'
 PROBE_SECONDS=2
 HOST_TIMEOUT=1
 ENV
-# GUEST_DEADLINE: a longer bound for a run beside other load (the guest runs 2-3x slower there).
+# GUEST_DEADLINE: the hang guard on an idle machine; it stretches by the guest's measured pace
+# (docs/INJECTION.md, "The guest's pace").
 kguest_boot "${GUEST_DEADLINE:-360}"
 kguest_check localpads-guest scripts/lib/localpads_guest_check.py; exit $?

@@ -5,9 +5,26 @@ mkdir -p "$HOME"
 now() { cut -d' ' -f1 /proc/uptime; }
 say() { echo "[$(now)] $*"; }
 fact() { echo "$1=$2" >>"$out/facts"; }
-# wait_for SECONDS WHAT COMMAND...: polls the command every 50 ms; records a timeout.
+# The guest's pace: how many times slower its emulated CPU runs now than on an idle machine
+# (1 there, at most 10), from a fixed loop timed as the script starts (PACE_LOOP_IDLE: the loop's
+# seconds measured in idle guests). A busy computer slows a TCG guest 2-10 times; every bounded
+# wait below stretches by the pace, and the host's hang guard reads it from $out/pace
+# (scripts/lib/kernel-guest.sh). PACE=N forces it.
+PACE_LOOP_IDLE=0.40
+pace_loop() { # the loop's seconds
+  local a b; a=$(now)
+  awk 'BEGIN { for (i = 0; i < 200000; i++) s += i * i }'
+  b=$(now)
+  awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f\n", b - a }'
+}
+pace_loop_seconds=$(pace_loop)
+guest_pace=${PACE:-$(awk -v t="$pace_loop_seconds" -v r="$PACE_LOOP_IDLE" 'BEGIN { p = t / r; if (p < 1) p = 1; if (p > 10) p = 10; printf "%.2f\n", p }')}
+echo "$guest_pace" >"$out/pace"
+say "pace $guest_pace (a fixed loop took $pace_loop_seconds s, $PACE_LOOP_IDLE s in an idle guest)"
+# wait_for SECONDS WHAT COMMAND...: polls the command every 50 ms, for SECONDS times the pace;
+# records a timeout.
 wait_for() {
-  local limit=$1 what=$2; shift 2
+  local limit what=$2; limit=$(awk -v l="$1" -v p="$guest_pace" 'BEGIN { print l * p }'); shift 2
   local deadline; deadline=$(awk -v n="$(now)" -v l="$limit" 'BEGIN { print n + l }')
   until "$@"; do
     if awk -v n="$(now)" -v d="$deadline" 'BEGIN { exit !(n > d) }'; then

@@ -2,14 +2,17 @@
 # that `remotion host --ready-file FILE` writes atomically once every listener is up. Source
 # this file; never read a port from a human-readable log line.
 #
-#   wait_ready FILE PID [SECONDS]   waits (bounded, 30 s by default) until FILE exists; fails with
+#   wait_ready FILE PID [SECONDS]   waits (bounded, 30 s by default, times a QEMU guest's pace)
+#                                   until FILE exists; fails with
 #                                   one line on stderr if the host exited first or never wrote it
 #   ready_value FILE KEY            one field ('' when the part is off: null)
 #   ready_require FILE KEY...       prints the first key's value; fails naming every key that is null
 
 wait_ready() {
-  local file=$1 pid=$2 limit=${3:-30} i
-  for ((i = 0; i < limit * 20; i++)); do
+  local file=$1 pid=$2 limit=${3:-30} i n
+  # In a QEMU guest, the bound stretches by the guest's pace (scripts/lib/guest-helpers.sh).
+  n=$(awk -v l="$limit" -v p="${guest_pace:-1}" 'BEGIN { printf "%d", l * p * 20 }')
+  for ((i = 0; i < n; i++)); do
     [[ -s $file ]] && return 0
     kill -0 "$pid" 2>/dev/null || { echo "the host (pid $pid) exited before it was ready (no $file)" >&2; return 1; }
     sleep 0.05
