@@ -108,7 +108,7 @@ def check_emulated(pad, lines, host_err):
         raw[0] += float(m.group(1)); raw[1] += float(m.group(2))
     error = abs(raw[0] - want) / abs(want) * 100 if want else 100.0
     ended = next((l for l in host_err.splitlines() if f"({uniq}) ended (" in l), "")
-    drops = int((re.search(r"dropped-by-kernel=(\d+)", ended) or [0, 0])[1])
+    drops = int((re.search(r"(?<![-\w])dropped-by-kernel=(\d+)", ended) or [0, 0])[1])
     rate = 1 / period if period else 0
     timing = f", {stamped:+.2f} by the times it was written" if pad == "switchpro" else ""
     check(f"the {pad} turning right ({turned:+.2f} degrees on its clock at {rate:.1f} reports/s{timing}) moved the pointer "
@@ -170,7 +170,7 @@ def main():
     # host cannot see: the pad's end line says how many. Then the pointer must still move
     # right, by more than half and never more than the stamps give; with none dropped, within 2%.
     ended1 = next((l for l in host_err.splitlines() if f"({uniq}) ended (" in l), "")
-    kernel_drops = int((re.search(r"dropped-by-kernel=(\d+)", ended1) or [0, 0])[1])
+    kernel_drops = int((re.search(r"(?<![-\w])dropped-by-kernel=(\d+)", ended1) or [0, 0])[1])
     # How far the host fell behind the pad, and its reader's longest step, when worth saying.
     for line in host_err.splitlines():
         if "local pads: the reader was busy" in line or "local pads: the host fell behind" in line:

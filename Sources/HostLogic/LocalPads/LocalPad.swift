@@ -13,7 +13,12 @@ package struct LocalPad: Sendable {
     private var motion: LocalPadMotionDecoder
     private var controls: LocalPadControls?
     package var driver: LocalPadDriver { motion.driver }
-    package var counters: LocalPadCounters { motion.counters }
+    package var counters: LocalPadCounters {
+        var c = motion.counters
+        c.buttonsDroppedByKernel = buttonsDroppedByKernel
+        return c
+    }
+    private var buttonsDroppedByKernel = 0
     package var frames: Int { motion.frames }
     package var hasControls: Bool { controls != nil }
 
@@ -74,6 +79,7 @@ package struct LocalPad: Sendable {
         for (chunk, dropped) in Self.chunks(events) {
             out += controlEvents(Array(chunk))
             if dropped {
+                buttonsDroppedByKernel += 1
                 let state = stateAfterDrop()
                 out += resyncControls(pressed: state.pressed, values: state.values)
             }

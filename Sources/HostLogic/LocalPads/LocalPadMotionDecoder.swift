@@ -10,6 +10,9 @@ package struct LocalPadError: Error, Sendable, Equatable, CustomStringConvertibl
 package struct LocalPadCounters: Sendable, Equatable {
     /// SYN_DROPPED: the kernel's buffer overflowed; the frame is discarded and the state reread.
     package var droppedByKernel = 0
+    /// SYN_DROPPED on the gamepad node: its state is reread, and a press and release both
+    /// inside the lost events are gone (the kernel's loss; counted so that it shows).
+    package var buttonsDroppedByKernel = 0
     /// MSC_TIMESTAMP went backwards (not a wraparound): the sample restarts the timeline with a gap.
     package var timestampBackwards = 0
     /// The same MSC_TIMESTAMP twice: no time passed, the frame is not a sample.
@@ -33,7 +36,8 @@ package struct LocalPadCounters: Sendable, Equatable {
 
     /// Non-zero counts by reason, for the status's drops and the stop line.
     package var counts: [LocalPadDrop: Int] {
-        let all: [LocalPadDrop: Int] = [.droppedByKernel: droppedByKernel, .timestampBackwards: timestampBackwards,
+        let all: [LocalPadDrop: Int] = [.droppedByKernel: droppedByKernel, .buttonsDroppedByKernel: buttonsDroppedByKernel,
+                                        .timestampBackwards: timestampBackwards,
                                         .timestampRepeated: timestampRepeated, .noTimestamp: noTimestamp,
                                         .outOfRange: outOfRange, .partialRead: partialReads, .lightDenied: lightDenied]
         return all.filter { $0.value > 0 }
@@ -44,6 +48,7 @@ package struct LocalPadCounters: Sendable, Equatable {
 /// host falling behind a pad; the words are the status's and the stop line's.
 package enum LocalPadDrop: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case droppedByKernel = "dropped-by-kernel"
+    case buttonsDroppedByKernel = "buttons-dropped-by-kernel"
     case timestampBackwards = "timestamp-backwards"
     case timestampRepeated = "timestamp-repeated"
     case noTimestamp = "no-timestamp"

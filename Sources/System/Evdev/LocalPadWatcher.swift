@@ -166,12 +166,22 @@ struct LocalPadReaderLoop {
         if inotify >= 0 { Glibc.close(inotify) }
     }
 
-    /// Reads a node until it has nothing queued; a node gone closes its pad (motion) or detaches (gamepad).
+    /// Reads per node and pass, at most (64 events each): a node that streams faster than a
+    /// starved reader decodes must not hold the others. Read until empty, a pad's motion node
+    /// kept the reader 2.7 s in a loaded guest; a pad's gamepad node that appeared meanwhile
+    /// was opened only after its button's press and release, and the click was lost.
+    static let readsPerPass = 16
+
+    /// Reads a node until it has nothing queued, or `readsPerPass` reads (poll comes back to it
+    /// with the rest, after the other nodes, the hot-plug watch and the wake pipe); a node gone
+    /// closes its pad (motion) or detaches (gamepad).
     mutating func serve(_ key: String, motion isMotion: Bool, hangup: Bool) {
         guard var p = pads[key], let device = isMotion ? Optional(p.motion) : p.controls else { return }
         var out: [LocalPad.Event] = []
         var gone: String? = hangup ? "hangup" : nil
-        reading: while gone == nil {
+        var reads = 0
+        reading: while gone == nil && reads < Self.readsPerPass {
+            reads += 1
             switch device.read() {
             case .empty: break reading
             case .gone(let why): gone = why

@@ -66,6 +66,9 @@ import RemotionProtocol
                       .init(type: EvdevCode.synType, code: EvdevCode.synReport, value: 0)] + key(EvdevCode.btnSouth, false)
         let events = pad.controlEvents(queued) { ([EvdevCode.btnSouth], [:]) }
         #expect(events == [.button(.a, isDown: true), .button(.a, isDown: false)])
+        // Counted apart from the motion node's drops: a click the kernel lost shows in the drops.
+        #expect(pad.counters.buttonsDroppedByKernel == 1 && pad.counters.droppedByKernel == 0)
+        #expect(pad.counters.counts == [.buttonsDroppedByKernel: 1])
     }
 
     @Test func steamDeckTriggersAreOnHat2AndItsHatsAreTrackpads() {
