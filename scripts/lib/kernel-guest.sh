@@ -233,15 +233,18 @@ kguest_start() {
 # a busy computer slows the emulated CPU, at most 10). So a slow guest on a loaded machine
 # gets the time it needs, and a hung one still ends. It says so in work/guard.
 kguest_guard() {
-  local deadline=$1 pid=$2 began=$EPOCHREALTIME pace limit
+  local deadline=$1 pid=$2 began=$EPOCHREALTIME pace limit tick
+  # Its second is a read that times out on a FIFO nobody writes, not a `sleep` child, which
+  # would outlive the guard when it is stopped.
+  mkfifo "$work/guard.$BASHPID" && exec {tick}<>"$work/guard.$BASHPID" || return
   while kill -0 "$pid" 2>/dev/null; do
-    sleep 1
+    read -r -t 1 -u "$tick" _
     pace=$(cat "$results/pace" 2>/dev/null) || pace=1
     [[ $pace =~ ^[0-9]+(\.[0-9]+)?$ ]] || pace=1
     limit=$(awk -v d="$deadline" -v p="$pace" 'BEGIN { printf "%d", d * p }')
     if (( ${EPOCHREALTIME%.*} - ${began%.*} > limit )); then
       echo "the hang guard stopped the guest after $limit s (deadline $deadline s × its pace $pace)" >"$work/guard"
-      kill -TERM "$pid" 2>/dev/null; sleep 5; kill -KILL "$pid" 2>/dev/null
+      kill -TERM "$pid" 2>/dev/null; read -r -t 5 -u "$tick" _; kill -KILL "$pid" 2>/dev/null
       return
     fi
   done
