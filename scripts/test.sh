@@ -16,8 +16,14 @@ mkdir -p .build
 began=$SECONDS
 # Line tables only (-gline-tables-only): a crash's backtrace keeps its files and lines, and the
 # debug build writes no variable and type info that nothing in the run reads (about 4% of the
-# build's CPU time). The index store stays: SwiftPM's test discovery on Linux reads it.
-swift build --build-tests -Xswiftc -gline-tables-only 2>&1 | tee .build/test-build.log; (( PIPESTATUS[0] == 0 )) || exit 1
+# build's CPU time). The index store is written by the Swift compiles only: SwiftPM's test
+# discovery on Linux reads the test modules' units (without any store it stops the build), and
+# nothing reads the C targets', which cost about 16% of their compile time (40 of BoringSSL's
+# files: 14.3 CPU-seconds without, 17.0-18.3 with), about 75 of the build's CPU-seconds.
+index_store=.build/$(uname -m)-unknown-linux-gnu/debug/index/store
+mkdir -p "$index_store"
+swift build --build-tests -Xswiftc -gline-tables-only --disable-index-store -Xswiftc -index-store-path -Xswiftc "$PWD/$index_store" 2>&1 |
+  tee .build/test-build.log; (( PIPESTATUS[0] == 0 )) || exit 1
 times+=("debug build $((SECONDS - began)) s")
 # Every stage uses this build as it is: a `swift build` without the flag above would redo it.
 export REMOTION_SKIP_BUILD=1
@@ -40,8 +46,12 @@ stage() { # name, command...
   # fails: one hang must not eat the run's 30 minutes.
   # timeout leads its own process group: whatever the stage leaves in it (an Xvfb whose
   # test process aborted, say) is named and stopped before the next stage starts.
-  timeout -k 10 "${STAGE_LIMIT:-600}" "$@" >"$log.fifo" 2>&1 </dev/null & local group=$!
-  wait "$group" || rc=$?
+  # A subshell around it keeps the stage's own CPU time (`times`: its waited-for children's user
+  # and system seconds), the figure that says what a stage costs whatever ran beside it.
+  ( timeout -k 10 "${STAGE_LIMIT:-600}" "$@" >"$log.fifo" 2>&1 </dev/null & echo $! >"$log.group"
+    wait $!; status=$?; times | sed -n 2p >"$log.cpu"; exit "$status" ) & local runner=$!
+  wait "$runner" || rc=$?
+  local group; group=$(cat "$log.group")
   ((rc == 124 || rc == 137)) && echo "=== $name: stopped after ${STAGE_LIMIT:-600} s (hung?)"
   local left; left=$(pgrep -g "$group" -l 2>/dev/null | tr '\n' ' ')
   if [[ -n $left ]]; then echo "=== left behind by the stage, stopped: $left" | tee -a "$log"; kill -KILL -- "-$group" 2>/dev/null; fi
@@ -49,7 +59,9 @@ stage() { # name, command...
   rm -f "$log.fifo"
   echo "=== took $((SECONDS - began)) s"
   read -r idle1 total1 < <(cpu_idle)
-  times+=("$(cut -d' ' -f1-4 <<<"$name" | tr -d '(:,') $((SECONDS - began)) s ($(( (idle1 - idle0) * 100 / (total1 - total0 + 1) ))% idle)")
+  # "0m12.340s 0m1.200s" → 13.5
+  local cpu; cpu=$(tr 'ms' '  ' <"$log.cpu" 2>/dev/null | awk '{ printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }')
+  times+=("$(cut -d' ' -f1-4 <<<"$name" | tr -d '(:,') $((SECONDS - began)) s ($(( (idle1 - idle0) * 100 / (total1 - total0 + 1) ))% idle, ${cpu:-?} CPU-s)")
   if ((rc == 0)); then passed=$((passed + 1)); else
     failed=$((failed + 1)); failures+=("$name")
     # Kept for the end: CI shows a log's tail, and the fuzzers print a lot after this.
@@ -91,10 +103,6 @@ stage "web controller: newest wins after a 1 s stall (nftables, log injector)" e
 stage "web controller: the HTTPS port under a neighbour's connection flood" env REMOTION_SKIP_BUILD=1 bash scripts/web-flood-test.sh
 stage "web transports: data channels vs UDP under nftables loss, WebSocket fallback" env REMOTION_SKIP_BUILD=1 bash scripts/web-transport-test.sh
 stage "remotion doctor in namespaces: nftables drop, avahi stopped, a taken port (~25 s)" env REMOTION_SKIP_BUILD=1 bash scripts/doctor-test.sh
-stage "uinput on Debian's kernel in QEMU (libinput reads it)" env REMOTION_SKIP_BUILD=1 bash scripts/kernel-guest-test.sh
-stage "virtual DualSense through UHID on Debian's kernel in QEMU (hid-playstation binds it; probe, SDL2 witness, host --gamepad, rumble back, a DSU source, two players in SDL, a DSU source's touchpad on the Touchpad node and through SDL; ~170-210 s)" env REMOTION_SKIP_BUILD=1 bash scripts/gamepad-guest-test.sh
-stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press, a game's rumble and light back to it, the dashboard's list; a DualShock 4 on hid-sony and a Switch Pro on hid-nintendo, UHID emulators, each turn within 2% and a click; 40-90 s)" env REMOTION_SKIP_BUILD=1 bash scripts/localpads-guest-test.sh
-stage "local pads on Debian 12's Linux 6.12 in QEMU (the same steps on newer drivers: a DualShock 4 is hid-playstation's from 6.2, hid-nintendo names its nodes after the device; 60-280 s)" env REMOTION_SKIP_BUILD=1 REMOTION_GUEST_KERNEL=linux-image-6.12-amd64 bash scripts/localpads-guest-test.sh
 # The libei stage's Debian 13 root (mutter) is made by scripts/idle-builds.sh beside the early
 # stages (a few minutes, mostly the mirror); the stage waits for it rather than making it twice.
 libei_stage() {
@@ -110,17 +118,20 @@ stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
 
 # idle_built NAME: a stage's first check, that its build in scripts/idle-builds.sh passed.
 idle_built() { [[ $(cat "$idle/$1.rc" 2>/dev/null) == 0 ]] || { tail -20 "$idle/$1.log"; echo "the $1 build failed (log: $idle/$1.log)"; return 1; }; }
-# The page in the guest drives the host at a phone's rate on one emulated CPU, beside SDL: it
-# runs the .deb's release binary. A debug host there falls seconds behind the page's frames
-# until the page's 30 s without a pong ends the session (seen in CI and 2 of 3 runs here).
+# The QEMU guests run the .deb's release binary, so they come last and wait for its build. A
+# debug host in the page's guest fell seconds behind the page's frames until the page's 30 s
+# without a pong ended the session (seen in CI and 2 of 3 runs here), and the debug binary cost
+# the DualSense guest 206 s and 195 CPU-s against 138 s and 120 for the release one (one run
+# each, idle machine): the emulated CPU runs every host, client and probe the guests start.
 began=$SECONDS
 while [[ ! -s $idle/release.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done
 echo "=== waited $((SECONDS - began)) s for the idle-priority release build ($(tail -1 "$idle/release.log" 2>/dev/null))"
 times+=("waiting for the release build $((SECONDS - began)) s")
-page_guest_stage() {
-  idle_built release && REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/page-guest-test.sh
+release_guest() { # [VAR=VALUE…] COMMAND…: a guest stage's command with the release binary
+  idle_built release && env REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" "$@"
 }
-export -f idle_built page_guest_stage; export idle   # timeout runs them in a new bash
+page_guest_stage() { release_guest bash scripts/page-guest-test.sh; }
+export -f idle_built release_guest page_guest_stage; export idle   # timeout runs them in a new bash
 deb_stage() {
   idle_built release || return 1
   local debs=("$idle"/fresh-clone/dist/remotion_*.deb)
@@ -130,21 +141,35 @@ deb_stage() {
 # 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
 export -f deb_stage fuzz_stage
-# A second lane beside the page's guest: the .deb's stage (mostly unpacking and its roots'
-# waits), then the fuzzers once their build (after the release build, at idle priority) is
-# done. Its output is shown after the page guest's; its counts join the run's.
+# A second lane beside the guests: the .deb's stage (mostly unpacking and its roots' waits)
+# beside the uinput and DualSense guests, whose checks are values and pace-stretched bounds;
+# the local-pads guests wait for it (their turns are timed on the pad's clock, and a Switch
+# Pro's emulator starved by a neighbour wrote its reports in bursts). Then the fuzzers (both
+# cores for 60 s), once their build is done and the local-pads guests are over, beside the
+# page's guest. Its output is shown after the first lane's; its counts join the run's.
+deb_done="$logs/lane-b.deb-done" guests_done="$logs/lane-a.guests-done"
 (
   lane=b; passed=0; failed=0; failures=(); times=()
   stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
+  touch "$deb_done"
   began=$SECONDS
-  while [[ ! -s $idle/fuzz.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done
-  echo "=== waited $((SECONDS - began)) s for the idle-priority fuzzers' build ($(tail -1 "$idle/fuzz.log" 2>/dev/null))"
+  while { [[ ! -s $idle/fuzz.rc ]] && kill -0 "$idle_pid" 2>/dev/null; } || { [[ ! -e $guests_done ]] && kill -0 $$ 2>/dev/null; }; do sleep 1; done
+  echo "=== waited $((SECONDS - began)) s for the idle-priority fuzzers' build and the local-pads guests ($(tail -1 "$idle/fuzz.log" 2>/dev/null))"
   times+=("waiting for the fuzzers' build $((SECONDS - began)) s")
   stage "fuzzers (${FUZZ_SECONDS:-20} s each, the whole host (FuzzHost) three times as long)" bash -c fuzz_stage
   printf '%s\n' "${failures[@]}" >"$logs/lane-b.failures"; printf '%s\n' "${times[@]}" >"$logs/lane-b.times"
   echo "b_passed=$passed b_failed=$failed" >"$logs/lane-b.counts"
 ) >"$logs/lane-b.out" 2>&1 &
 lane_b=$!
+stage "uinput on Debian's kernel in QEMU (libinput reads it)" bash -c 'release_guest bash scripts/kernel-guest-test.sh'
+stage "virtual DualSense through UHID on Debian's kernel in QEMU (hid-playstation binds it; probe, SDL2 witness, host --gamepad, rumble back, a DSU source, two players in SDL, a DSU source's touchpad on the Touchpad node and through SDL; ~170-210 s)" bash -c 'release_guest bash scripts/gamepad-guest-test.sh'
+began=$SECONDS
+while [[ ! -e $deb_done ]] && kill -0 "$lane_b" 2>/dev/null; do sleep 1; done
+echo "=== waited $((SECONDS - began)) s for the .deb's stage in the second lane"
+times+=("waiting for the .deb's stage $((SECONDS - began)) s")
+stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press, a game's rumble and light back to it, the dashboard's list; a DualShock 4 on hid-sony and a Switch Pro on hid-nintendo, UHID emulators, each turn within 2% and a click; 40-90 s)" bash -c 'release_guest bash scripts/localpads-guest-test.sh'
+stage "local pads on Debian 12's Linux 6.12 in QEMU (the same steps on newer drivers: a DualShock 4 is hid-playstation's from 6.2, hid-nintendo names its nodes after the device; 60-280 s)" bash -c 'release_guest REMOTION_GUEST_KERNEL=linux-image-6.12-amd64 bash scripts/localpads-guest-test.sh'
+touch "$guests_done"
 stage "the phone page drives a virtual DualSense on Debian's kernel in QEMU (Chromium here, the host in the guest behind one port forwarded from 127.0.0.1, restrict=on; SDL 2 reads both sticks, L2/R2, Cross, the d-pad and the gyro within 2%, and each rest, two touchpad fingers each in its slot and the tap's click; a game's rumble and light back to the page; the release build; ~40-90 s)" bash -c page_guest_stage
 
 wait "$lane_b"
