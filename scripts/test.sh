@@ -49,7 +49,7 @@ stage() { # name, command...
   # A subshell around it keeps the stage's own CPU time (`times`: its waited-for children's user
   # and system seconds), the figure that says what a stage costs whatever ran beside it.
   ( timeout -k 10 "${STAGE_LIMIT:-600}" "$@" >"$log.fifo" 2>&1 </dev/null & echo $! >"$log.group"
-    wait $!; status=$?; times | sed -n 2p >"$log.cpu"; exit "$status" ) & local runner=$!
+    wait $!; status=$?; times >"$log.cpu"; exit "$status" ) & local runner=$!   # (not in a pipe: its own subshell)
   wait "$runner" || rc=$?
   local group; group=$(cat "$log.group")
   ((rc == 124 || rc == 137)) && echo "=== $name: stopped after ${STAGE_LIMIT:-600} s (hung?)"
@@ -60,7 +60,7 @@ stage() { # name, command...
   echo "=== took $((SECONDS - began)) s"
   read -r idle1 total1 < <(cpu_idle)
   # "0m12.340s 0m1.200s" → 13.5
-  local cpu; cpu=$(tr 'ms' '  ' <"$log.cpu" 2>/dev/null | awk '{ printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }')
+  local cpu; cpu=$(sed -n 2p "$log.cpu" 2>/dev/null | tr 'ms' '  ' | awk '{ printf "%.0f", $1 * 60 + $2 + $3 * 60 + $4 }')
   times+=("$(cut -d' ' -f1-4 <<<"$name" | tr -d '(:,') $((SECONDS - began)) s ($(( (idle1 - idle0) * 100 / (total1 - total0 + 1) ))% idle, ${cpu:-?} CPU-s)")
   if ((rc == 0)); then passed=$((passed + 1)); else
     failed=$((failed + 1)); failures+=("$name")
@@ -118,20 +118,25 @@ stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
 
 # idle_built NAME: a stage's first check, that its build in scripts/idle-builds.sh passed.
 idle_built() { [[ $(cat "$idle/$1.rc" 2>/dev/null) == 0 ]] || { tail -20 "$idle/$1.log"; echo "the $1 build failed (log: $idle/$1.log)"; return 1; }; }
-# The QEMU guests run the .deb's release binary, so they come last and wait for its build. A
-# debug host in the page's guest fell seconds behind the page's frames until the page's 30 s
-# without a pong ended the session (seen in CI and 2 of 3 runs here), and the debug binary cost
-# the DualSense guest 206 s and 195 CPU-s against 138 s and 120 for the release one (one run
-# each, idle machine): the emulated CPU runs every host, client and probe the guests start.
-began=$SECONDS
-while [[ ! -s $idle/release.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done
-echo "=== waited $((SECONDS - began)) s for the idle-priority release build ($(tail -1 "$idle/release.log" 2>/dev/null))"
-times+=("waiting for the release build $((SECONDS - began)) s")
-release_guest() { # [VAR=VALUE…] COMMAND…: a guest stage's command with the release binary
-  idle_built release && env REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" "$@"
+# The QEMU guests come last. Each runs the .deb's release binary once that build is done (it
+# goes on at idle priority beside the stages), the debug build's before: the release binary
+# cost the DualSense guest 106 s and 84 CPU-seconds against about 150 s with the debug one,
+# but waiting for it left the machine half idle (250 s in a fresh run). The page's guest
+# always runs it: a debug host there fell seconds behind the page's frames until the page's
+# 30 s without a pong ended the session (seen in CI and 2 of 3 runs here).
+guest_stage() { # [VAR=VALUE…] COMMAND…: a guest stage's command with the binary that is ready
+  if [[ $(cat "$idle/release.rc" 2>/dev/null) == 0 ]]; then
+    echo "the guest runs the .deb's release binary"
+    env REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" "$@"
+  else
+    echo "the guest runs the debug build (the .deb's release build is not done yet)"
+    env REMOTION_SKIP_BUILD=1 "$@"
+  fi
 }
-page_guest_stage() { release_guest bash scripts/page-guest-test.sh; }
-export -f idle_built release_guest page_guest_stage; export idle   # timeout runs them in a new bash
+page_guest_stage() {
+  idle_built release && REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/page-guest-test.sh
+}
+export -f idle_built guest_stage page_guest_stage; export idle   # timeout runs them in a new bash
 deb_stage() {
   idle_built release || return 1
   local debs=("$idle"/fresh-clone/dist/remotion_*.deb)
@@ -141,35 +146,44 @@ deb_stage() {
 # 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }
 export -f deb_stage fuzz_stage
-# A second lane beside the guests: the .deb's stage (mostly unpacking and its roots' waits)
-# beside the uinput and DualSense guests, whose checks are values and pace-stretched bounds;
-# the local-pads guests wait for it (their turns are timed on the pad's clock, and a Switch
-# Pro's emulator starved by a neighbour wrote its reports in bursts). Then the fuzzers (both
-# cores for 60 s), once their build is done and the local-pads guests are over, beside the
-# page's guest. Its output is shown after the first lane's; its counts join the run's.
-deb_done="$logs/lane-b.deb-done" guests_done="$logs/lane-a.guests-done"
+# The local-pads guests time their turns on the pad's clock, and a Switch Pro's emulator starved
+# by a neighbour writes its reports in bursts: they hold the machine to themselves against the
+# second lane's stages (the .deb's, both cores of fuzzing). A directory is the lock (mkdir is
+# atomic); a lane waits for it while the other lane lives.
+exclusive="$logs/exclusive.lock"
+take_exclusive() { until mkdir "$exclusive" 2>/dev/null; do kill -0 "$1" 2>/dev/null || return 0; sleep 1; done; }
+give_exclusive() { rmdir "$exclusive" 2>/dev/null; }
+wait_for_idle_build() { # NAME: until its status is written (or idle-builds.sh is gone)
+  local began=$SECONDS
+  while [[ ! -s $idle/$1.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done
+  echo "=== waited $((SECONDS - began)) s for the idle-priority $1 build ($(tail -1 "$idle/$1.log" 2>/dev/null))"
+  times+=("waiting for the $1 build $((SECONDS - began)) s")
+}
+# The second lane, beside the guests: the .deb's stage once the release build is done, then the
+# fuzzers once theirs is. Its output is shown after the first lane's; its counts join the run's.
 (
   lane=b; passed=0; failed=0; failures=(); times=()
+  wait_for_idle_build release
+  take_exclusive $$
   stage "the .deb: scripts/package.sh in a fresh clone (made at idle priority beside the stages), lintian, installed in minimal Debian 12 and 13 roots (demo, doctor, host fed from outside; Debian 13's GStreamer ABI, and with the Recommends a page over data channels)" bash -c deb_stage
-  touch "$deb_done"
-  began=$SECONDS
-  while { [[ ! -s $idle/fuzz.rc ]] && kill -0 "$idle_pid" 2>/dev/null; } || { [[ ! -e $guests_done ]] && kill -0 $$ 2>/dev/null; }; do sleep 1; done
-  echo "=== waited $((SECONDS - began)) s for the idle-priority fuzzers' build and the local-pads guests ($(tail -1 "$idle/fuzz.log" 2>/dev/null))"
-  times+=("waiting for the fuzzers' build $((SECONDS - began)) s")
+  give_exclusive
+  wait_for_idle_build fuzz
+  take_exclusive $$
   stage "fuzzers (${FUZZ_SECONDS:-20} s each, the whole host (FuzzHost) three times as long)" bash -c fuzz_stage
+  give_exclusive
   printf '%s\n' "${failures[@]}" >"$logs/lane-b.failures"; printf '%s\n' "${times[@]}" >"$logs/lane-b.times"
   echo "b_passed=$passed b_failed=$failed" >"$logs/lane-b.counts"
 ) >"$logs/lane-b.out" 2>&1 &
 lane_b=$!
-stage "uinput on Debian's kernel in QEMU (libinput reads it)" bash -c 'release_guest bash scripts/kernel-guest-test.sh'
-stage "virtual DualSense through UHID on Debian's kernel in QEMU (hid-playstation binds it; probe, SDL2 witness, host --gamepad, rumble back, a DSU source, two players in SDL, a DSU source's touchpad on the Touchpad node and through SDL; ~170-210 s)" bash -c 'release_guest bash scripts/gamepad-guest-test.sh'
+stage "uinput on Debian's kernel in QEMU (libinput reads it)" bash -c 'guest_stage bash scripts/kernel-guest-test.sh'
+stage "virtual DualSense through UHID on Debian's kernel in QEMU (hid-playstation binds it; probe, SDL2 witness, host --gamepad, rumble back, a DSU source, two players in SDL, a DSU source's touchpad on the Touchpad node and through SDL; ~170-210 s)" bash -c 'guest_stage bash scripts/gamepad-guest-test.sh'
 began=$SECONDS
-while [[ ! -e $deb_done ]] && kill -0 "$lane_b" 2>/dev/null; do sleep 1; done
-echo "=== waited $((SECONDS - began)) s for the .deb's stage in the second lane"
-times+=("waiting for the .deb's stage $((SECONDS - began)) s")
-stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press, a game's rumble and light back to it, the dashboard's list; a DualShock 4 on hid-sony and a Switch Pro on hid-nintendo, UHID emulators, each turn within 2% and a click; 40-90 s)" bash -c 'release_guest bash scripts/localpads-guest-test.sh'
-stage "local pads on Debian 12's Linux 6.12 in QEMU (the same steps on newer drivers: a DualShock 4 is hid-playstation's from 6.2, hid-nintendo names its nodes after the device; 60-280 s)" bash -c 'release_guest REMOTION_GUEST_KERNEL=linux-image-6.12-amd64 bash scripts/localpads-guest-test.sh'
-touch "$guests_done"
+take_exclusive "$lane_b"
+times+=("waiting for the second lane's stage $((SECONDS - began)) s")
+stage "local pads on Debian's kernel in QEMU (an owned DualSense's gyro moves the pointer through uinput within 2%, grab, its virtual DualSense not read back, unplug mid-press, a game's rumble and light back to it, the dashboard's list; a DualShock 4 on hid-sony and a Switch Pro on hid-nintendo, UHID emulators, each turn within 2% and a click; 40-90 s)" bash -c 'guest_stage bash scripts/localpads-guest-test.sh'
+stage "local pads on Debian 12's Linux 6.12 in QEMU (the same steps on newer drivers: a DualShock 4 is hid-playstation's from 6.2, hid-nintendo names its nodes after the device; 60-280 s)" bash -c 'guest_stage REMOTION_GUEST_KERNEL=linux-image-6.12-amd64 bash scripts/localpads-guest-test.sh'
+give_exclusive
+[[ -s $idle/release.rc ]] || wait_for_idle_build release
 stage "the phone page drives a virtual DualSense on Debian's kernel in QEMU (Chromium here, the host in the guest behind one port forwarded from 127.0.0.1, restrict=on; SDL 2 reads both sticks, L2/R2, Cross, the d-pad and the gyro within 2%, and each rest, two touchpad fingers each in its slot and the tap's click; a game's rumble and light back to the page; the release build; ~40-90 s)" bash -c page_guest_stage
 
 wait "$lane_b"

@@ -9,7 +9,9 @@ fact() { echo "$1=$2" >>"$out/facts"; }
 # (1 there, at most 10), from a fixed loop timed as the script starts (PACE_LOOP_IDLE: the loop's
 # seconds measured in idle guests). A busy computer slows a TCG guest 2-10 times; every bounded
 # wait below stretches by the pace, and the host's hang guard reads it from $out/pace
-# (scripts/lib/kernel-guest.sh). PACE=N forces it.
+# (scripts/lib/kernel-guest.sh). PACE=N forces it. The pace runs on: outside, the hang guard
+# measures how long QEMU's emulated CPU waits for a core and rewrites $out/pace (never below the
+# start's), which wait_for reads each time it starts and when its bound passes.
 PACE_LOOP_IDLE=0.40
 pace_loop() { # the loop's seconds
   local a b; a=$(now)
@@ -19,7 +21,7 @@ pace_loop() { # the loop's seconds
 }
 pace_loop_seconds=$(pace_loop)
 guest_pace=${PACE:-$(awk -v t="$pace_loop_seconds" -v r="$PACE_LOOP_IDLE" 'BEGIN { p = t / r; if (p < 1) p = 1; if (p > 10) p = 10; printf "%.2f\n", p }')}
-echo "$guest_pace" >"$out/pace"
+echo "$guest_pace" >"$out/pace.start"; echo "$guest_pace" >"$out/pace"
 say "pace $guest_pace (a fixed loop took $pace_loop_seconds s, $PACE_LOOP_IDLE s in an idle guest)"
 # nap SECONDS: a sleep that starts no process (read's timeout on a FIFO nobody writes). On one
 # emulated CPU a process costs some 15-20 ms, so a poll that started `sleep`, `cut` and `awk`
@@ -32,14 +34,23 @@ nap() {
 }
 # uptime_cs: the uptime in hundredths of a second, into $uptime_cs (no process either).
 uptime_cs() { local up; read -r up _ </proc/uptime; uptime_cs=$((10#${up/./})); }
-# wait_for SECONDS WHAT COMMAND...: polls the command every 50 ms, for SECONDS times the pace;
-# records a timeout.
+# pace_now: the pace as it stands (into guest_pace; no process).
+pace_now() { local p; IFS= read -r p <"$out/pace" 2>/dev/null && [[ $p =~ ^[0-9]+\.[0-9]+$ ]] && guest_pace=$p; return 0; }
+# wait_for SECONDS WHAT COMMAND...: polls the command every 50 ms, for SECONDS times the pace
+# (the pace as it stands when the bound passes: a busier computer extends it); records a timeout.
 wait_for() {
-  local limit what=$2; limit=$(awk -v l="$1" -v p="$guest_pace" 'BEGIN { printf "%d", l * p * 100 }'); shift 2
-  local deadline; uptime_cs; deadline=$((uptime_cs + limit))
+  local seconds=$1 what=$2 limit began deadline used; shift 2
+  pace_now; used=$guest_pace
+  limit=$(awk -v l="$seconds" -v p="$guest_pace" 'BEGIN { printf "%d", l * p * 100 }')
+  uptime_cs; began=$uptime_cs; deadline=$((began + limit))
   until "$@"; do
     uptime_cs
     if ((uptime_cs > deadline)); then
+      pace_now
+      if [[ $guest_pace != "$used" ]]; then
+        used=$guest_pace; limit=$(awk -v l="$seconds" -v p="$guest_pace" 'BEGIN { printf "%d", l * p * 100 }')
+        (( began + limit > deadline )) && { deadline=$((began + limit)); continue; }
+      fi
       say "timed out waiting for: $what"; fact "timeout" "$what"; return 1
     fi
     nap 0.05

@@ -228,19 +228,52 @@ kguest_start() {
   guard_pid=$!
 }
 
-# The hang guard: stops the guest DEADLINE seconds after boot, times the guest's pace (what the
-# inside script measured at its start and wrote to results/pace: 1 on an idle machine, more as
-# a busy computer slows the emulated CPU, at most 10). So a slow guest on a loaded machine
-# gets the time it needs, and a hung one still ends. It says so in work/guard.
+# The hang guard: stops the guest DEADLINE seconds after boot, times the guest's pace (1 on an
+# idle machine, more as a busy computer slows the emulated CPU, at most 10). So a slow guest on
+# a loaded machine gets the time it needs, and a hung one still ends. It says so in work/guard.
+#
+# The pace runs on: the inside script times a fixed loop as it starts (results/pace.start), and
+# every second the guard reads how long QEMU's busiest thread (the emulated CPU) ran and how
+# long it waited for a core (/proc/PID/task/*/schedstat). Over the last 5 s, (ran + waited) /
+# ran is how many times slower the emulated CPU runs than with a core to itself; it counts once
+# the thread ran 1.5 s of the 5 (an idle guest halts its CPU, and its few runs say nothing). The
+# guard writes the larger of the two to results/pace, which the guest's waits read (their
+# bounds stretch by it), and the most it wrote to results/pace.max. A loop timed inside the
+# guest would not do: the guest's own work (its hosts, emulators and readers on the one CPU)
+# slowed such a loop 4-10 times on an idle machine.
 kguest_guard() {
-  local deadline=$1 pid=$2 began=$EPOCHREALTIME pace limit tick
+  local deadline=$1 pid=$2 began=$EPOCHREALTIME pace=1 limit tick
+  local -A last_run=() last_wait=()
+  local -a window_run=() window_wait=()
+  local host=100 start top=100 held written="" f tid r w rest best_r best_w sum_r sum_w x
   # Its second is a read that times out on a FIFO nobody writes, not a `sleep` child, which
   # would outlive the guard when it is stopped.
   mkfifo "$work/guard.$BASHPID" && exec {tick}<>"$work/guard.$BASHPID" || return
   while kill -0 "$pid" 2>/dev/null; do
     read -r -t 1 -u "$tick" _
-    pace=$(cat "$results/pace" 2>/dev/null) || pace=1
-    [[ $pace =~ ^[0-9]+(\.[0-9]+)?$ ]] || pace=1
+    best_r=0 best_w=0
+    for f in /proc/"$pid"/task/*/schedstat; do
+      read -r r w rest <"$f" 2>/dev/null || continue
+      tid=${f%/schedstat}; tid=${tid##*/}
+      if [[ -n ${last_run[$tid]:-} ]] && ((r - last_run[$tid] > best_r)); then
+        best_r=$((r - last_run[$tid])) best_w=$((w - last_wait[$tid]))
+      fi
+      last_run[$tid]=$r last_wait[$tid]=$w
+    done
+    window_run+=("$best_r") window_wait+=("$best_w")
+    if ((${#window_run[@]} > 5)); then window_run=("${window_run[@]:1}") window_wait=("${window_wait[@]:1}"); fi
+    sum_r=0 sum_w=0
+    for x in "${window_run[@]}"; do sum_r=$((sum_r + x)); done
+    for x in "${window_wait[@]}"; do sum_w=$((sum_w + x)); done
+    ((sum_r >= 1500000000)) && host=$(((sum_r + sum_w) * 100 / sum_r))
+    start=$(awk '{ printf "%d", $1 * 100 }' "$results/pace.start" 2>/dev/null)
+    [[ $start =~ ^[0-9]+$ ]] || start=100
+    held=$((host > start ? host : start)); ((held > 1000)) && held=1000; ((held < 100)) && held=100
+    pace=$(printf '%d.%02d' $((held / 100)) $((held % 100)))
+    if [[ $pace != "$written" && -e $results/pace.start ]]; then
+      echo "$pace" >"$results/pace.next" && mv -f "$results/pace.next" "$results/pace" && written=$pace
+      ((held > top)) && { top=$held; echo "$pace" >"$results/pace.max"; }
+    fi
     limit=$(awk -v d="$deadline" -v p="$pace" 'BEGIN { printf "%d", d * p }')
     if (( ${EPOCHREALTIME%.*} - ${began%.*} > limit )); then
       echo "the hang guard stopped the guest after $limit s (deadline $deadline s × its pace $pace)" >"$work/guard"
@@ -255,7 +288,7 @@ kguest_wait() {
   wait "$qemu_pid"; qemu_rc=$?; qemu_pid=""
   kill "$guard_pid" 2>/dev/null; wait "$guard_pid" 2>/dev/null; guard_pid=""
   [[ -s $work/guard ]] && echo "guest: $(cat "$work/guard")"
-  [[ -s $results/pace ]] && echo "guest: its pace $(cat "$results/pace") (its bounded waits and the hang guard stretched by it; 1 = an idle machine)"
+  [[ -s $results/pace.start ]] && echo "guest: its pace $(cat "$results/pace.start") at the start$([[ -s $results/pace.max ]] && echo ", up to $(cat "$results/pace.max") while it ran") (its bounded waits and the hang guard stretched by it; 1 = an idle machine)"
   guest_seconds=$(/usr/bin/python3 -c "import sys,time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$boot_started")
   if [[ ! -f $results/booted ]]; then
     echo "--- guest console (last 30 lines)"; tail -30 "$work/console.log"

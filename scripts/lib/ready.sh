@@ -10,6 +10,7 @@
 
 wait_ready() {
   local file=$1 pid=$2 limit=${3:-30} i n
+  declare -F pace_now >/dev/null && pace_now   # in a guest: the pace as it stands
   # In a QEMU guest, the bound stretches by the guest's pace (scripts/lib/guest-helpers.sh).
   n=$(awk -v l="$limit" -v p="${guest_pace:-1}" 'BEGIN { printf "%d", l * p * 20 }')
   for ((i = 0; i < n; i++)); do
