@@ -120,28 +120,27 @@ stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
 idle_built() { [[ $(cat "$idle/$1.rc" 2>/dev/null) == 0 ]] || { tail -20 "$idle/$1.log"; echo "the $1 build failed (log: $idle/$1.log)"; return 1; }; }
 # The QEMU guests come last. Each runs the .deb's release binary once that build is done (it
 # goes on at idle priority beside the stages), the debug build's before: the release binary
-# cost the DualSense guest 106 s and 84 CPU-seconds against about 150 s with the debug one,
+# cost the DualSense guest 106 s and 84 CPU-seconds against 174-206 s with the debug one,
 # but waiting for it left the machine half idle (250 s in a fresh run). The page's guest
 # always runs it: a debug host there fell seconds behind the page's frames until the page's
 # 30 s without a pong ended the session (seen in CI and 2 of 3 runs here).
+release_bin="$idle/fresh-clone/.build/release/remotion"   # the .deb's, from scripts/idle-builds.sh
 guest_stage() { # [VAR=VALUE…] COMMAND…: a guest stage's command with the binary that is ready
   if [[ $(cat "$idle/release.rc" 2>/dev/null) == 0 ]]; then
     echo "the guest runs the .deb's release binary"
-    env REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" "$@"
+    env REMOTION_SKIP_BUILD=1 REMOTION_BIN="$release_bin" "$@"
   else
-    echo "the guest runs the debug build (the .deb's release build is not done yet)"
+    echo "the guest runs the debug build (the .deb's release build is not done, or failed)"
     env REMOTION_SKIP_BUILD=1 "$@"
   fi
 }
-page_guest_stage() {
-  idle_built release && REMOTION_SKIP_BUILD=1 REMOTION_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/page-guest-test.sh
-}
-export -f idle_built guest_stage page_guest_stage; export idle   # timeout runs them in a new bash
+page_guest_stage() { idle_built release && REMOTION_SKIP_BUILD=1 REMOTION_BIN="$release_bin" bash scripts/page-guest-test.sh; }
+export -f idle_built guest_stage page_guest_stage; export idle release_bin   # timeout runs them in a new bash
 deb_stage() {
   idle_built release || return 1
   local debs=("$idle"/fresh-clone/dist/remotion_*.deb)
   [[ ${#debs[@]} -eq 1 && -f ${debs[0]} ]] || { echo "package.sh in the fresh clone left no single .deb: ${debs[*]}"; return 1; }
-  REMOTION_DEB=${debs[0]} REMOTION_RELEASE_BIN="$idle/fresh-clone/.build/release/remotion" bash scripts/package-test.sh
+  REMOTION_DEB=${debs[0]} REMOTION_RELEASE_BIN="$release_bin" bash scripts/package-test.sh
 }
 # 20 s each here, FuzzHost 60 s (a regression smoke inside the CI budget); FUZZ_SECONDS=300 scripts/fuzz.sh fuzzes longer
 fuzz_stage() { idle_built fuzz && FUZZ_SKIP_BUILD=1 FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz.sh; }

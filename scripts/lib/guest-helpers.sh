@@ -9,7 +9,7 @@ fact() { echo "$1=$2" >>"$out/facts"; }
 # (1 there, at most 10), from a fixed loop timed as the script starts (PACE_LOOP_IDLE: the loop's
 # seconds measured in idle guests). A busy computer slows a TCG guest 2-10 times; every bounded
 # wait below stretches by the pace, and the host's hang guard reads it from $out/pace
-# (scripts/lib/kernel-guest.sh). PACE=N forces it. The pace runs on: outside, the hang guard
+# (scripts/lib/kernel-guest.sh). PACE=N sets the start's. The pace runs on: outside, the hang guard
 # measures how long QEMU's emulated CPU waits for a core and rewrites $out/pace (never below the
 # start's), which wait_for reads each time it starts and when its bound passes.
 PACE_LOOP_IDLE=0.40
@@ -38,18 +38,19 @@ uptime_cs() { local up; read -r up _ </proc/uptime; uptime_cs=$((10#${up/./})); 
 pace_now() { local p; IFS= read -r p <"$out/pace" 2>/dev/null && [[ $p =~ ^[0-9]+\.[0-9]+$ ]] && guest_pace=$p; return 0; }
 # wait_for SECONDS WHAT COMMAND...: polls the command every 50 ms, for SECONDS times the pace
 # (the pace as it stands when the bound passes: a busier computer extends it); records a timeout.
+# paced_deadline: wait_for's deadline, SECONDS times the pace after it began (its locals).
+paced_deadline() { deadline=$((began + $(awk -v l="$seconds" -v p="$guest_pace" 'BEGIN { printf "%d", l * p * 100 }'))); }
 wait_for() {
-  local seconds=$1 what=$2 limit began deadline used; shift 2
+  local seconds=$1 what=$2 began deadline used; shift 2
   pace_now; used=$guest_pace
-  limit=$(awk -v l="$seconds" -v p="$guest_pace" 'BEGIN { printf "%d", l * p * 100 }')
-  uptime_cs; began=$uptime_cs; deadline=$((began + limit))
+  uptime_cs; began=$uptime_cs; paced_deadline
   until "$@"; do
     uptime_cs
     if ((uptime_cs > deadline)); then
       pace_now
       if [[ $guest_pace != "$used" ]]; then
-        used=$guest_pace; limit=$(awk -v l="$seconds" -v p="$guest_pace" 'BEGIN { printf "%d", l * p * 100 }')
-        (( began + limit > deadline )) && { deadline=$((began + limit)); continue; }
+        used=$guest_pace; local before=$deadline; paced_deadline
+        ((deadline > before)) && continue
       fi
       say "timed out waiting for: $what"; fact "timeout" "$what"; return 1
     fi

@@ -245,7 +245,7 @@ kguest_guard() {
   local deadline=$1 pid=$2 began=$EPOCHREALTIME pace=1 limit tick
   local -A last_run=() last_wait=()
   local -a window_run=() window_wait=()
-  local host=100 start top=100 held written="" f tid r w rest best_r best_w sum_r sum_w x
+  local host=100 start="" top=100 held written="" f tid r w rest best_r best_w sum_r sum_w x
   # Its second is a read that times out on a FIFO nobody writes, not a `sleep` child, which
   # would outlive the guard when it is stopped.
   mkfifo "$work/guard.$BASHPID" && exec {tick}<>"$work/guard.$BASHPID" || return
@@ -266,11 +266,15 @@ kguest_guard() {
     for x in "${window_run[@]}"; do sum_r=$((sum_r + x)); done
     for x in "${window_wait[@]}"; do sum_w=$((sum_w + x)); done
     ((sum_r >= 1500000000)) && host=$(((sum_r + sum_w) * 100 / sum_r))
-    start=$(awk '{ printf "%d", $1 * 100 }' "$results/pace.start" 2>/dev/null)
-    [[ $start =~ ^[0-9]+$ ]] || start=100
-    held=$((host > start ? host : start)); ((held > 1000)) && held=1000; ((held < 100)) && held=100
+    # The start's pace, read once the guest has written it (before that, nothing is written).
+    if [[ -z $start && -s $results/pace.start ]]; then
+      start=$(awk '{ printf "%d", $1 * 100 }' "$results/pace.start" 2>/dev/null)
+      [[ $start =~ ^[0-9]+$ ]] || start=100
+      top=$start   # results/pace.max says only a pace above the start's
+    fi
+    held=$((host > ${start:-100} ? host : ${start:-100})); ((held > 1000)) && held=1000; ((held < 100)) && held=100
     pace=$(printf '%d.%02d' $((held / 100)) $((held % 100)))
-    if [[ $pace != "$written" && -e $results/pace.start ]]; then
+    if [[ $pace != "$written" && -n $start ]]; then
       echo "$pace" >"$results/pace.next" && mv -f "$results/pace.next" "$results/pace" && written=$pace
       ((held > top)) && { top=$held; echo "$pace" >"$results/pace.max"; }
     fi
