@@ -11,12 +11,8 @@
 # serving a client over DSU, a second reading it with --dsu) gets a pad that turns and rests.
 # The checks run outside (gamepad_guest_check.py). No network device; loopback only.
 set -uo pipefail
-out=/run/results
-. "$out/guest.env"
-. "$(dirname "$0")/guest-helpers.sh"
-. "$(dirname "$0")/ready.sh"
-fact kernel "$(uname -r)"
-for m in uhid hid_playstation; do [[ -d /sys/module/$m ]] && fact "module.$m" loaded; done
+. "$(dirname "$0")/guest-helpers.sh"   # out, guest.env, ready.sh, the pace, the kernel fact
+fact_modules uhid hid_playstation
 
 # The uniq (MAC) of every live virtual pad, comma-separated.
 pad_uniqs() { for d in /sys/class/input/event*/device; do

@@ -7,26 +7,16 @@ each is gone (ENODEV). With a fourth argument, creates that file once Cross (BTN
 is down. Writes one JSON file. Standard library only (no python3-evdev)."""
 import fcntl, json, os, select, struct, sys, time
 
+from guest_probe import created_uniq, ioc
+
 probe_out, go_file, result = sys.argv[1:4]
 south_file = sys.argv[4] if len(sys.argv) > 4 else None
 PAD = "Remotion virtual DualSense"
 BTN_SOUTH = 0x130
 deadline = time.monotonic() + 40
 
-def ioc(direction, nr, size):
-    return (direction << 30) | (size << 16) | (ord("E") << 8) | nr
-
 def created():
-    if probe_out == "-":
-        return ""
-    try:
-        for line in open(probe_out):
-            obj = json.loads(line)
-            if obj.get("event") == "created":
-                return obj["uniq"]
-    except (OSError, ValueError):
-        pass
-    return None
+    return "" if probe_out == "-" else created_uniq(probe_out)
 
 uniq = None
 while uniq is None:

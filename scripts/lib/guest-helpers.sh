@@ -1,10 +1,17 @@
-# Helpers for the scripts that run INSIDE a QEMU guest (scripts/lib/kernel-guest.sh boots it):
-# results go to $out (/run/results, the writable share). Source after setting `out`.
+# The prelude and helpers of the scripts that run INSIDE a QEMU guest (scripts/lib/kernel-guest.sh
+# boots it), their first line after `set`: results go to $out (/run/results, the writable share);
+# it reads the guest's settings ($out/guest.env), the readiness helpers (ready.sh), times the
+# guest's pace and records the kernel. `fact_modules M...` records which of those modules are loaded.
+out=/run/results
+. "$out/guest.env"
+. "$(dirname "${BASH_SOURCE[0]}")/ready.sh"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp/home LANG=C.UTF-8
 mkdir -p "$HOME"
 now() { cut -d' ' -f1 /proc/uptime; }
 say() { echo "[$(now)] $*"; }
 fact() { echo "$1=$2" >>"$out/facts"; }
+fact_modules() { local m; for m in "$@"; do [[ -d /sys/module/$m ]] && fact "module.$m" loaded; done; return 0; }
+fact kernel "$(uname -r)"
 # The guest's pace: how many times slower its emulated CPU runs now than on an idle machine
 # (1 there, at most 10), from a fixed loop timed as the script starts (PACE_LOOP_IDLE: the loop's
 # seconds measured in idle guests). A busy computer slows a TCG guest 2-10 times; every bounded

@@ -4,17 +4,13 @@
 # the writable share). Writes what it saw into /run/results; the checks run outside
 # (scripts/lib/kernel_guest_check.py). Only loopback exists in the guest: no network device.
 set -uo pipefail
-out=/run/results
-. "$out/guest.env"
-. "$(dirname "$0")/ready.sh"
-. "$(dirname "$0")/guest-helpers.sh"
+. "$(dirname "$0")/guest-helpers.sh"   # out, guest.env, ready.sh, the pace, the kernel fact
 
 ip link set lo up
 say "udev"
 /lib/systemd/systemd-udevd --daemon
 udevadm trigger --action=add --subsystem-match=input --subsystem-match=misc >/dev/null 2>&1
 udevadm settle -t 20
-fact kernel "$(uname -r)"
 
 pids=()
 stop_all() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; }

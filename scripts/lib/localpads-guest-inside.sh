@@ -10,11 +10,7 @@
 # emulator (uhid_ds4.py, uhid_switchpro.py), read by the same host.
 # The checks run outside (localpads_guest_check.py). No network device; loopback only.
 set -uo pipefail
-out=/run/results
-. "$out/guest.env"
-. "$(dirname "$0")/ready.sh"
-. "$(dirname "$0")/guest-helpers.sh"
-fact kernel "$(uname -r)"
+. "$(dirname "$0")/guest-helpers.sh"   # out, guest.env, ready.sh, the pace, the kernel fact
 
 ip link set lo up
 say "udev"

@@ -12,24 +12,15 @@ second reader of the evdev node gets (none while the host grabs it), until the n
 usage: localpads_guest_read.py PROBE_OUT HOST_PID GO_FILE RESULT_JSON"""
 import fcntl, json, os, select, struct, subprocess, sys, time
 
+from guest_probe import created_uniq, ioc
+
 probe_out, host_pid, go_file, result = sys.argv[1:5]
 deadline = time.monotonic() + 120
 EV_SYN, EV_ABS, EV_MSC, MSC_TIMESTAMP = 0, 3, 4, 5
 
 
-def ioc(direction, nr, size):
-    return (direction << 30) | (size << 16) | (ord("E") << 8) | nr
-
-
 def created():
-    try:
-        for line in open(probe_out):
-            obj = json.loads(line)
-            if obj.get("event") == "created":
-                return obj["uniq"]
-    except (OSError, ValueError):
-        pass
-    return None
+    return created_uniq(probe_out)
 
 
 def wait(what, probe):

@@ -7,12 +7,8 @@
 # records what it reads at each step the page outside announces (the results share's steps/).
 # The checks run outside (scripts/lib/page_guest_check.py).
 set -uo pipefail
-out=/run/results
-. "$out/guest.env"
-. "$(dirname "$0")/guest-helpers.sh"
-. "$(dirname "$0")/ready.sh"
-fact kernel "$(uname -r)"
-for m in uhid hid_playstation virtio_net; do [[ -d /sys/module/$m ]] && fact "module.$m" loaded; done
+. "$(dirname "$0")/guest-helpers.sh"   # out, guest.env, ready.sh, the pace, the kernel fact
+fact_modules uhid hid_playstation virtio_net
 
 # The network QEMU's user mode gives (10.0.2.0/24, the guest at .15), set by hand: no DHCP
 # client is needed for one fixed address, and the guest reaches nothing beyond it (restrict=on).
