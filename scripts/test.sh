@@ -105,13 +105,15 @@ stage "web transports: data channels vs UDP under nftables loss, WebSocket fallb
 stage "remotion doctor in namespaces: nftables drop, avahi stopped, a taken port (~25 s)" env REMOTION_SKIP_BUILD=1 bash scripts/doctor-test.sh
 # The libei stage's Debian 13 root (mutter) is made by scripts/idle-builds.sh beside the early
 # stages (a few minutes, mostly the mirror); the stage waits for it rather than making it twice.
+# idle_status NAME: waits until scripts/idle-builds.sh has written $idle/NAME.rc (or is gone).
+idle_status() { while [[ ! -s $idle/$1.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done; }
 libei_stage() {
   local began=$SECONDS
-  while [[ ! -s $idle/libei-root.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done
+  idle_status libei-root
   echo "waited $((SECONDS - began)) s for the idle-priority mutter root (rc $(cat "$idle/libei-root.rc" 2>/dev/null || echo none): the stage makes it if that failed)"
   REMOTION_SKIP_BUILD=1 bash scripts/libei-mutter-test.sh
 }
-export -f libei_stage; export idle idle_pid
+export -f idle_status libei_stage; export idle idle_pid
 stage "GNOME's input path: mutter 48 headless in a Debian 13 root hands out EIS (its RemoteDesktop API); a libei client and the host (--inject libei) move, click and type at a witness client; mutter gone mid-stream (~30 s; the root made once a day, a few minutes)" bash -c libei_stage
 stage "benchmark smoke (a few seconds; nothing about timing is asserted)" \
   env REMOTION_SKIP_BUILD=1 SMOKE=1 SECONDS_PER_RUN=1 LOADS=2x250 CORE_PACKETS=2000 bash scripts/bench.sh debug
@@ -152,9 +154,9 @@ export -f deb_stage fuzz_stage
 exclusive="$logs/exclusive.lock"
 take_exclusive() { until mkdir "$exclusive" 2>/dev/null; do kill -0 "$1" 2>/dev/null || return 0; sleep 1; done; }
 give_exclusive() { rmdir "$exclusive" 2>/dev/null; }
-wait_for_idle_build() { # NAME: until its status is written (or idle-builds.sh is gone)
+wait_for_idle_build() { # NAME: idle_status, said and timed
   local began=$SECONDS
-  while [[ ! -s $idle/$1.rc ]] && kill -0 "$idle_pid" 2>/dev/null; do sleep 1; done
+  idle_status "$1"
   echo "=== waited $((SECONDS - began)) s for the idle-priority $1 build ($(tail -1 "$idle/$1.log" 2>/dev/null))"
   times+=("waiting for the $1 build $((SECONDS - began)) s")
 }
