@@ -11,32 +11,14 @@ ran (/proc/PID/task/*/schedstat, nanoseconds), not utime+stime: this kernel acco
 sampling at its 4 ms tick (CONFIG_TICK_CPU_ACCOUNTING), and a host that runs ~0.3 ms 60 times a
 second is caught by a few dozen ticks per phase — single runs swung by ±30%. The tick figure is
 printed beside it for comparison with earlier runs."""
-import argparse, functools, json, os, re, subprocess, sys, time, urllib.request
+import argparse, functools, os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import host_process  # noqa: E402
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def tick_seconds(pid):
-    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def run_seconds(pid):
-    """{thread id: seconds on a CPU} of every thread of the process (schedstat's first field)."""
-    out = {}
-    for tid in os.listdir("/proc/%d/task" % pid):
-        try:
-            out[tid] = int(open("/proc/%d/task/%s/schedstat" % (pid, tid)).read().split()[0]) / 1e9
-        except (OSError, ValueError, IndexError):
-            pass   # the thread ended between the listing and the read
-    return out
+from bench_page import controllers, phone, run_seconds, tick_seconds  # noqa: E402
 
 
 def thread_names(pid, tids):
@@ -63,29 +45,7 @@ def cpu_between(before, after):
     return sum(t - before.get(tid, 0.0) for tid, t in after.items())
 
 
-def snapshot(port):
-    return json.load(urllib.request.urlopen("http://127.0.0.1:%d/api/snapshot" % port, timeout=5))
-
-
-def controllers(port):
-    return snapshot(port).get("controllers", [])
-
-
 wait = functools.partial(host_process.wait, timeout=10.0, step=0.1)
-
-
-def phone(profile):
-    opts = webdriver.ChromeOptions()
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=500,900", "--no-first-run",
-              "--disable-background-networking", "--ignore-certificate-errors", "--user-data-dir=" + profile):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    for t in ("accelerometer", "gyroscope"):
-        d.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": t})
-    d.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": 0, "y": 0, "z": 9.8}}})
-    d.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0.2}}})
-    d.execute_cdp_cmd("DeviceOrientation.setDeviceOrientationOverride", {"alpha": 0, "beta": 0, "gamma": 0})
-    return d
 
 
 def measure(pid, seconds, port, kinds):

@@ -6,7 +6,12 @@ of the caller's own (scripts/bench-web-flood.sh). For each case: a host under
 from SOURCES loopback addresses (127.0.1.x…), held for 2 s, then closed; prints one
 Markdown row: RSS before / during / 6 s after, host descriptors during, the guard's counters,
 and how long a page request from 127.0.0.2 took during the flood. Nothing is asserted."""
-import argparse, json, os, re, resource, socket, ssl, subprocess, sys, threading, time
+import argparse, os, re, resource, socket, subprocess, sys, threading, time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
+from consent import control  # noqa: E402  (the host's control socket)
+from host_process import host_tls  # noqa: E402  (the host's own CA, not checked)
 
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
@@ -47,8 +52,7 @@ def rss(pid):
 def page(port):
     t = time.monotonic()
     try:
-        ctx = ssl.create_default_context(); ctx.check_hostname = False; ctx.verify_mode = ssl.CERT_NONE
-        s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0)))
+        s = host_tls().wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.0.2", 0)))
         s.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
         ok = b" 200 " in s.recv(4096)
         s.close()
@@ -58,11 +62,7 @@ def page(port):
 
 
 def stats(data):
-    c = socket.socket(socket.AF_UNIX); c.connect(os.path.join(data, "control.sock"))
-    c.sendall(b'{"command":"web-stats"}\n'); got = b""
-    while not got.endswith(b"\n"):
-        got += c.recv(65536)
-    return json.loads(got).get("connections", {})
+    return control(data, "web-stats").get("connections", {})
 
 
 print("| host open-file limit (soft:hard) | flood | from | RSS before → during → 6 s after (MiB) | host fds during | page from 127.0.0.2 during | guard counters |")

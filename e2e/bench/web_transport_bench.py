@@ -6,44 +6,17 @@ the page on the WebSocket (RTCPeerConnection removed before the page loads, so i
 back) — each phase `--seconds` long. Host CPU: utime+stime from /proc minus the idle rate,
 per motion frame the host counted. Latency: the host's per-controller one-way p50/p99 from
 its dashboard snapshot (each phase's sessions are new). Prints a markdown table."""
-import argparse, functools, json, os, re, subprocess, sys, time, urllib.request
+import argparse, functools, os, re, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import host_process  # noqa: E402
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid):
-    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def controllers(port):
-    return json.load(urllib.request.urlopen("http://127.0.0.1:%d/api/snapshot" % port, timeout=5)).get("controllers", [])
+from bench_page import controllers, phone, tick_seconds as cpu_seconds  # noqa: E402
 
 
 wait = functools.partial(host_process.wait, timeout=15.0, step=0.1)
-
-
-def phone(profile, rtc):
-    opts = webdriver.ChromeOptions()
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=500,900", "--no-first-run",
-              "--disable-background-networking", "--ignore-certificate-errors", "--user-data-dir=" + profile):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    if not rtc:
-        d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.RTCPeerConnection;"})
-    for t in ("accelerometer", "gyroscope"):
-        d.execute_cdp_cmd("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": t})
-    d.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": 0, "y": 0, "z": 9.8}}})
-    d.execute_cdp_cmd("Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0.2}}})
-    d.execute_cdp_cmd("DeviceOrientation.setDeviceOrientationOverride", {"alpha": 0, "beta": 0, "gamma": 0})
-    return d
 
 
 def state(d):

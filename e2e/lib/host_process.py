@@ -5,8 +5,19 @@ stop by SIGINT."""
 import json
 import os
 import signal
+import ssl
 import subprocess
 import time
+
+
+def host_tls():
+    """A TLS client context for the host's own web port. Its certificate comes from the host's
+    local CA, which a phone trusts after downloading it; the tests skip that step and check
+    sessions, not the chain."""
+    tls = ssl.create_default_context()
+    tls.check_hostname = False
+    tls.verify_mode = ssl.CERT_NONE
+    return tls
 
 
 class Tally:
@@ -47,11 +58,11 @@ def wait_file(path, proc, seconds):
     return None
 
 
-def interrupt(proc, seconds=15):
-    """SIGINT (the host's clean stop), SIGKILL after `seconds`; the exit status."""
+def interrupt(proc, seconds=15, sig=signal.SIGINT):
+    """SIGINT (the host's clean stop; SIGTERM is one too), SIGKILL after `seconds`; the exit status."""
     if proc.poll() is not None:
         return proc.returncode
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     try:
         return proc.wait(seconds)
     except subprocess.TimeoutExpired:

@@ -3,18 +3,15 @@ system python that carries python3-dbus can use it too): redeem a pairing link, 
 until the person at the computer answers. Shared by the consent stages (terminal view,
 desktop notification)."""
 import json
-import ssl
 import urllib.error
 import urllib.parse
 import urllib.request
 
-from host_process import wait
+from host_process import host_tls, wait
 
 # The host's certificate comes from its own local CA: the phone trusts it after the CA
 # download; a test skips that step.
-CTX = ssl.create_default_context()
-CTX.check_hostname = False
-CTX.verify_mode = ssl.CERT_NONE
+CTX = host_tls()
 
 
 def post(origin, path, body):

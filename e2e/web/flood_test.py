@@ -20,6 +20,7 @@ import os
 import re
 import resource
 import select
+import signal
 import socket
 import ssl
 import subprocess
@@ -32,7 +33,9 @@ p.add_argument("--work", required=True)
 p.add_argument("--flood", type=int, default=1300)
 a = p.parse_args()
 
-from raw_page_client import CHECKS  # noqa: E402  ('ok'/'FAIL' lines and the closing count)
+from raw_page_client import CHECKS, host_tls  # noqa: E402  ('ok'/'FAIL' lines and the closing count)
+from consent import control  # noqa: E402  (the host's control socket)
+from host_process import interrupt  # noqa: E402
 
 check, finish = CHECKS.check, CHECKS.finish
 
@@ -79,24 +82,11 @@ def host_pid(proc):
     return proc.pid
 
 
-def control(data, command):
-    c = socket.socket(socket.AF_UNIX)
-    c.connect(os.path.join(data, "control.sock"))
-    c.sendall((json.dumps({"command": command}) + "\n").encode())
-    got = b""
-    while not got.endswith(b"\n"):
-        got += c.recv(65536)
-    c.close()
-    return json.loads(got)
-
-
 def fetch_page(port, source, timeout=2.0):
     """GET / over TLS from `source`; returns (seconds, status line) or (None, error)."""
     t = time.monotonic()
     try:
-        tls = ssl.create_default_context()
-        tls.check_hostname = False
-        tls.verify_mode = ssl.CERT_NONE     # the host's own CA; this checks reachability
+        tls = host_tls()     # the host's own CA; this checks reachability
         raw = socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=(source, 0))
         s = tls.wrap_socket(raw)
         s.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
@@ -147,10 +137,7 @@ try:
             except OSError:
                 pass
     # One connection from another address finishes TLS, then idles (the idle timeout's case).
-    tls = ssl.create_default_context()
-    tls.check_hostname = False
-    tls.verify_mode = ssl.CERT_NONE
-    idle = tls.wrap_socket(socket.create_connection(("127.0.0.1", web), timeout=5, source_address=("127.0.0.3", 0)))
+    idle = host_tls().wrap_socket(socket.create_connection(("127.0.0.1", web), timeout=5, source_address=("127.0.0.3", 0)))
     idle_since = time.monotonic()
     time.sleep(0.5)
     rss_during = rss_mib(pid)
@@ -270,11 +257,7 @@ try:
     print(f"RSS of the host: before {rss_before:.1f} MiB, during the flood {rss_during:.1f} MiB, after {rss_after:.1f} MiB; "
           f"descriptors during {fds_during}, after {fds_after}; flood {a.flood} connections")
 finally:
-    host.terminate()
-    try:
-        host.wait(10)
-    except subprocess.TimeoutExpired:
-        host.kill()
+    interrupt(host, 10, signal.SIGTERM)
 
 # ── the soft limit is raised to the hard one at start ────────────────────────────────
 host, out, data, web, udp, err_text = start_host("raise", "1024:4096")
@@ -285,9 +268,5 @@ try:
     check("the host raises its soft open-file limit to the hard one, and says so",
           soft_now == "4096" and "raised from 1024 to 4096" in err_text, f"(soft {soft_now}; {said and said.group(0)})")
 finally:
-    host.terminate()
-    try:
-        host.wait(10)
-    except subprocess.TimeoutExpired:
-        host.kill()
+    interrupt(host, 10, signal.SIGTERM)
 finish()

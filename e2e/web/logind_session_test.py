@@ -19,12 +19,12 @@ process in user@UID.service): it finds its session through GetUser and the User'
 (c2), is suspended when c2 turns inactive, fails closed when c2 is removed, and resumes when
 the Display names an active session (c3) again. Prints 'N passed, N failed'.
 """
-import argparse, ctypes, json, os, socket, struct, subprocess, sys, time
+import argparse, ctypes, json, os, signal, socket, struct, subprocess, sys, time
 
 import raw_page_client
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from host_process import wait as wait_for  # noqa: E402  (the suite's one bounded wait)
+from host_process import interrupt, wait as wait_for  # noqa: E402  (the suite's one bounded wait; a stop)
 
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
@@ -211,12 +211,7 @@ class Host:
         self.proc.wait()
 
     def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        interrupt(self.proc, 10, signal.SIGTERM)
 
 
 inactive_reason = "not the active one"

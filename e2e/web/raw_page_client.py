@@ -6,8 +6,8 @@ import base64
 import json
 import os
 import re
+import signal
 import socket
-import ssl
 import struct
 import subprocess
 import sys
@@ -15,6 +15,9 @@ import threading
 import time
 
 import consent
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from host_process import host_tls, interrupt  # noqa: E402  (the host's own CA, not checked; its stop)
 
 
 class Checks:
@@ -84,35 +87,17 @@ class LogHost:
         return [(t, json.loads(l)) for t, l in list(self.lines) if l.startswith('{"session"')]
 
     def control(self, command):
-        c = socket.socket(socket.AF_UNIX)
-        c.connect(os.path.join(self.data, "control.sock"))
-        c.sendall((json.dumps({"command": command}) + "\n").encode())
-        data = b""
-        while not data.endswith(b"\n"):
-            data += c.recv(65536)
-        c.close()
-        return json.loads(data)
+        return consent.control(self.data, command)
 
     def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-def tls_context():
-    tls = ssl.create_default_context()
-    tls.check_hostname = False
-    tls.verify_mode = ssl.CERT_NONE     # the host's own CA; these tests check sessions, not the chain
-    return tls
+        interrupt(self.proc, 10, signal.SIGTERM)
 
 
 def post_json(addr, port, path, payload):
     """One POST to the page's origin: (status, JSON body)."""
     authority = f"{addr}:{port}"
     body = json.dumps(payload).encode()
-    s = tls_context().wrap_socket(socket.create_connection((addr, port), timeout=10))
+    s = host_tls().wrap_socket(socket.create_connection((addr, port), timeout=10))
     s.sendall(f"POST {path} HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\n"
               f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
     reply = b""
@@ -156,7 +141,7 @@ class PageSocket:
             raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
         raw.settimeout(10)
         raw.connect((addr, port))
-        self.sock = tls_context().wrap_socket(raw)
+        self.sock = host_tls().wrap_socket(raw)
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(f"GET /ws HTTP/1.1\r\nHost: {authority}\r\nOrigin: https://{authority}\r\nUpgrade: websocket\r\n"
                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode())

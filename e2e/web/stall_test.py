@@ -12,14 +12,13 @@ and released exactly once and in order, a stale frame (an older sequence number)
 counted as `dropped.stale` and moves nothing. Prints 'N passed, N failed'.
 """
 import argparse
-import json
 import math
 import os
 import socket
 import subprocess
 import time
 
-from raw_page_client import CHECKS, LogHost, PageSocket, button, motion, tls_context
+from raw_page_client import CHECKS, LogHost, PageSocket, button, host_tls, motion
 
 p = argparse.ArgumentParser()
 p.add_argument("--bin", required=True)
@@ -35,7 +34,7 @@ host = LogHost(a.bin, a.work, "--timeout", "6")
 lines = host.lines
 try:
     addr, port, device = host.paired_phone("stall-test")
-    tls = tls_context()
+    tls = host_tls()
     page = PageSocket(addr, port)
     check("WebSocket upgrade", page.upgraded)
     send = page.send
