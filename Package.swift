@@ -148,6 +148,8 @@ let package = Package(
                           path: "Sources/Testing/MotionBench"),
         // The benchmark's load: N controllers with real sessions, paced with sendmmsg (scripts/bench.sh).
         .executableTarget(name: "remotion-load", dependencies: ["RemotionProtocol", "RemotionNetwork", "CLoadSend"], path: "Sources/Testing/LoadSender"),
+        // What SwiftNIO alone costs a UDP receiver: the benchmark's second floor (scripts/bench.sh, mode nio).
+        .executableTarget(name: "remotion-nio-floor", dependencies: nio, path: "Sources/Testing/NIOFloor"),
         .target(name: "CLoadSend", path: "Sources/Testing/CLoadSend"),
         // The in-process core benchmark: ns and allocations per motion packet, plain and Noise (scripts/bench.sh).
         .executableTarget(name: "remotion-core-bench", dependencies: [

@@ -3,6 +3,7 @@
 # controllers x R Hz, and flat out — the same paced sender (remotion-load: real
 # sessions, sendmmsg) feeds, one after the other in one run:
 #   floor   a C receiver doing nothing (epoll + recvmmsg, e2e/bench/floor-recv.c)
+#   nio     SwiftNIO's datagram channel read as the host's is, counting only (remotion-nio-floor)
 #   plain   remotion host --insecure --inject virtual
 #   noise   remotion host --inject virtual (Noise IK sessions, paired through the real flow)
 # and reports each receiver's CPU per packet (all threads, /proc/PID/task/*/schedstat,
@@ -12,7 +13,7 @@
 # by itself (bounded durations) and is stopped by its pid.
 #   usage: scripts/bench.sh [debug|release]     (default release)
 #   env:   SECONDS_PER_RUN (4)  LOADS ("16x250 64x250 8x2000 4x0"; RxR, rate 0 = flat out)
-#          MODES ("floor plain noise"; "base" is plain served by $BASE_BIN, another build,
+#          MODES ("floor nio plain noise"; "base" is plain served by $BASE_BIN, another build,
 #          for a before and after in one run)  HOST_FLAGS (extra flags for the host)
 #          CORE_PACKETS (200000; 0 skips the in-process core benchmark)
 #          COUNT_ALLOCS=1: each host runs with e2e/bench/malloc-count.c preloaded; the table
@@ -23,15 +24,15 @@ cd "$(dirname "$0")/.."
 config=${1:-release}
 seconds=${SECONDS_PER_RUN:-4}
 loads=${LOADS:-"16x250 64x250 8x2000 4x0"}
-modes=${MODES:-"floor plain noise"}
+modes=${MODES:-"floor nio plain noise"}
 if [[ -z ${REMOTION_SKIP_BUILD:-} ]]; then   # scripts/test.sh has built everything already
-  for product in remotion remotion-load remotion-core-bench; do
+  for product in remotion remotion-load remotion-core-bench remotion-nio-floor; do
     swift build -c "$config" --product "$product" >/dev/null 2>&1 || { echo "build of $product failed" >&2; exit 1; }
   done
 fi
 . scripts/lib/stage.sh
 bindir=$(swift_bin_dir "$config")
-bin="$bindir/remotion"; load="$bindir/remotion-load"
+bin="$bindir/remotion"; load="$bindir/remotion-load"; nio_floor="$bindir/remotion-nio-floor"
 stage_workdir remotion-bench
 cc -O2 -o "$work/floor-recv" e2e/bench/floor-recv.c
 cc -O2 -shared -fPIC -o "$work/malloc-count.so" e2e/bench/malloc-count.c

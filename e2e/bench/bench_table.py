@@ -20,7 +20,7 @@ def parse(line):
              sent=field(line, "sent"), seconds=field(line, "seconds", float, 1.0),
              send_errors=field(line, "send_errors"), cpu_ns=field(line, "receiver_cpu_ns"),
              kdrops=field(line, "kernel_drops"), allocs=field(line.split(" stop: ")[0], "allocs", default=None))
-    if mode == "floor":
+    if mode in ("floor", "nio"):
         r["delivered"] = field(stop, "packets")
         r["pdrops"], r["p50"], r["p99"], r["self_kdrops"] = None, None, None, None
     else:
@@ -52,7 +52,7 @@ def main(path):
         group = {r["mode"]: r for r in rows if (r["n"], r["rate"]) == key}
         floor = group.get("floor")
         label = f"{key[0]} × {int(key[1])} Hz" if key[1] > 0 else f"{key[0]} × flat out"
-        for mode in ("floor", "base", "plain", "noise"):
+        for mode in ("floor", "nio", "base", "plain", "noise"):
             r = group.get(mode)
             if not r:
                 continue
@@ -60,7 +60,7 @@ def main(path):
             kd = f"{r['kdrops']:,}" + (f" ({r['self_kdrops']:,})" if r["self_kdrops"] is not None else "")
             pd = "—" if r["pdrops"] is None else f"{r['pdrops']:,}"
             lat = "—" if r["p50"] is None else f"{r['p50']:.3f} / {r['p99']:.3f} ms"
-            name = {"floor": "floor (C, recvmmsg)", "base": "host plain, BASE_BIN", "plain": "host plain", "noise": "host Noise IK"}[mode]
+            name = {"floor": "floor (C, recvmmsg)", "nio": "SwiftNIO alone (counting)", "base": "host plain, BASE_BIN", "plain": "host plain", "noise": "host Noise IK"}[mode]
             print(f"| {label} | {name} | {r['opened']} | {r['pps']:,.0f} | {r['us']:.2f} µs | {ratio} | {kd} | {pd} | {lat} |")
     print()
     for r in rows:
@@ -79,7 +79,7 @@ def main(path):
 def check(path):
     """The CI smoke: every run opened its sessions and delivered packets (no timing)."""
     bad = [r for r in map(parse, (l for l in open(path) if l.strip()))
-           if r["opened"] < r["n"] or r["delivered"] == 0 or (r["mode"] != "floor" and r["injected"] == 0)]
+           if r["opened"] < r["n"] or r["delivered"] == 0 or (r["mode"] not in ("floor", "nio") and r["injected"] == 0)]
     for r in bad:
         print(f"smoke: {r['mode']} {r['n']}x{r['rate']:g}: opened {r['opened']}, delivered {r['delivered']}", file=sys.stderr)
     return not bad

@@ -4,13 +4,15 @@
 #   work     a scratch directory          seconds  seconds of streaming per run
 #   rcvbuf   the floor's receive buffer   pids     an array the caller's EXIT trap stops
 #   floor    the compiled e2e/bench/floor-recv (only for mode floor)
+#   nio_floor the remotion-nio-floor binary (only for mode nio)
 #   HOST_FLAGS (optional)  more flags for the host
 #   COUNT_ALLOCS=1 (optional) the host runs with $work/malloc-count.so preloaded (bench.sh
 #            compiles it) and the line gets "allocs N": every allocation of its run, start to stop
 #
 #   run_receiver MODE SESSIONS RATE   -> one result line on stdout:
 #     MODE SESSIONS RATE <remotion-load's line> stop: <the receiver's last line>
-#   MODE: floor (the C receiver, raw datagrams), plain (remotion host --insecure --inject
+#   MODE: floor (the C receiver, raw datagrams), nio (SwiftNIO's datagram channel alone, raw
+#   datagrams: Sources/Testing/NIOFloor), plain (remotion host --insecure --inject
 #   virtual), noise (the same with Noise IK sessions; needs keys paired into $work/h and
 #   $work/c) or base (plain, served by the binary $BASE_BIN: another build, for a before and
 #   after in one run). The sender reads the receiver's CPU and kernel drops from /proc; the
@@ -28,9 +30,11 @@ wait_port() { # file pattern -> port (the C floor receiver's port file)
 
 run_receiver() { # mode sessions rate -> one result line
   local mode=$1 n=$2 rate=$3 rpid port out
-  if [[ $mode == floor ]]; then
+  if [[ $mode == floor || $mode == nio ]]; then
+    local receiver=$floor
+    [[ $mode == nio ]] && receiver=${nio_floor:?mode nio needs nio_floor, the remotion-nio-floor binary}
     rm -f "$work/floor.port"
-    "$floor" "$work/floor.port" "$rcvbuf" $((${seconds%.*} + 30)) >"$work/floor.out" & rpid=$!; pids+=($rpid)
+    "$receiver" "$work/floor.port" "$rcvbuf" $((${seconds%.*} + 30)) >"$work/floor.out" & rpid=$!; pids+=($rpid)
     port=$(wait_port "$work/floor.port" 's/^\([0-9]*\)$/\1/p')
     out=$("$load" --port "$port" --sessions "$n" --rate "$rate" --seconds "$seconds" --mode raw --receiver-pid "$rpid")
     kill -INT "$rpid"; wait "$rpid" || true
