@@ -37,14 +37,20 @@ import Testing
 /// that says what is missing, the handed-down socket closed, no crash.
 @Suite struct LibeiBackendTests {
     @Test func withoutLibeiTheOpenSaysSoAndClosesTheSocket() {
+        // Close-on-exec, as the portal's descriptor is: a child another test spawns meanwhile
+        // must not inherit this end and keep it open (recv would then say EAGAIN, not EOF).
         var pair: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
         defer { close(pair[1]) }
         let error = #expect(throws: InjectionError.self) { _ = try LibeiBackend(source: .descriptor(pair[0])) }
         #expect(error?.kind == .unavailable && error?.backend == "libei")
         #expect(error?.message.contains("libei.so.1 is not installed") == true)
         // The descriptor was taken over and closed: the other end reads end-of-file (not
-        // EAGAIN, which an end still open gives without blocking).
+        // EAGAIN, which an end still open gives without blocking). Waited for (bounded): a
+        // child spawned by another test between its fork and its exec holds a copy of every
+        // descriptor, close-on-exec ones too, until the exec.
+        var ready = pollfd(fd: pair[1], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 5_000) == 1)
         var byte: UInt8 = 0
         #expect(recv(pair[1], &byte, 1, Int32(MSG_DONTWAIT)) == 0)
     }
