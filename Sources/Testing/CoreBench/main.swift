@@ -4,7 +4,8 @@ import RemotionProtocol
 
 // The in-process core benchmark (scripts/bench.sh, docs/BENCHMARKS.md): nanoseconds and
 // allocations per motion packet through framing → HostStateMachine → MotionMapper →
-// Injector(null backend), plain and Noise IK, one controller, no socket.
+// Injector(null backend), plain and Noise IK, one controller, no socket; then the plain packet
+// with the caches cold between packets (ColdBench), as the host meets it at controller rates.
 //
 //   remotion-core-bench [PACKETS] [ROUNDS]          (default 200000 packets, 5 rounds)
 // Allocations are counted when e2e/bench/malloc-count.c is preloaded (LD_PRELOAD);
@@ -46,6 +47,8 @@ let packets = args.count > 1 ? max(1, Int(args[1]) ?? 200_000) : 200_000
 let rounds = args.count > 2 ? max(1, Int(args[2]) ?? 5) : 5
 let plain = measure("plain", packets: packets, rounds: rounds, setup: CoreSetup.plain(count:))
 let noise = measure("noise", packets: packets, rounds: rounds, setup: CoreSetup.noise(count:))
+let cold = ColdBench.measure("plain", packets: min(packets, 20_000), setup: CoreSetup.plain(count:))
+print(String(format: "core plain cold/hot: %.1f", cold / plain.nsPerPacket))
 print(String(format: "core noise/plain: %.2f (%+.0f%%)", noise.nsPerPacket / plain.nsPerPacket,
              100 * (noise.nsPerPacket / plain.nsPerPacket - 1)))
 let pad = PadBench.measure(samples: packets, rounds: rounds)
