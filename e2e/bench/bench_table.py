@@ -7,6 +7,9 @@ receiver_cpu_ns C kernel_drops K [allocs M] stop: <the receiver's last line>
 import re
 import sys
 
+# Receivers that only count raw datagrams (no sessions, no injection): the C floor and NIO alone.
+RAW_RECEIVERS = ("floor", "nio")
+
 
 def field(line, name, cast=int, default=0):
     m = re.search(r"\b" + name + r" (-?[0-9.]+)", line)
@@ -20,7 +23,7 @@ def parse(line):
              sent=field(line, "sent"), seconds=field(line, "seconds", float, 1.0),
              send_errors=field(line, "send_errors"), cpu_ns=field(line, "receiver_cpu_ns"),
              kdrops=field(line, "kernel_drops"), allocs=field(line.split(" stop: ")[0], "allocs", default=None))
-    if mode in ("floor", "nio"):
+    if mode in RAW_RECEIVERS:
         r["delivered"] = field(stop, "packets")
         r["pdrops"], r["p50"], r["p99"], r["self_kdrops"] = None, None, None, None
     else:
@@ -79,7 +82,7 @@ def main(path):
 def check(path):
     """The CI smoke: every run opened its sessions and delivered packets (no timing)."""
     bad = [r for r in map(parse, (l for l in open(path) if l.strip()))
-           if r["opened"] < r["n"] or r["delivered"] == 0 or (r["mode"] not in ("floor", "nio") and r["injected"] == 0)]
+           if r["opened"] < r["n"] or r["delivered"] == 0 or (r["mode"] not in RAW_RECEIVERS and r["injected"] == 0)]
     for r in bad:
         print(f"smoke: {r['mode']} {r['n']}x{r['rate']:g}: opened {r['opened']}, delivered {r['delivered']}", file=sys.stderr)
     return not bad
