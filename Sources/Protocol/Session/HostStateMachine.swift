@@ -87,7 +87,7 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
     public mutating func receive(_ message: Message, session id: SessionID, from address: Address, now: Instant,
                                  into actions: inout [HostAction<Address>]) {
         wake(now)
-        guard var session = storedSessions[id] else {
+        guard let index = storedSessions.index(forKey: id) else {
             guard !sessionsElsewhere.contains(id), case let .ping(clientTime, offset) = message else {
                 storedDrops.count(.unknownSession)
                 // A client still streaming into a session this host closed (it timed
@@ -111,59 +111,29 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             fresh.stats.datagrams = 1
             storedSessions[id] = fresh
             actions.append(.sessionOpened(id, .udp(address)))
-            actions.append(pong(clientTime, id, address, now))
+            actions.append(fresh.pong(clientTime, now: now))
             return
         }
-        guard session.address == address else {
+        guard storedSessions.values[index].address == address else {
             storedDrops.count(.addressMismatch)
             return
         }
-        if case .pong = message { storedDrops.count(.unexpectedMessage); return }
-        if case .ack = message { storedDrops.count(.unexpectedMessage); return }
-        if case .feedback = message { storedDrops.count(.unexpectedMessage); return }
-        session.lastHeard = now
-        session.stats.datagrams += 1
         switch message {
-        case let .ping(clientTime, offset):
-            session.clockOffsetMicros = offset
-            actions.append(pong(clientTime, id, address, now))
-        case let .buttons(events):
-            let deliverable = session.receiver.receive(events)
-            deliver(deliverable, in: &session, to: &actions)
-            session.lastButtons = now
-            session.lastAck = now
-            actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
-        case let .motion(packet):
-            session.stats.motionPackets += 1
-            guard session.acceptMotion(packet.sequence) else {
-                session.stats.staleMotion += 1
-                storedDrops.count(.staleMotion)
-                storedSessions[id] = session
-                return
-            }
-            let repaired = session.receiver.repair(from: packet, delivered: session.buttons)
-            if !repaired.isEmpty {
-                session.stats.repairedEdges += repaired.count
-                deliver(repaired, in: &session, to: &actions)
-                session.lastAck = now
-                actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
-            } else if let buttons = session.lastButtons, now - buttons < Self.ackRepeatWindow,
-                      let acked = session.lastAck, now - acked >= Self.ackRepeatInterval {
-                // Acks travel once and may be lost; while button traffic is recent, repeat
-                // the ack on the motion stream's clock so the client stops resending soon.
-                session.lastAck = now
-                actions.append(.send(.ack(session.receiver.ack), session: id, to: address))
-            }
-            let sampleOnHostClock = Int64(truncatingIfNeeded: packet.sample.timestampMicros) &+ session.clockOffsetMicros
-            actions.append(.motion(id, packet.sample, latencyMicros: Self.plausibleLatency(now.microseconds &- sampleOnHostClock)))
-        case let .disconnect(reason):
-            storedSessions[id] = session
-            actions += close(id, reason: .clientDisconnected(reason))
-            return
         case .pong, .ack, .feedback:
+            storedDrops.count(.unexpectedMessage)
+            return
+        case .ping, .buttons, .motion, .disconnect:
             break
         }
-        storedSessions[id] = session
+        // In place in the table: one lookup, no copy of the record per datagram.
+        switch storedSessions.values[index].receive(message, now: now, into: &actions) {
+        case .taken:
+            break
+        case .stale:
+            storedDrops.count(.staleMotion)
+        case let .disconnect(reason):
+            actions += close(id, reason: .clientDisconnected(reason))
+        }
     }
 
     /// Closes every session that has been silent for the timeout.
@@ -204,20 +174,6 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
         guard let session = storedSessions.removeValue(forKey: id) else { return [] }
         let releases = session.buttons.buttons.map { HostAction<Address>.button(id, $0, isDown: false) }
         return releases + [.sessionClosed(id, reason)]
-    }
-
-    @inlinable
-    func deliver(_ events: [ButtonEvent], in session: inout HostSession<Address>, to actions: inout [HostAction<Address>]) {
-        for e in events where session.buttons.contains(e.button) != e.isDown {
-            session.buttons.set(e.button, down: e.isDown)
-            session.stats.buttonEdges += 1
-            actions.append(.button(session.id, e.button, isDown: e.isDown))
-        }
-    }
-
-    @inlinable
-    func pong(_ clientTime: UInt64, _ id: SessionID, _ address: Address, _ now: Instant) -> HostAction<Address> {
-        .send(.pong(echoClientTimeMicros: clientTime, hostTimeMicros: UInt64(max(0, now.microseconds))), session: id, to: address)
     }
 }
 
