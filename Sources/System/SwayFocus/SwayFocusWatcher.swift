@@ -30,6 +30,8 @@ package final class SwayFocusWatcher: Sendable {
             close(first)
             return .failure(SwayFocusError("cannot make the focus watcher's wake-up pipe"))
         }
+        // Close-on-exec: a child the host spawns never holds the watcher's wake-up.
+        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let watcher = SwayFocusWatcher(stopPipe: (fds[0], fds[1]))
         let stopRead = fds[0], retryMs = Int32(clamping: retry.components.seconds * 1000 + retry.components.attoseconds / 1_000_000_000_000_000)
         let thread = Thread {

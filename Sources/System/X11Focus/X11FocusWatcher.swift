@@ -39,6 +39,8 @@ package final class X11FocusWatcher: Sendable {
             XCloseDisplay(dpy)
             return .failure(X11FocusError("cannot make the focus watcher's wake-up pipe"))
         }
+        // Close-on-exec: a child the host spawns never holds the watcher's wake-up.
+        for end in fds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let watcher = X11FocusWatcher(stopPipe: (fds[0], fds[1]))
         let display = Handle(dpy), finished = watcher.finished, stopRead = fds[0]
         let thread = Thread {
