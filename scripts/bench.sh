@@ -18,6 +18,8 @@
 #          CORE_PACKETS (200000; 0 skips the in-process core benchmark)
 #          COUNT_ALLOCS=1: each host runs with e2e/bench/malloc-count.c preloaded; the table
 #          adds its allocations (start to stop) and their number per datagram delivered
+#          ROUNDS (1): every load and receiver again, in the same order, this many times; the
+#          table gives medians and ranges, each ratio against its own round's floor
 #          SMOKE=1: fail unless every run opened its sessions and delivered (CI; no timing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +27,7 @@ config=${1:-release}
 seconds=${SECONDS_PER_RUN:-4}
 loads=${LOADS:-"16x250 64x250 8x2000 4x0"}
 modes=${MODES:-"floor nio plain noise"}
+rounds=${ROUNDS:-1}
 if [[ -z ${REMOTION_SKIP_BUILD:-} ]]; then   # scripts/test.sh has built everything already
   for product in remotion remotion-load remotion-core-bench remotion-nio-floor; do
     swift build -c "$config" --product "$product" >/dev/null 2>&1 || { echo "build of $product failed" >&2; exit 1; }
@@ -51,13 +54,15 @@ floor="$work/floor-recv"
 . scripts/lib/load-run.sh
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(uname -r), build $config, $(date -u +%F)"
-echo "runs: ${seconds}s each; loads $loads; modes $modes"
+echo "runs: ${seconds}s each; loads $loads; modes $modes; rounds $rounds"
 if [[ ${CORE_PACKETS:-200000} != 0 ]]; then
   # The pure core in process (decode → session → mapper → null injector), allocations counted.
   LD_PRELOAD="$work/malloc-count.so" "$bindir/remotion-core-bench" "${CORE_PACKETS:-200000}" 5
 fi
 : >"$work/results"
-for l in $loads; do
-  for m in $modes; do run_receiver "$m" "${l%x*}" "${l#*x}" | tee -a "$work/results" >&2; done
+for _ in $(seq "$rounds"); do
+  for l in $loads; do
+    for m in $modes; do run_receiver "$m" "${l%x*}" "${l#*x}" | tee -a "$work/results" >&2; done
+  done
 done
 python3 e2e/bench/bench_table.py "$work/results" ${SMOKE:+--check}

@@ -3,8 +3,14 @@
 A line: MODE SESSIONS RATE opened A of N sent P seconds T send_errors E disconnects D
 receiver_cpu_ns C kernel_drops K [allocs M] stop: <the receiver's last line>
 (allocs: COUNT_ALLOCS=1, the host's allocations over its whole run, start to stop)
+
+With ROUNDS > 1 the same load and receiver come once a round, in order: the table gives each
+receiver's median CPU per packet with its range, and its median ratio to the floor of the
+same round (each round's receivers ran one after the other, so a ratio pairs runs minutes
+apart at most, never across the whole benchmark).
 """
 import re
+import statistics
 import sys
 
 # Receivers that only count raw datagrams (no sessions, no injection): the C floor and NIO alone.
@@ -52,19 +58,25 @@ def main(path):
           "(host's own count) | protocol drops | latency p50 / p99 |")
     print("|---|---|---|---|---|---|---|---|---|")
     for key in loads:
-        group = {r["mode"]: r for r in rows if (r["n"], r["rate"]) == key}
-        floor = group.get("floor")
+        runs = {}   # mode -> its rows under this load, one a round, in order
+        for r in rows:
+            if (r["n"], r["rate"]) == key:
+                runs.setdefault(r["mode"], []).append(r)
+        floors = runs.get("floor", [])
         label = f"{key[0]} × {int(key[1])} Hz" if key[1] > 0 else f"{key[0]} × flat out"
         for mode in ("floor", "nio", "base", "plain", "noise"):
-            r = group.get(mode)
-            if not r:
+            if mode not in runs:
                 continue
-            ratio = f"{r['us'] / floor['us']:.1f}×" if floor and mode != "floor" and floor["us"] > 0 else "1"
+            r, cpu, ratio = summary(runs[mode], floors if mode != "floor" else [])
             kd = f"{r['kdrops']:,}" + (f" ({r['self_kdrops']:,})" if r["self_kdrops"] is not None else "")
             pd = "—" if r["pdrops"] is None else f"{r['pdrops']:,}"
             lat = "—" if r["p50"] is None else f"{r['p50']:.3f} / {r['p99']:.3f} ms"
             name = {"floor": "floor (C, recvmmsg)", "nio": "SwiftNIO alone (counting)", "base": "host plain, BASE_BIN", "plain": "host plain", "noise": "host Noise IK"}[mode]
-            print(f"| {label} | {name} | {r['opened']} | {r['pps']:,.0f} | {r['us']:.2f} µs | {ratio} | {kd} | {pd} | {lat} |")
+            print(f"| {label} | {name} | {r['opened']} | {r['pps']:,.0f} | {cpu} | {ratio} | {kd} | {pd} | {lat} |")
+    rounds = max((sum(1 for r in rows if (r["n"], r["rate"], r["mode"]) == (x["n"], x["rate"], x["mode"])) for x in rows), default=1)
+    if rounds > 1:
+        print(f"\n{rounds} rounds: CPU per packet is the median (and range) of the rounds; × floor the median "
+              "(and range) of each round's ratio to that round's floor; the other columns are the median run's.")
     print()
     for r in rows:
         if r["allocs"] is not None:
@@ -72,11 +84,26 @@ def main(path):
             print(f"- {label}, {r['mode']}: {r['allocs']:,} allocations in the host's run (start to stop, "
                   f"{r['seconds']:g} s streaming): {r['allocs'] / max(1, r['delivered']):.2f} per datagram delivered")
     for key in loads:
-        group = {r["mode"]: r for r in rows if (r["n"], r["rate"]) == key}
-        if "plain" in group and "noise" in group and group["plain"]["us"] > 0:
-            p, q = group["plain"]["us"], group["noise"]["us"]
+        cpu = {m: statistics.median(r["us"] for r in rows if (r["n"], r["rate"], r["mode"]) == (*key, m))
+               for m in ("plain", "noise") if any((r["n"], r["rate"], r["mode"]) == (*key, m) for r in rows)}
+        if "plain" in cpu and "noise" in cpu and cpu["plain"] > 0:
+            p, q = cpu["plain"], cpu["noise"]
             label = f"{key[0]} × {int(key[1])} Hz" if key[1] > 0 else f"{key[0]} × flat out"
             print(f"- {label}: Noise / plain CPU per packet = {q / p:.2f} ({100 * (q / p - 1):+.0f}%)")
+
+
+def summary(runs, floors):
+    """One receiver's runs under one load -> (its median run, CPU per packet, × floor).
+    The ratio of run i is to floor run i (the same round); a single run prints as before."""
+    ordered = sorted(runs, key=lambda r: r["us"])
+    median = ordered[(len(ordered) - 1) // 2]
+    ratios = [r["us"] / f["us"] for r, f in zip(runs, floors) if f["us"] > 0]
+    if len(runs) == 1:
+        return median, f"{median['us']:.2f} µs", f"{ratios[0]:.1f}×" if ratios else "1"
+    cpu = f"{statistics.median(r['us'] for r in runs):.2f} µs ({ordered[0]['us']:.2f}–{ordered[-1]['us']:.2f})"
+    if not ratios:
+        return median, cpu, "1"
+    return median, cpu, f"{statistics.median(ratios):.1f}× ({min(ratios):.1f}–{max(ratios):.1f})"
 
 
 def check(path):
