@@ -39,7 +39,7 @@ import RemotionProtocol
         #expect(le16(r, 23) == 5000)                        // accel x: 0.5 g × 10000
         #expect(le16(r, 25) == -10000)
         #expect(le16(r, 27) == 2500)
-        #expect(le32(r, 29) == 0)                           // the first report's timestamp
+        #expect(le32(r, 29) == DualSenseSensorClock.startTicks)   // the first report's timestamp
         #expect(r[34] & 0x80 != 0 && r[38] & 0x80 != 0)     // no touch
         #expect(DualSenseCRC.isSigned(r, seed: DualSenseCRC.inputSeed))
         let second = encoder.encode(state)
@@ -126,11 +126,20 @@ import RemotionProtocol
             previous = t
             seen.append(t)
         }
-        #expect(seen[0] == 0)
-        #expect(seen[1] == 12_000)          // 4 ms in thirds of a µs
-        #expect(seen[2] == 12_003)          // the same sample time: one µs on
-        #expect(seen[3] == 12_006)          // an older sample time: one µs on
-        #expect(seen[4] == 24_006)          // 4 ms after the newest time before it
+        let start = DualSenseSensorClock.startTicks
+        #expect(seen[0] == start)
+        #expect(seen[1] == start + 12_000)          // 4 ms in thirds of a µs
+        #expect(seen[2] == start + 12_003)          // the same sample time: one µs on
+        #expect(seen[3] == start + 12_006)          // an older sample time: one µs on
+        #expect(seen[4] == start + 24_006)          // 4 ms after the newest time before it
+    }
+
+    /// SDL (Bluetooth) sends a game's lightbar colour only once the pad's sensor timestamp has
+    /// reached 10,200,000 (its "connection LED animation complete"); a real pad is past it when
+    /// a game opens it, and so is the virtual one from its first report.
+    @Test func firstTimestampIsPastSDLsLightbarWait() {
+        var clock = DualSenseSensorClock()
+        #expect(clock.ticks(at: Instant(nanoseconds: 0)) >= 10_200_000)
     }
 
     /// Times from outside (issue: a far-future timestamp trapped the host in this clock): a
@@ -140,11 +149,12 @@ import RemotionProtocol
         let times: [Int64] = [0, 4_000_000_000_000_000, .max, .min, .max, 0, 1_000, .min]
         var seen: [UInt32] = []
         for ns in times { seen.append(clock.ticks(at: Instant(nanoseconds: ns))) }
-        #expect(seen[0] == 0)
-        #expect(seen[1] == 3_000_000)       // a jump of 4e15 ns: one second on
-        #expect(seen[2] == 6_000_000)       // to Int64.max: one second more
-        #expect(seen[3] == 6_000_003)       // back to Int64.min: one µs
-        #expect(seen[7] == 6_000_000 + 3 * 5)
+        let start = DualSenseSensorClock.startTicks
+        #expect(seen[0] == start)
+        #expect(seen[1] == start + 3_000_000)       // a jump of 4e15 ns: one second on
+        #expect(seen[2] == start + 6_000_000)       // to Int64.max: one second more
+        #expect(seen[3] == start + 6_000_003)       // back to Int64.min: one µs
+        #expect(seen[7] == start + 6_000_000 + 3 * 5)
     }
 
     @Test func descriptorDeclaresEveryReportWithItsSize() {
