@@ -8,16 +8,22 @@ extension HostSession {
     @usableFromInline
     enum ReceiveOutcome {
         case taken
+        /// A message only a host sends (pong, ack, feedback): the session is untouched.
+        case unexpected
         /// An older motion packet than one already seen (newest wins).
         case stale
         /// The controller said goodbye.
         case disconnect(DisconnectReason)
     }
 
-    /// A ping, button batch or motion packet heard at `now`; its actions appended to `actions`.
-    /// (The machine refused pong, ack and feedback before this: a host never receives them.)
+    /// A ping, button batch, motion packet or goodbye heard at `now`; its actions appended to
+    /// `actions`. A message only a host sends changes nothing, not even when it was last heard.
     @inlinable
     mutating func receive(_ message: Message, now: Instant, into actions: inout [HostAction<Address>]) -> ReceiveOutcome {
+        switch message {
+        case .pong, .ack, .feedback: return .unexpected
+        case .ping, .buttons, .motion, .disconnect: break
+        }
         lastHeard = now
         stats.datagrams += 1
         switch message {
@@ -54,7 +60,7 @@ extension HostSession {
         case let .disconnect(reason):
             return .disconnect(reason)
         case .pong, .ack, .feedback:
-            break
+            return .unexpected   // refused above
         }
         return .taken
     }

@@ -118,17 +118,12 @@ public struct HostStateMachine<Address: Hashable & Sendable>: Sendable {
             storedDrops.count(.addressMismatch)
             return
         }
-        switch message {
-        case .pong, .ack, .feedback:
-            storedDrops.count(.unexpectedMessage)
-            return
-        case .ping, .buttons, .motion, .disconnect:
-            break
-        }
         // In place in the table: one lookup, no copy of the record per datagram.
         switch storedSessions.values[index].receive(message, now: now, into: &actions) {
         case .taken:
             break
+        case .unexpected:
+            storedDrops.count(.unexpectedMessage)
         case .stale:
             storedDrops.count(.staleMotion)
         case let .disconnect(reason):

@@ -12,9 +12,10 @@ package enum DualSenseUnits {
 
 /// The sensor timestamp: thirds of a microsecond, from `startTicks` at the pad's first report
 /// (a real pad's counts from power-on, and it is seconds past its Bluetooth connection by the
-/// time a game sees it: SDL holds a game's lightbar colour until this counter reaches 10,200,000,
-/// "the Bluetooth connection LED animation is complete"; a counter from 0 held a colour set at
-/// once for 3.4 s of samples, and for ever if the controller left first), from the samples' times (already on the host's clock: `SampleTimeline`), and always advancing — a
+/// time a game sees it: SDL holds a game's lightbar colour until this counter reaches
+/// 10,200,000, "the Bluetooth connection LED animation is complete"; a counter from 0 held a
+/// colour set at once for 3.4 s of samples, and for ever if the controller left first), from
+/// the samples' times (already on the host's clock: `SampleTimeline`), and always advancing — a
 /// repeated or older sample time still moves it on by one microsecond (the kernel rounds
 /// deltas to µs; dt = 0 would break games' integration), and a step longer than a second
 /// (a pause, a clock restart) moves it by one second. 32 bits that wrap, as the kernel expects.
