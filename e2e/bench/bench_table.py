@@ -47,49 +47,45 @@ def parse(line):
     return r
 
 
+def label(key):
+    n, rate = key
+    return f"{n} × {int(rate)} Hz" if rate > 0 else f"{n} × flat out"
+
+
 def main(path):
     rows = [parse(l) for l in open(path) if l.strip()]
-    loads = []
+    # load -> receiver -> its runs, one a round, in order (loads in the order they first ran)
+    runs = {}
     for r in rows:
-        key = (r["n"], r["rate"])
-        if key not in loads:
-            loads.append(key)
+        runs.setdefault((r["n"], r["rate"]), {}).setdefault(r["mode"], []).append(r)
     print("| load | receiver | sessions | offered packets/s | CPU per packet | × floor | kernel drops "
           "(host's own count) | protocol drops | latency p50 / p99 |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for key in loads:
-        runs = {}   # mode -> its rows under this load, one a round, in order
-        for r in rows:
-            if (r["n"], r["rate"]) == key:
-                runs.setdefault(r["mode"], []).append(r)
-        floors = runs.get("floor", [])
-        label = f"{key[0]} × {int(key[1])} Hz" if key[1] > 0 else f"{key[0]} × flat out"
+    for key, by_mode in runs.items():
+        floors = by_mode.get("floor", [])
         for mode in ("floor", "nio", "base", "plain", "noise"):
-            if mode not in runs:
+            if mode not in by_mode:
                 continue
-            r, cpu, ratio = summary(runs[mode], floors if mode != "floor" else [])
+            r, cpu, ratio = summary(by_mode[mode], floors if mode != "floor" else [])
             kd = f"{r['kdrops']:,}" + (f" ({r['self_kdrops']:,})" if r["self_kdrops"] is not None else "")
             pd = "—" if r["pdrops"] is None else f"{r['pdrops']:,}"
             lat = "—" if r["p50"] is None else f"{r['p50']:.3f} / {r['p99']:.3f} ms"
             name = {"floor": "floor (C, recvmmsg)", "nio": "SwiftNIO alone (counting)", "base": "host plain, BASE_BIN", "plain": "host plain", "noise": "host Noise IK"}[mode]
-            print(f"| {label} | {name} | {r['opened']} | {r['pps']:,.0f} | {cpu} | {ratio} | {kd} | {pd} | {lat} |")
-    rounds = max((sum(1 for r in rows if (r["n"], r["rate"], r["mode"]) == (x["n"], x["rate"], x["mode"])) for x in rows), default=1)
+            print(f"| {label(key)} | {name} | {r['opened']} | {r['pps']:,.0f} | {cpu} | {ratio} | {kd} | {pd} | {lat} |")
+    rounds = max((len(v) for by_mode in runs.values() for v in by_mode.values()), default=1)
     if rounds > 1:
         print(f"\n{rounds} rounds: CPU per packet is the median (and range) of the rounds; × floor the median "
               "(and range) of each round's ratio to that round's floor; the other columns are the median run's.")
     print()
     for r in rows:
         if r["allocs"] is not None:
-            label = f"{r['n']} × {int(r['rate'])} Hz" if r["rate"] > 0 else f"{r['n']} × flat out"
-            print(f"- {label}, {r['mode']}: {r['allocs']:,} allocations in the host's run (start to stop, "
+            print(f"- {label((r['n'], r['rate']))}, {r['mode']}: {r['allocs']:,} allocations in the host's run (start to stop, "
                   f"{r['seconds']:g} s streaming): {r['allocs'] / max(1, r['delivered']):.2f} per datagram delivered")
-    for key in loads:
-        cpu = {m: statistics.median(r["us"] for r in rows if (r["n"], r["rate"], r["mode"]) == (*key, m))
-               for m in ("plain", "noise") if any((r["n"], r["rate"], r["mode"]) == (*key, m) for r in rows)}
-        if "plain" in cpu and "noise" in cpu and cpu["plain"] > 0:
-            p, q = cpu["plain"], cpu["noise"]
-            label = f"{key[0]} × {int(key[1])} Hz" if key[1] > 0 else f"{key[0]} × flat out"
-            print(f"- {label}: Noise / plain CPU per packet = {q / p:.2f} ({100 * (q / p - 1):+.0f}%)")
+    for key, by_mode in runs.items():
+        if "plain" in by_mode and "noise" in by_mode:
+            p, q = (statistics.median(r["us"] for r in by_mode[m]) for m in ("plain", "noise"))
+            if p > 0:
+                print(f"- {label(key)}: Noise / plain CPU per packet = {q / p:.2f} ({100 * (q / p - 1):+.0f}%)")
 
 
 def summary(runs, floors):
