@@ -87,13 +87,27 @@ build_remotion() { # [CONFIG]: builds the product, then prints remotion_bin; one
     remotion_bin "${1:-debug}"
 }
 
+# A port on 127.0.0.1 free now, for a peer started later. Taken below the kernel's ephemeral
+# range (net.ipv4.ip_local_port_range): a port the kernel handed out and took back could go
+# at once to any socket bound to port 0, e.g. the host's own DSU client socket, and the peer
+# then fails with "Address already in use" (seen once in dsu-e2e).
 free_udp_port() { _free_port SOCK_DGRAM; }
 free_tcp_port() { _free_port SOCK_STREAM; }
 _free_port() {
-    python3 -c 'import socket, sys
-s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])' "$1"
+    python3 -c 'import random, socket, sys
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for port in random.sample(range(10000, low), 200):
+    s = socket.socket(socket.AF_INET, getattr(socket, sys.argv[1]))
+    try:
+        s.bind(("127.0.0.1", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(port)
+    break
+else:
+    sys.exit("no free port below the ephemeral range")' "$1"
 }
 
 stage_fail() { # NAME MESSAGE
